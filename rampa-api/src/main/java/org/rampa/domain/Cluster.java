@@ -1,0 +1,127 @@
+package org.rampa.domain;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.immutables.value.Value;
+
+/**
+ * A heterogeneous GPU cluster: GPU types, nodes, GPUs, and the network between nodes.
+ *
+ * <p>GPUs refer to their type by name and to their node by id, so a cluster document lists each
+ * type once. Construction checks every reference and every id for uniqueness.
+ */
+@Value.Immutable
+@JsonSerialize(as = ImmutableCluster.class)
+@JsonDeserialize(as = ImmutableCluster.class)
+public abstract class Cluster {
+
+  public abstract List<GpuType> gpuTypes();
+
+  public abstract List<Node> nodes();
+
+  public abstract List<Gpu> gpus();
+
+  /** The inter-node fabric (a uniform network: every pair of nodes sees this link). */
+  public abstract Link network();
+
+  @Value.Lazy
+  @JsonIgnore
+  protected Index index() {
+    return new Index(this);
+  }
+
+  public final Gpu gpu(String gpuId) {
+    Gpu gpu = index().gpus.get(gpuId);
+    if (gpu == null) {
+      throw Invalid.value("gpuId", gpuId, "no such GPU in the cluster");
+    }
+    return gpu;
+  }
+
+  public final boolean hasGpu(String gpuId) {
+    return index().gpus.containsKey(gpuId);
+  }
+
+  public final GpuType type(String typeName) {
+    GpuType type = index().types.get(typeName);
+    if (type == null) {
+      throw Invalid.value("gpuType", typeName, "no such GPU type in the cluster");
+    }
+    return type;
+  }
+
+  public final GpuType typeOf(String gpuId) {
+    return type(gpu(gpuId).type());
+  }
+
+  public final Node node(String nodeId) {
+    Node node = index().nodes.get(nodeId);
+    if (node == null) {
+      throw Invalid.value("nodeId", nodeId, "no such node in the cluster");
+    }
+    return node;
+  }
+
+  /** GPUs of one node in declaration order. */
+  public final List<Gpu> gpusOn(String nodeId) {
+    return index().gpusByNode.getOrDefault(nodeId, List.of());
+  }
+
+  @Value.Check
+  protected void check() {
+    if (gpus().isEmpty()) {
+      throw Invalid.value("cluster.gpus", "[]", "a cluster needs at least one GPU");
+    }
+    index(); // validates references and uniqueness
+  }
+
+  /** Lookup tables, built once per cluster. */
+  protected static final class Index {
+    final Map<String, GpuType> types = new LinkedHashMap<>();
+    final Map<String, Node> nodes = new LinkedHashMap<>();
+    final Map<String, Gpu> gpus = new LinkedHashMap<>();
+    final Map<String, List<Gpu>> gpusByNode;
+
+    Index(Cluster c) {
+      for (GpuType t : c.gpuTypes()) {
+        if (types.put(t.name(), t) != null) {
+          throw Invalid.value("cluster.gpuTypes.name", t.name(), "GPU type names must be unique");
+        }
+      }
+      for (Node n : c.nodes()) {
+        if (nodes.put(n.id(), n) != null) {
+          throw Invalid.value("cluster.nodes.id", n.id(), "node ids must be unique");
+        }
+      }
+      Map<String, List<Gpu>> byNode = new LinkedHashMap<>();
+      for (Gpu g : c.gpus()) {
+        if (gpus.put(g.id(), g) != null) {
+          throw Invalid.value("cluster.gpus.id", g.id(), "GPU ids must be unique");
+        }
+        if (!nodes.containsKey(g.node())) {
+          throw Invalid.value(
+              "gpu[" + g.id() + "].node", g.node(), "refers to an unknown node",
+              "add a node with id \"" + g.node() + "\" to cluster.nodes");
+        }
+        if (!types.containsKey(g.type())) {
+          throw Invalid.value(
+              "gpu[" + g.id() + "].type", g.type(), "refers to an unknown GPU type",
+              "add the type to cluster.gpuTypes (see GpuCatalog) or check its spelling; known: " + types.keySet());
+        }
+        byNode.computeIfAbsent(g.node(), k -> new ArrayList<>()).add(g);
+      }
+      byNode.replaceAll((k, v) -> Collections.unmodifiableList(v));
+      gpusByNode = Collections.unmodifiableMap(byNode);
+    }
+  }
+
+  public static ImmutableCluster.Builder builder() {
+    return ImmutableCluster.builder();
+  }
+}

@@ -1,0 +1,69 @@
+package org.rampa.domain;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The thread-safe current {@link ClusterState}. Planners read a snapshot, plan against it, and
+ * commit with the snapshot's version: a commit made against an outdated version is refused (the
+ * caller re-plans), so two planners can never book the same GPU twice and no plan is applied twice.
+ */
+public final class ClusterStateHolder {
+
+  /** What happened to a commit. */
+  public enum Outcome {
+    COMMITTED,
+    /** The state changed since the plan was made; nothing was applied. Re-plan on {@link #current()}. */
+    STALE,
+    /** The plan does not fit even the state it was made on; nothing was applied. */
+    REFUSED
+  }
+
+  /** The outcome, the state after the attempt, and the reasons for a refusal. */
+  public record CommitResult(Outcome outcome, ClusterState state, List<String> reasons) {}
+
+  private final AtomicReference<ClusterState> current;
+
+  public ClusterStateHolder(ClusterState initial) {
+    this.current = new AtomicReference<>(initial);
+  }
+
+  public ClusterState current() {
+    return current.get();
+  }
+
+  /** Allocates {@code plan} if the state is still at {@code plannedOnVersion}. */
+  public CommitResult commit(Plan plan, long plannedOnVersion) {
+    return apply(plannedOnVersion, s -> s.allocate(plan), s -> s.conflicts(plan));
+  }
+
+  /** Releases {@code serviceId} if the state is still at {@code expectedVersion}. */
+  public CommitResult release(String serviceId, long expectedVersion) {
+    return apply(
+        expectedVersion,
+        s -> s.release(serviceId),
+        s -> s.holds(serviceId) ? List.of() : List.of("service \"" + serviceId + "\" holds nothing"));
+  }
+
+  private CommitResult apply(
+      long expectedVersion,
+      java.util.function.UnaryOperator<ClusterState> change,
+      java.util.function.Function<ClusterState, List<String>> refusal) {
+    while (true) {
+      ClusterState before = current.get();
+      if (before.version() != expectedVersion) {
+        return new CommitResult(Outcome.STALE, before, List.of(
+            "planned on version " + expectedVersion + ", the state is at version " + before.version()));
+      }
+      List<String> reasons = refusal.apply(before);
+      if (!reasons.isEmpty()) {
+        return new CommitResult(Outcome.REFUSED, before, reasons);
+      }
+      ClusterState after = change.apply(before);
+      if (current.compareAndSet(before, after)) {
+        return new CommitResult(Outcome.COMMITTED, after, List.of());
+      }
+      // another thread committed in between: loop, and the version check reports STALE
+    }
+  }
+}

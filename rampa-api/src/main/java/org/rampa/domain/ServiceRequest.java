@@ -1,0 +1,45 @@
+package org.rampa.domain;
+
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import java.time.Duration;
+import java.util.Optional;
+import org.immutables.value.Value;
+
+/** A service to place: its model, its SLO and the most pipeline stages it may be cut into. */
+@Value.Immutable
+@JsonSerialize(as = ImmutableServiceRequest.class)
+@JsonDeserialize(as = ImmutableServiceRequest.class)
+public abstract class ServiceRequest {
+
+  public abstract String id();
+
+  public abstract Model model();
+
+  public abstract Slo slo();
+
+  /** K_max: the most pipeline stages a plan may use. */
+  @Value.Default
+  public int maxStages() {
+    return 8;
+  }
+
+  /** Arrival time relative to the start of a simulation or trace. */
+  public abstract Optional<Duration> arrivalTime();
+
+  public abstract Optional<Duration> expectedLifetime();
+
+  @Value.Check
+  protected void check() {
+    Invalid.requireNonBlank("request.id", id());
+    if (maxStages() < 1) {
+      throw Invalid.value("request[" + id() + "].maxStages", maxStages(), "must be >= 1");
+    }
+    arrivalTime().ifPresent(t -> Invalid.requireNonNegative("request[" + id() + "].arrivalTime", t));
+    expectedLifetime().ifPresent(t -> Invalid.requirePositive("request[" + id() + "].expectedLifetime", t));
+  }
+
+  public static ImmutableServiceRequest.Builder builder() {
+    return ImmutableServiceRequest.builder();
+  }
+}

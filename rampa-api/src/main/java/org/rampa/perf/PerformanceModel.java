@@ -1,0 +1,194 @@
+package org.rampa.perf;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.rampa.domain.Cluster;
+import org.rampa.domain.GpuType;
+import org.rampa.domain.Invalid;
+import org.rampa.domain.Layer;
+import org.rampa.domain.LatencyProfile;
+import org.rampa.domain.Link;
+import org.rampa.domain.Model;
+import org.rampa.domain.Plan;
+import org.rampa.domain.ServiceRequest;
+import org.rampa.domain.Stage;
+
+/**
+ * The performance model of SPEC section 3: per-layer roofline (or measured profile), stage times,
+ * transfers, period, throughput, latency and stage memory. Stateless and thread-safe.
+ *
+ * <p>A stage with {@code r} data-parallel replicas is busy {@code T_k / r} per batch (replicas take
+ * batches in turn) while one request still spends the full {@code T_k} in it, so replicas raise
+ * throughput but not latency. A stage holding a share {@code s < 1} of its GPU runs {@code 1/s}
+ * times slower (compute scales linearly with the share; spatial-sharing models refine this).
+ */
+public final class PerformanceModel {
+
+  private static final PerformanceModel DEFAULT = new PerformanceModel(TransferMode.OVERLAPPED);
+
+  private final TransferMode transferMode;
+
+  private PerformanceModel(TransferMode transferMode) {
+    this.transferMode = Objects.requireNonNull(transferMode, "transferMode");
+  }
+
+  /** Overlapped transfers, as SPEC section 3. */
+  public static PerformanceModel defaults() {
+    return DEFAULT;
+  }
+
+  public static PerformanceModel withTransfers(TransferMode mode) {
+    return mode == TransferMode.OVERLAPPED ? DEFAULT : new PerformanceModel(mode);
+  }
+
+  public TransferMode transferMode() {
+    return transferMode;
+  }
+
+  /** t(l, g, b): measured profile if the layer has one for this type, else the roofline. */
+  public double layerSeconds(Layer layer, GpuType type, int batch) {
+    Optional<LatencyProfile> measured = layer.profileFor(type.name());
+    if (measured.isPresent()) {
+      return measured.get().seconds(batch);
+    }
+    double compute = batch * layer.flopsPerSample() / type.effectiveFlopsPerSecond();
+    double bytes = layer.weightBytes() + (double) batch * (layer.outputBytesPerSample() + layer.stateBytesPerSample());
+    double memory = bytes / type.effectiveBandwidthBytesPerSecond();
+    return Math.max(compute, memory) + type.layerOverhead().toNanos() * 1e-9;
+  }
+
+  /** T_k for layers [from, to) on one whole GPU of {@code type}. */
+  public double stageSeconds(Model model, int from, int to, GpuType type, int batch) {
+    double t = 0;
+    for (int l = from; l < to; l++) {
+      t += layerSeconds(model.layer(l), type, batch);
+    }
+    return t;
+  }
+
+  /** Memory of layers [from, to) at batch b: weights, per-request state, largest working set. */
+  public long stageMemoryBytes(Model model, int from, int to, int batch) {
+    long weights = 0;
+    long state = 0;
+    long working = 0;
+    for (int l = from; l < to; l++) {
+      Layer layer = model.layer(l);
+      weights += layer.weightBytes();
+      state += layer.stateBytesPerSample();
+      working = Math.max(working, layer.workingBytesPerSample());
+    }
+    return weights + (long) batch * (state + working);
+  }
+
+  /** τ at the cut before layer {@code cut} over {@code link} for one batch (0 with transfers NONE). */
+  public double transferSeconds(Model model, int cut, int batch, Link link) {
+    if (transferMode == TransferMode.NONE) {
+      return 0;
+    }
+    return link.transferSeconds((double) batch * model.cutBytesPerSample(cut));
+  }
+
+  /**
+   * The link between two consecutive stages: the node's own link when every GPU of both stages sits
+   * on that one node, otherwise the network.
+   */
+  public static Link linkBetween(Cluster cluster, List<String> gpusA, List<String> gpusB) {
+    String node = cluster.gpu(gpusA.get(0)).node();
+    for (List<String> gpus : List.of(gpusA, gpusB)) {
+      for (String g : gpus) {
+        if (!cluster.gpu(g).node().equals(node)) {
+          return cluster.network();
+        }
+      }
+    }
+    return cluster.node(node).intraLink();
+  }
+
+  /** Predicts everything about a placement of {@code request} given as stage assignments. */
+  public PlanEstimate estimate(ServiceRequest request, List<StageAssignment> stages, Cluster cluster) {
+    if (stages.isEmpty()) {
+      throw Invalid.value("stages", "[]", "a placement needs at least one stage");
+    }
+    Model model = request.model();
+    int b = request.slo().batchSize();
+    int k = stages.size();
+    List<Double> compute = new ArrayList<>(k);
+    List<Long> memory = new ArrayList<>(k);
+    List<Double> transfer = new ArrayList<>(Math.max(0, k - 1));
+    for (int i = 0; i < k; i++) {
+      StageAssignment s = stages.get(i);
+      if (s.to() > model.size()) {
+        throw Invalid.value("stage[" + i + "].to", s.to(), "exceeds the model's " + model.size() + " layers");
+      }
+      GpuType type = cluster.typeOf(s.gpus().get(0));
+      compute.add(stageSeconds(model, s.from(), s.to(), type, b) / s.share());
+      memory.add(stageMemoryBytes(model, s.from(), s.to(), b));
+      if (i > 0) {
+        Link link = linkBetween(cluster, stages.get(i - 1).gpus(), s.gpus());
+        transfer.add(transferSeconds(model, s.from(), b, link));
+      }
+    }
+    List<Double> load = new ArrayList<>(k);
+    double period = 0;
+    double latency = request.slo().batchingWaitSeconds();
+    for (int i = 0; i < k; i++) {
+      double busy = compute.get(i) / stages.get(i).gpus().size();
+      double in = i > 0 ? transfer.get(i - 1) : 0;
+      double out = i < k - 1 ? transfer.get(i) : 0;
+      if (transferMode == TransferMode.SERIAL) {
+        busy += in + out;
+      } else {
+        period = Math.max(period, out);
+      }
+      load.add(busy);
+      period = Math.max(period, busy);
+      latency += compute.get(i) + out;
+    }
+    double throughput = period > 0 ? b / period : Double.POSITIVE_INFINITY;
+    return new PlanEstimate(compute, load, transfer, memory, period, throughput, latency);
+  }
+
+  /** The stage assignments of an existing plan (its predictions ignored). */
+  public static List<StageAssignment> assignmentsOf(Plan plan) {
+    List<StageAssignment> out = new ArrayList<>();
+    for (Stage s : plan.stages()) {
+      out.add(new StageAssignment(s.from(), s.to(), s.gpus(), s.share()));
+    }
+    return out;
+  }
+
+  /** A plan for {@code request} with every prediction filled in from this model. */
+  public Plan plan(ServiceRequest request, List<StageAssignment> stages, Cluster cluster, double cost, String strategy) {
+    PlanEstimate e = estimate(request, stages, cluster);
+    var builder = Plan.builder()
+        .serviceId(request.id())
+        .period(seconds(e.periodSeconds()))
+        .throughput(e.throughput())
+        .latency(seconds(e.latencySeconds()))
+        .cost(cost)
+        .strategy(strategy);
+    for (int i = 0; i < stages.size(); i++) {
+      StageAssignment s = stages.get(i);
+      builder.addStages(Stage.builder()
+          .from(s.from())
+          .to(s.to())
+          .gpus(s.gpus())
+          .share(s.share())
+          .computeTime(seconds(e.stageComputeSeconds().get(i)))
+          .memoryBytes(e.stageMemoryBytes().get(i))
+          .build());
+    }
+    return builder.build();
+  }
+
+  /** Seconds to a Duration, rounded up to the next nanosecond so predictions are never optimistic. */
+  public static Duration seconds(double seconds) {
+    if (!Double.isFinite(seconds)) {
+      throw Invalid.value("seconds", seconds, "must be finite");
+    }
+    return Duration.ofNanos((long) Math.ceil(seconds * 1e9));
+  }
+}

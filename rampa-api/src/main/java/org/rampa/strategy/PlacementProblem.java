@@ -1,0 +1,27 @@
+package org.rampa.strategy;
+
+import java.util.Objects;
+import org.rampa.domain.ClusterState;
+import org.rampa.domain.ServiceRequest;
+import org.rampa.importance.ImportanceModel;
+import org.rampa.perf.PerformanceModel;
+
+/**
+ * One placement decision: put {@code request} on the free resources of {@code state} at the least
+ * cost under {@code importance}, predicting with {@code performance}.
+ */
+public record PlacementProblem(
+    ServiceRequest request,
+    ClusterState state,
+    ImportanceModel importance,
+    PerformanceModel performance,
+    StrategyOptions options) {
+
+  public PlacementProblem {
+    Objects.requireNonNull(request, "request");
+    Objects.requireNonNull(state, "state");
+    Objects.requireNonNull(importance, "importance");
+    Objects.requireNonNull(performance, "performance");
+    Objects.requireNonNull(options, "options");
+  }
+}

@@ -1,0 +1,64 @@
+package org.rampa.strategy;
+
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import org.immutables.value.Value;
+import org.rampa.domain.Invalid;
+import org.rampa.domain.Plan;
+
+/**
+ * What a strategy answers: a status, the plan when there is one, a reason when there is not, how
+ * long it took, and strategy-specific statistics (nodes explored, labels kept, ...).
+ */
+@Value.Immutable
+@JsonSerialize(as = ImmutablePlacementResult.class)
+@JsonDeserialize(as = ImmutablePlacementResult.class)
+public abstract class PlacementResult {
+
+  public abstract SolveStatus status();
+
+  public abstract Optional<Plan> plan();
+
+  /** Why there is no plan (INFEASIBLE, NO_SOLUTION_IN_TIME), or a note on the plan. */
+  @Value.Default
+  public String reason() {
+    return "";
+  }
+
+  public abstract Duration solveTime();
+
+  /** The proven lower bound on the cost, when the strategy proves one. */
+  public abstract OptionalDouble bound();
+
+  /** Relative gap between the plan's cost and the bound (0 for OPTIMAL). */
+  public abstract OptionalDouble gap();
+
+  public abstract String strategy();
+
+  public abstract Map<String, Double> statistics();
+
+  @Value.Check
+  protected void check() {
+    if (status().hasPlan() && plan().isEmpty()) {
+      throw Invalid.value("result.plan", "absent", "status " + status() + " requires a plan");
+    }
+    if (!status().hasPlan() && plan().isPresent()) {
+      throw Invalid.value("result.plan", "present", "status " + status() + " carries no plan");
+    }
+    if (!status().hasPlan() && reason().isBlank()) {
+      throw Invalid.value("result.reason", "\"\"", "status " + status() + " must say why there is no plan");
+    }
+  }
+
+  public static ImmutablePlacementResult.Builder builder() {
+    return ImmutablePlacementResult.builder();
+  }
+
+  public static PlacementResult infeasible(String strategy, String reason, Duration solveTime) {
+    return builder().status(SolveStatus.INFEASIBLE).strategy(strategy).reason(reason).solveTime(solveTime).build();
+  }
+}

@@ -1,0 +1,56 @@
+package org.rampa.strategy;
+
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import java.time.Duration;
+import java.util.Map;
+import org.immutables.value.Value;
+import org.rampa.domain.Invalid;
+import org.rampa.perf.TransferMode;
+
+/** Settings every strategy understands, plus strategy-specific ones in {@link #extra()}. */
+@Value.Immutable
+@JsonSerialize(as = ImmutableStrategyOptions.class)
+@JsonDeserialize(as = ImmutableStrategyOptions.class)
+public abstract class StrategyOptions {
+
+  @Value.Default
+  public Duration timeLimit() {
+    return Duration.ofSeconds(10);
+  }
+
+  /** Stop once the cost is proven within this fraction of the optimum. */
+  @Value.Default
+  public double relativeGap() {
+    return 1e-6;
+  }
+
+  @Value.Default
+  public long seed() {
+    return 0;
+  }
+
+  @Value.Default
+  public TransferMode transfers() {
+    return TransferMode.OVERLAPPED;
+  }
+
+  /** Strategy-specific settings, documented by each strategy. */
+  public abstract Map<String, String> extra();
+
+  @Value.Check
+  protected void check() {
+    Invalid.requirePositive("options.timeLimit", timeLimit());
+    if (!(relativeGap() >= 0 && relativeGap() < 1)) {
+      throw Invalid.value("options.relativeGap", relativeGap(), "must lie in [0, 1)", "0.01 means 1 %");
+    }
+  }
+
+  public static StrategyOptions defaults() {
+    return ImmutableStrategyOptions.builder().build();
+  }
+
+  public static ImmutableStrategyOptions.Builder builder() {
+    return ImmutableStrategyOptions.builder();
+  }
+}

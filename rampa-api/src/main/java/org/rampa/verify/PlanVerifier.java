@@ -1,0 +1,157 @@
+package org.rampa.verify;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.rampa.domain.Cluster;
+import org.rampa.domain.ClusterState;
+import org.rampa.domain.GpuType;
+import org.rampa.domain.Plan;
+import org.rampa.domain.ServiceRequest;
+import org.rampa.domain.Slo;
+import org.rampa.domain.Stage;
+import org.rampa.perf.PerformanceModel;
+import org.rampa.perf.PlanEstimate;
+import org.rampa.verify.Violation.Kind;
+
+/**
+ * The one independent check every plan goes through. It trusts nothing a strategy computed: it
+ * rebuilds the placement from the plan's layer ranges and GPU ids alone, recomputes throughput,
+ * latency and memory with the performance model, checks them against the SLO and the cluster state
+ * the plan is to be allocated on, and reports predictions in the plan that disagree.
+ */
+public final class PlanVerifier {
+
+  /** Relative tolerance for comparing a plan's predictions with the recomputed ones. */
+  private static final double RELATIVE_TOLERANCE = 1e-6;
+  /** Predictions are stored as whole nanoseconds (rounded up). */
+  private static final double ABSOLUTE_TOLERANCE_SECONDS = 2e-9;
+
+  private final PerformanceModel performance;
+
+  public PlanVerifier(PerformanceModel performance) {
+    this.performance = performance;
+  }
+
+  public static PlanVerifier defaults() {
+    return new PlanVerifier(PerformanceModel.defaults());
+  }
+
+  /** Checks {@code plan} for {@code request} against {@code state}, which must not hold it yet. */
+  public Verification verify(ServiceRequest request, Plan plan, ClusterState state) {
+    List<Violation> v = new ArrayList<>();
+    Cluster cluster = state.cluster();
+    if (!plan.serviceId().equals(request.id())) {
+      v.add(new Violation(Kind.WRONG_SERVICE, "plan is for \"" + plan.serviceId() + "\", the request is \"" + request.id() + "\""));
+    }
+    checkCoverage(request, plan, v);
+    if (plan.stages().size() > request.maxStages()) {
+      v.add(new Violation(Kind.TOO_MANY_STAGES, plan.stages().size() + " stages > maxStages " + request.maxStages()));
+    }
+    boolean gpusKnown = checkGpus(plan, cluster, v);
+    if (!v.isEmpty() && !gpusKnown) {
+      return new Verification(v, Optional.empty());
+    }
+    for (String conflict : state.conflicts(plan)) {
+      v.add(new Violation(Kind.RESOURCE_CONFLICT, conflict));
+    }
+    if (v.stream().anyMatch(x -> x.kind() == Kind.COVERAGE || x.kind() == Kind.MIXED_REPLICA_TYPES)) {
+      return new Verification(v, Optional.empty());
+    }
+    PlanEstimate e = performance.estimate(request, PerformanceModel.assignmentsOf(plan), cluster);
+    checkMemory(plan, cluster, e, v);
+    checkSlo(request.slo(), e, v);
+    checkPredictions(plan, e, v);
+    return new Verification(v, Optional.of(e));
+  }
+
+  private static void checkCoverage(ServiceRequest request, Plan plan, List<Violation> v) {
+    int expected = 0;
+    for (Stage s : plan.stages()) {
+      if (s.from() != expected) {
+        v.add(new Violation(Kind.COVERAGE, "stage [" + s.from() + ", " + s.to() + ") should start at layer " + expected
+            + ": stages must be contiguous and in model order"));
+        return;
+      }
+      expected = s.to();
+    }
+    int layers = request.model().size();
+    if (expected != layers) {
+      v.add(new Violation(Kind.COVERAGE, "stages end at layer " + expected + " but the model has " + layers + " layers"));
+    }
+  }
+
+  private static boolean checkGpus(Plan plan, Cluster cluster, List<Violation> v) {
+    boolean known = true;
+    for (Stage s : plan.stages()) {
+      String type = null;
+      for (String g : s.gpus()) {
+        if (!cluster.hasGpu(g)) {
+          v.add(new Violation(Kind.UNKNOWN_GPU, "GPU \"" + g + "\" of stage [" + s.from() + ", " + s.to() + ") is not in the cluster"));
+          known = false;
+          continue;
+        }
+        String t = cluster.gpu(g).type();
+        if (type == null) {
+          type = t;
+        } else if (!type.equals(t)) {
+          v.add(new Violation(Kind.MIXED_REPLICA_TYPES,
+              "stage [" + s.from() + ", " + s.to() + ") mixes GPU types " + type + " and " + t + " among its replicas"));
+        }
+      }
+    }
+    return known;
+  }
+
+  private static void checkMemory(Plan plan, Cluster cluster, PlanEstimate e, List<Violation> v) {
+    for (int i = 0; i < plan.stages().size(); i++) {
+      Stage s = plan.stages().get(i);
+      long need = e.stageMemoryBytes().get(i);
+      for (String g : s.gpus()) {
+        GpuType type = cluster.typeOf(g);
+        if (need > type.memoryBytes()) {
+          v.add(new Violation(Kind.MEMORY, String.format(
+              "stage [%d, %d) needs %d B but GPU \"%s\" (%s) has %d B", s.from(), s.to(), need, g, type.name(), type.memoryBytes())));
+        }
+      }
+      if (s.memoryBytes() < need) {
+        v.add(new Violation(Kind.MEMORY, String.format(
+            "stage [%d, %d) reserves %d B but needs %d B", s.from(), s.to(), s.memoryBytes(), need)));
+      }
+    }
+  }
+
+  private static void checkSlo(Slo slo, PlanEstimate e, List<Violation> v) {
+    if (e.throughput() < slo.requiredThroughput() * (1 - RELATIVE_TOLERANCE)) {
+      v.add(new Violation(Kind.THROUGHPUT, String.format(
+          "throughput %.6g req/s < required %.6g req/s", e.throughput(), slo.requiredThroughput())));
+    }
+    if (e.latencySeconds() > slo.latencyBoundSeconds() * (1 + RELATIVE_TOLERANCE) + ABSOLUTE_TOLERANCE_SECONDS) {
+      v.add(new Violation(Kind.LATENCY, String.format(
+          "latency %.6g s > bound %.6g s", e.latencySeconds(), slo.latencyBoundSeconds())));
+    }
+  }
+
+  private static void checkPredictions(Plan plan, PlanEstimate e, List<Violation> v) {
+    compare("period", seconds(plan.period()), e.periodSeconds(), v);
+    compare("latency", seconds(plan.latency()), e.latencySeconds(), v);
+    if (Double.isFinite(e.throughput())) {
+      compare("throughput", plan.throughput(), e.throughput(), v);
+    }
+    for (int i = 0; i < plan.stages().size(); i++) {
+      compare("stage " + i + " compute time", seconds(plan.stages().get(i).computeTime()), e.stageComputeSeconds().get(i), v);
+    }
+  }
+
+  private static void compare(String what, double claimed, double actual, List<Violation> v) {
+    double tolerance = Math.max(ABSOLUTE_TOLERANCE_SECONDS, RELATIVE_TOLERANCE * Math.abs(actual));
+    if (Math.abs(claimed - actual) > tolerance) {
+      v.add(new Violation(Kind.PREDICTION_MISMATCH, String.format(
+          "plan claims %s %.9g, recomputed %.9g", what, claimed, actual)));
+    }
+  }
+
+  private static double seconds(java.time.Duration d) {
+    return d.toNanos() * 1e-9;
+  }
+}

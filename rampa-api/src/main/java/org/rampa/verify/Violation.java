@@ -1,0 +1,24 @@
+package org.rampa.verify;
+
+/** One way in which a plan is wrong, with a message a person can act on. */
+public record Violation(Kind kind, String message) {
+
+  /** The rule a plan broke. */
+  public enum Kind {
+    WRONG_SERVICE,
+    COVERAGE,
+    TOO_MANY_STAGES,
+    UNKNOWN_GPU,
+    MIXED_REPLICA_TYPES,
+    RESOURCE_CONFLICT,
+    MEMORY,
+    THROUGHPUT,
+    LATENCY,
+    PREDICTION_MISMATCH
+  }
+
+  @Override
+  public String toString() {
+    return kind + ": " + message;
+  }
+}
