@@ -1,0 +1,126 @@
+package org.rampa.solver;
+
+import com.google.ortools.sat.CpModel;
+import com.google.ortools.sat.CpSolver;
+import com.google.ortools.sat.CpSolverStatus;
+import com.google.ortools.sat.IntVar;
+import com.google.ortools.sat.LinearExpr;
+import com.google.ortools.sat.LinearExprBuilder;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.rampa.domain.Invalid;
+
+/**
+ * CP-SAT, which only takes integer coefficients. Rows whose coefficients are not integers (the
+ * latency row, in seconds) are multiplied by {@code 2^30 / max|coefficient or bound|} and rounded
+ * to the nearest integer (the upper bound rounded down), so a row can be off by about
+ * {@code terms x 2^-31} of its largest value: far inside the plan verifier's 1e-6 tolerance. The
+ * objective (GPU costs) is scaled the same way to {@code 2^40} for the largest possible total, so
+ * ties closer than about {@code 1e-12} of the largest cost may be broken either way. The reported
+ * objective and bound are divided back.
+ */
+final class CpSatBackend implements MilpBackend {
+
+  static final String NAME = "cpsat";
+  private static final double ROW_SCALE = 0x1p30;
+  private static final double OBJECTIVE_SCALE = 0x1p40;
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public Solution solve(LinearModel model, Settings settings) {
+    OrToolsNatives.ensureLoaded();
+    CpModel cp = new CpModel();
+    IntVar[] vars = new IntVar[model.variableCount()];
+    for (int i = 0; i < vars.length; i++) {
+      LinearModel.Variable v = model.variables().get(i);
+      vars[i] = cp.newIntVar(v.lower(), v.upper(), v.name());
+    }
+    for (LinearModel.Row row : model.rows()) {
+      addRow(cp, vars, row);
+    }
+    double largestTotal = 0;
+    for (int i = 0; i < vars.length; i++) {
+      largestTotal += Math.abs(model.objective(i)) * model.variables().get(i).upper();
+    }
+    double objectiveScale = largestTotal > 0 ? OBJECTIVE_SCALE / largestTotal : 1;
+    LinearExprBuilder objective = LinearExpr.newBuilder();
+    for (int i = 0; i < vars.length; i++) {
+      long c = Math.round(model.objective(i) * objectiveScale);
+      if (c != 0) {
+        objective.addTerm(vars[i], c);
+      }
+    }
+    cp.minimize(objective);
+    settings.hint().ifPresent(h -> {
+      for (int i = 0; i < vars.length; i++) {
+        cp.addHint(vars[i], Math.round(h[i]));
+      }
+    });
+
+    CpSolver solver = new CpSolver();
+    var params = solver.getParameters();
+    params.setMaxTimeInSeconds(Math.max(1e-3, settings.timeLimit().toNanos() * 1e-9));
+    params.setNumWorkers(1);
+    params.setRandomSeed((int) Math.floorMod(settings.seed(), Integer.MAX_VALUE));
+    params.setRelativeGapLimit(settings.relativeGap());
+    if (!settings.solverParameters().isBlank()) {
+      try {
+        com.google.protobuf.TextFormat.merge(settings.solverParameters(), params);
+      } catch (com.google.protobuf.TextFormat.ParseException e) {
+        throw Invalid.value("options.extra.solverParameters", settings.solverParameters(),
+            "CP-SAT rejected these parameters: " + e.getMessage(), "use SatParameters text format, e.g. \"num_workers: 1\"");
+      }
+    }
+    CpSolverStatus status = solver.solve(cp);
+    Map<String, Double> stats = new LinkedHashMap<>();
+    stats.put("solverBranches", (double) solver.numBranches());
+    stats.put("solverConflicts", (double) solver.numConflicts());
+    stats.put("solverMillis", solver.wallTime() * 1e3);
+    switch (status) {
+      case OPTIMAL, FEASIBLE -> {
+        double[] values = new double[vars.length];
+        for (int i = 0; i < vars.length; i++) {
+          values[i] = solver.value(vars[i]);
+        }
+        Outcome outcome = status == CpSolverStatus.OPTIMAL ? Outcome.OPTIMAL : Outcome.FEASIBLE;
+        return new Solution(outcome, values, model.objectiveValue(values),
+            solver.bestObjectiveBound() / objectiveScale, stats);
+      }
+      case INFEASIBLE -> {
+        return new Solution(Outcome.INFEASIBLE, new double[0], Double.NaN, Double.NaN, stats);
+      }
+      case UNKNOWN -> {
+        return new Solution(Outcome.UNKNOWN, new double[0], Double.NaN, Double.NaN, stats);
+      }
+      default -> throw new IllegalStateException("CP-SAT ended with status " + status + ": " + cp.validate()
+          + ". This is a bug in the formulation. Maybe export the model with extra exportLp=<path>");
+    }
+  }
+
+  private static void addRow(CpModel cp, IntVar[] vars, LinearModel.Row row) {
+    double scale = 1;
+    if (!row.integral()) {
+      double largest = 0;
+      for (LinearModel.Term t : row.terms()) {
+        largest = Math.max(largest, Math.abs(t.coefficient()));
+      }
+      for (double b : new double[] {row.lower(), row.upper()}) {
+        if (Double.isFinite(b)) {
+          largest = Math.max(largest, Math.abs(b));
+        }
+      }
+      scale = largest > 0 ? ROW_SCALE / largest : 1;
+    }
+    LinearExprBuilder expr = LinearExpr.newBuilder();
+    for (LinearModel.Term t : row.terms()) {
+      expr.addTerm(vars[t.variable()], Math.round(t.coefficient() * scale));
+    }
+    long lower = Double.isInfinite(row.lower()) ? Long.MIN_VALUE : (long) Math.ceil(row.lower() * scale);
+    long upper = Double.isInfinite(row.upper()) ? Long.MAX_VALUE : (long) Math.floor(row.upper() * scale);
+    cp.addLinearConstraint(expr, lower, upper);
+  }
+}

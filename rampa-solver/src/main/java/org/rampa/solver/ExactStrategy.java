@@ -1,0 +1,268 @@
+package org.rampa.solver;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.rampa.domain.ClusterState;
+import org.rampa.domain.Invalid;
+import org.rampa.domain.Plan;
+import org.rampa.domain.ServiceRequest;
+import org.rampa.importance.GpuCosts;
+import org.rampa.perf.PerformanceModel;
+import org.rampa.perf.StageAssignment;
+import org.rampa.strategy.ImmutableStrategyOptions;
+import org.rampa.strategy.PlacementProblem;
+import org.rampa.strategy.PlacementResult;
+import org.rampa.strategy.PlacementStrategy;
+import org.rampa.strategy.SolveStatus;
+import org.rampa.strategy.StrategyOptions;
+import org.rampa.verify.PlanVerifier;
+import org.rampa.verify.Verification;
+
+/**
+ * The exact planner: the plan of least importance-weighted cost that meets the SLO on exclusively
+ * used, completely free GPUs, or a proof that none exists. It solves the interval/flow MILP of
+ * {@link IntervalFlowFormulation} (read its documentation for how co-location is modelled and the
+ * one corner where it is conservative) with SCIP or CP-SAT through OR-Tools.
+ *
+ * <p>Answers: OPTIMAL (proven within a relative gap of 1e-6); FEASIBLE with the proven bound and
+ * gap (time limit hit, a looser {@code relativeGap} asked for, or the conservative corner);
+ * INFEASIBLE with a reason from cheap pre-checks (memory, throughput, latency floor, GPU count,
+ * stage count) or from the solver's proof; NO_SOLUTION_IN_TIME when the time limit ends the
+ * search before any plan. Every plan returned has passed {@link PlanVerifier}.
+ *
+ * <p>{@link StrategyOptions#extra()} keys: {@code backend} = {@code scip} | {@code cpsat} (overrides
+ * the strategy's default); {@code exportLp} = a file path to write the model to in LP format;
+ * {@code solverParameters} = backend parameters in the backend's text format (SCIP:
+ * {@code "limits/nodes = 1000"} lines; CP-SAT: SatParameters text), rejected loudly when the
+ * backend does not accept them. The time limit covers the whole call, warm start included; the
+ * solver runs on one thread.
+ *
+ * <p>Instances are immutable and thread-safe; each call builds and frees its own solver.
+ */
+public final class ExactStrategy implements PlacementStrategy {
+
+  /** Strategy name for SCIP. */
+  public static final String NAME = "exact";
+  /** Strategy name for CP-SAT. */
+  public static final String CPSAT_NAME = "exact-cpsat";
+
+  private static final double OPTIMALITY_GAP = 1e-6;
+
+  private final String name;
+  private final String backend;
+  private final PlacementStrategy warmStart;
+
+  private ExactStrategy(String name, String backend, PlacementStrategy warmStart) {
+    this.name = name;
+    this.backend = backend;
+    this.warmStart = warmStart;
+  }
+
+  /** The MILP on SCIP. */
+  public static ExactStrategy scip() {
+    return new ExactStrategy(NAME, ScipBackend.NAME, null);
+  }
+
+  /** The same MILP on CP-SAT. */
+  public static ExactStrategy cpSat() {
+    return new ExactStrategy(CPSAT_NAME, CpSatBackend.NAME, null);
+  }
+
+  /**
+   * This strategy, starting each solve from {@code heuristic}'s plan for the same problem (a MIP
+   * start): a good first incumbent lets the solver prune early. The heuristic's time counts against
+   * the time limit; a heuristic plan the model cannot express is ignored.
+   */
+  public ExactStrategy withWarmStart(PlacementStrategy heuristic) {
+    return new ExactStrategy(name, backend, Objects.requireNonNull(heuristic, "heuristic"));
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public PlacementResult place(PlacementProblem problem) {
+    long start = System.nanoTime();
+    StrategyOptions options = problem.options();
+    MilpBackend solver = backend(options.extra().getOrDefault("backend", backend));
+    String solverParameters = options.extra().getOrDefault("solverParameters", "");
+    ServiceRequest request = problem.request();
+    ClusterState state = problem.state();
+    PerformanceModel performance = problem.performance();
+
+    Optional<String> precheck = new FeasibilityPrechecks(request, state, performance).firstFailure();
+    if (precheck.isPresent()) {
+      return PlacementResult.infeasible(name, precheck.get(), since(start));
+    }
+    GpuCosts costs = problem.importance().evaluate(state);
+    IntervalFlowFormulation formulation = new IntervalFlowFormulation(request, state, costs, performance, false);
+    Map<String, Double> stats = new LinkedHashMap<>();
+    stats.put("arcs", (double) formulation.arcs.size());
+    stats.put("slots", (double) formulation.slots.size());
+    stats.put("variables", (double) formulation.model.variableCount());
+    stats.put("constraints", (double) formulation.model.rows().size());
+    Optional<String> structural = structuralReason(formulation, request);
+    if (structural.isPresent()) {
+      return PlacementResult.infeasible(name, structural.get(), since(start));
+    }
+    String exportLp = options.extra().get("exportLp");
+    if (exportLp != null) {
+      writeLp(formulation.model, exportLp);
+    }
+    Optional<double[]> hint = Optional.empty();
+    if (warmStart != null) {
+      PlacementResult heuristic = warmStart.place(new PlacementProblem(request, state, problem.importance(), performance,
+          ImmutableStrategyOptions.copyOf(options).withTimeLimit(positive(remaining(options, start)))));
+      hint = heuristic.plan().flatMap(formulation::hint);
+      stats.put("warmStartUsed", hint.isPresent() ? 1.0 : 0.0);
+    }
+    stats.put("buildMillis", (System.nanoTime() - start) / 1e6);
+    Duration left = remaining(options, start);
+    if (left.isNegative() || left.isZero()) {
+      return noSolution("the time limit of " + options.timeLimit() + " ran out before the solver started "
+          + "(building the model took " + since(start) + ")", start, stats);
+    }
+
+    MilpBackend.Solution solution = solver.solve(formulation.model,
+        new MilpBackend.Settings(left, options.relativeGap(), options.seed(), hint, solverParameters));
+    stats.putAll(solution.statistics());
+    switch (solution.outcome()) {
+      case INFEASIBLE -> {
+        return PlacementResult.infeasible(name, solverReason(request, state), since(start));
+      }
+      case UNKNOWN -> {
+        return noSolution("no plan found within the time limit of " + options.timeLimit() + " (the model has "
+            + formulation.arcs.size() + " stage candidates); feasibility is unknown. Maybe raise the time limit", start, stats);
+      }
+      default -> { }
+    }
+    Plan plan = toPlan(formulation, solution.values(), problem, costs);
+    Verification verification = new PlanVerifier(performance).verify(request, plan, state);
+    double bound = solution.bestBound();
+    boolean proven = solution.outcome() == MilpBackend.Outcome.OPTIMAL;
+    String note = "";
+    if (!verification.ok()) {
+      if (!formulation.slowIntraLinks) {
+        throw new IllegalStateException("the exact planner produced a plan the verifier rejects, a bug: "
+            + verification.violations() + " for plan " + plan);
+      }
+      // Two network-charged stages landed on a node whose intra link is slower than the network.
+      IntervalFlowFormulation conservative = new IntervalFlowFormulation(request, state, costs, performance, true);
+      Duration rest = remaining(options, start);
+      MilpBackend.Solution second = rest.isNegative() || rest.isZero()
+          ? new MilpBackend.Solution(MilpBackend.Outcome.UNKNOWN, new double[0], Double.NaN, Double.NaN, Map.of())
+          : solver.solve(conservative.model, new MilpBackend.Settings(rest, options.relativeGap(), options.seed(),
+              Optional.empty(), solverParameters));
+      if (second.outcome() != MilpBackend.Outcome.OPTIMAL && second.outcome() != MilpBackend.Outcome.FEASIBLE) {
+        return noSolution("the cheapest plan found relies on a cut between stages that share a node whose intra-node "
+            + "link is slower than the network, which breaks the SLO, and no plan that is safe under the slowest link "
+            + "was found in time; feasibility is unknown", start, stats);
+      }
+      plan = toPlan(conservative, second.values(), problem, costs);
+      new PlanVerifier(performance).verify(request, plan, state).orThrow(request.id());
+      proven = false;
+      note = "some node's intra-node link is slower than the network, so this plan was found by charging every "
+          + "cross-stage transfer the slowest link; a cheaper plan may exist (the bound is proven)";
+    }
+    double cost = plan.cost();
+    double gap = Double.isNaN(bound) ? Double.NaN : relativeGap(cost, bound);
+    boolean optimal = proven && !Double.isNaN(gap) && gap <= OPTIMALITY_GAP;
+    var result = PlacementResult.builder()
+        .status(optimal ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE)
+        .strategy(name)
+        .plan(plan)
+        .reason(note)
+        .solveTime(since(start))
+        .statistics(stats);
+    if (!Double.isNaN(bound)) {
+      result.bound(Math.min(bound, cost)).gap(optimal ? 0 : gap);
+    }
+    return result.build();
+  }
+
+  private static double relativeGap(double cost, double bound) {
+    double diff = Math.max(0, cost - bound);
+    return diff <= 1e-9 * Math.max(1, Math.abs(cost)) ? 0 : diff / Math.max(Math.abs(cost), 1e-12);
+  }
+
+  private Plan toPlan(IntervalFlowFormulation formulation, double[] values, PlacementProblem problem, GpuCosts costs) {
+    List<StageAssignment> stages = formulation.decode(values);
+    double cost = 0;
+    for (StageAssignment s : stages) {
+      for (String gpu : s.gpus()) {
+        cost += costs.of(gpu) * s.share();
+      }
+    }
+    return problem.performance().plan(problem.request(), stages, problem.state().cluster(), cost, name);
+  }
+
+  /** Memory and period alone already rule out every plan (no solver needed to say so). */
+  private static Optional<String> structuralReason(IntervalFlowFormulation f, ServiceRequest request) {
+    int[] furthest = new int[1];
+    int fewest = f.fewestStages(furthest);
+    int layers = request.model().size();
+    double period = request.slo().batchSize() / request.slo().requiredThroughput();
+    if (fewest < 0) {
+      return Optional.of(String.format("no sequence of stages covers the model's %d layers: stages that fit in memory "
+          + "and keep the period at %.4g s (throughput %.4g req/s) on the free GPUs, replicas included, reach layer %d "
+          + "at most, and no such stage can start there", layers, period, request.slo().requiredThroughput(), furthest[0]));
+    }
+    if (fewest > request.maxStages()) {
+      return Optional.of(String.format("the model needs at least %d stages to fit memory and keep the period at %.4g s "
+          + "(throughput %.4g req/s) on the free GPUs, but maxStages is %d", fewest, period,
+          request.slo().requiredThroughput(), request.maxStages()));
+    }
+    return Optional.empty();
+  }
+
+  private static String solverReason(ServiceRequest request, ClusterState state) {
+    return String.format("no combination of at most %d stages on the %d free GPUs meets both throughput >= %.4g req/s "
+        + "and latency <= %.4g s (each is attainable on its own by the cheap checks; together, with GPU counts and "
+        + "transfers, they are not)", request.maxStages(), state.freeGpus().size(), request.slo().requiredThroughput(),
+        request.slo().latencyBoundSeconds());
+  }
+
+  private PlacementResult noSolution(String reason, long start, Map<String, Double> stats) {
+    return PlacementResult.builder().status(SolveStatus.NO_SOLUTION_IN_TIME).strategy(name).reason(reason)
+        .solveTime(since(start)).statistics(stats).build();
+  }
+
+  private static MilpBackend backend(String name) {
+    return switch (name) {
+      case ScipBackend.NAME -> new ScipBackend();
+      case CpSatBackend.NAME -> new CpSatBackend();
+      default -> throw Invalid.value("options.extra.backend", name, "unknown MILP backend", "use \"scip\" or \"cpsat\"");
+    };
+  }
+
+  private static void writeLp(LinearModel model, String path) {
+    try {
+      Files.writeString(Path.of(path), ScipBackend.exportLp(model), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("options.extra.exportLp = " + path + ": cannot write the model there", e);
+    }
+  }
+
+  private static Duration remaining(StrategyOptions options, long start) {
+    return options.timeLimit().minusNanos(System.nanoTime() - start);
+  }
+
+  private static Duration positive(Duration d) {
+    return d.isNegative() || d.isZero() ? Duration.ofMillis(1) : d;
+  }
+
+  private static Duration since(long start) {
+    return Duration.ofNanos(System.nanoTime() - start);
+  }
+}

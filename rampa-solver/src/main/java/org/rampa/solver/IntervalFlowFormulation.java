@@ -1,0 +1,687 @@
+package org.rampa.solver;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.rampa.domain.Cluster;
+import org.rampa.domain.ClusterState;
+import org.rampa.domain.Gpu;
+import org.rampa.domain.GpuType;
+import org.rampa.domain.Link;
+import org.rampa.domain.Model;
+import org.rampa.domain.Node;
+import org.rampa.domain.Plan;
+import org.rampa.domain.ServiceRequest;
+import org.rampa.domain.Stage;
+import org.rampa.importance.GpuCosts;
+import org.rampa.perf.PerformanceModel;
+import org.rampa.perf.StageAssignment;
+import org.rampa.perf.TransferMode;
+import org.rampa.solver.LinearModel.Term;
+
+/**
+ * The interval/flow MILP of SPEC section 5 for one placement problem, and the translation of a
+ * solution back to concrete GPUs.
+ *
+ * <h2>Variables</h2>
+ *
+ * <ul>
+ *   <li>{@code x[a]} (binary) for each <em>arc</em> {@code a = (i, j, type, r, where)}: layers
+ *       {@code [i, j)} form one stage on {@code r} free GPUs of {@code type}. A plan is a path of arcs
+ *       from boundary {@code 0} to boundary {@code L}. Only arcs that fit in memory and meet the
+ *       period {@code P = b / lambda} are generated, and for each (i, j, type, where) only the
+ *       <em>least</em> replica count that meets the period: more replicas never shorten latency or
+ *       transfers, and cost no less (costs are never negative), so they are dominated.
+ *   <li>{@code where} is either the <em>network</em> (the stage's GPUs may lie anywhere) or a
+ *       <em>slot</em>: one concrete node on which a run of consecutive stages sits together.
+ *   <li>{@code z[j][slot]} (binary): the stages on both sides of cut {@code j} sit on that slot's node,
+ *       so cut {@code j} uses the node's intra link instead of the network.
+ *   <li>{@code w[g]} and {@code v[slot][g]} (integer): how many GPUs of cost group {@code g} (one GPU
+ *       type at one cost) network stages and each slot take. Per-GPU costs may differ within a type
+ *       (a fragmentation-aware importance, say), so replicas of one stage may mix costs: the model
+ *       counts GPUs per type and lets the solver take the cheapest groups.
+ * </ul>
+ *
+ * <h2>Co-location: exact, with one documented corner</h2>
+ *
+ * Nodes with at least two free GPUs are grouped into classes of identical nodes (same intra link,
+ * same free GPUs by type and cost); each class gets {@code min(nodes in class, maxStages / 2)}
+ * slots, one per distinct node that could host a run of two or more stages (a plan has at most
+ * {@code maxStages / 2} such runs). Slot capacity is the node's free GPUs, so every stage that uses
+ * an intra-node cut really sits on that one node, as {@link PerformanceModel#linkBetween} demands.
+ * Slots of one class are ordered (slot {@code q} has at least as many stages as slot {@code q+1}) to
+ * break symmetry. Every cut not marked intra is charged the network. That is exact whenever every
+ * node's intra link is at least as fast as the network for every cut (the usual case: NVLink or
+ * PCIe versus Ethernet), because two network-charged stages that happen to share a node then only
+ * transfer faster than charged. When some node's intra link is <em>slower</em>, network charging is
+ * a relaxation for such accidental co-locations; {@link ExactStrategy} then checks the mapped plan
+ * and, if the accident breaks the SLO, re-solves with the {@code conservative} charge (the slowest
+ * link any free node could impose) and reports the answer as FEASIBLE, never OPTIMAL.
+ *
+ * <h2>Transfer modes</h2>
+ *
+ * OVERLAPPED: a cut whose transfer alone exceeds the period may only be intra-node; latency adds
+ * the chosen link's transfer. SERIAL: a stage's load is {@code T/r + tau_in + tau_out}, so the least
+ * replica count depends on which of its cuts are intra; one arc per distinct count is generated and
+ * rows force the intra cuts it relies on. NONE: transfers are free, no slots are generated.
+ */
+final class IntervalFlowFormulation {
+
+  /** Layers [from, to) on {@code replicas} GPUs of {@code type}; {@code slot} -1 = network. */
+  static final class Arc {
+    final int from;
+    final int to;
+    final int type;
+    final int replicas;
+    final int slot;
+    final double computeSeconds;
+    /** SERIAL only: the replica count relies on intra-node cuts on these sides. */
+    final boolean needsIntraIn;
+    final boolean needsIntraOut;
+    final boolean needsSomeIntra;
+    int variable;
+
+    Arc(int from, int to, int type, int replicas, int slot, double computeSeconds,
+        boolean needsIntraIn, boolean needsIntraOut, boolean needsSomeIntra) {
+      this.from = from;
+      this.to = to;
+      this.type = type;
+      this.replicas = replicas;
+      this.slot = slot;
+      this.computeSeconds = computeSeconds;
+      this.needsIntraIn = needsIntraIn;
+      this.needsIntraOut = needsIntraOut;
+      this.needsSomeIntra = needsSomeIntra;
+    }
+  }
+
+  /** The free GPUs of one type at one cost. */
+  static final class CostGroup {
+    final int type;
+    final double cost;
+    final List<Gpu> gpus = new ArrayList<>();
+    int netVariable;
+
+    CostGroup(int type, double cost) {
+      this.type = type;
+      this.cost = cost;
+    }
+  }
+
+  /** One node (the {@code ordinal}-th of its class) that may host a run of co-located stages. */
+  static final class Slot {
+    final int index;
+    final String node;
+    final Link intraLink;
+    final int[] freePerType;
+    /** group index -> free GPUs of that group on this node. */
+    final Map<Integer, Integer> freePerGroup;
+    final Map<Integer, Integer> usageVariable = new LinkedHashMap<>();
+    /** per cut j: the z variable, or -1 when intra-node brings nothing at j. */
+    final int[] intraVariable;
+    final double[] intraSeconds;
+
+    Slot(int index, String node, Link intraLink, int[] freePerType, Map<Integer, Integer> freePerGroup, int cuts) {
+      this.index = index;
+      this.node = node;
+      this.intraLink = intraLink;
+      this.freePerType = freePerType;
+      this.freePerGroup = freePerGroup;
+      this.intraVariable = new int[cuts];
+      this.intraSeconds = new double[cuts];
+      Arrays.fill(intraVariable, -1);
+    }
+  }
+
+  private final ServiceRequest request;
+  private final Cluster cluster;
+  private final PerformanceModel performance;
+  private final TransferMode mode;
+  private final int layers;
+  private final int batch;
+  private final double lambda;
+
+  final List<GpuType> types = new ArrayList<>();
+  final int[] freePerType;
+  final List<CostGroup> groups = new ArrayList<>();
+  final List<Slot> slots = new ArrayList<>();
+  final List<Arc> arcs = new ArrayList<>();
+  /** tau charged for a network cut j (0 at j = 0 and j = L). */
+  final double[] networkSeconds;
+  /** true when some free node's intra link is slower than the network at some cut. */
+  final boolean slowIntraLinks;
+  final LinearModel model = new LinearModel();
+
+  /**
+   * @param conservative charge every non-intra cut the slowest link a free node could impose
+   *     (sound when intra links may be slower than the network), instead of the network's own
+   */
+  IntervalFlowFormulation(ServiceRequest request, ClusterState state, GpuCosts costs, PerformanceModel performance,
+      boolean conservative) {
+    this.request = request;
+    this.cluster = state.cluster();
+    this.performance = performance;
+    this.mode = performance.transferMode();
+    Model m = request.model();
+    this.layers = m.size();
+    this.batch = request.slo().batchSize();
+    this.lambda = request.slo().requiredThroughput();
+
+    // Free GPUs by type and by (type, cost); nodes by their free GPUs.
+    Map<String, Integer> typeIndex = new LinkedHashMap<>();
+    for (GpuType t : cluster.gpuTypes()) {
+      for (Gpu g : state.freeGpus()) {
+        if (g.type().equals(t.name())) {
+          typeIndex.put(t.name(), types.size());
+          types.add(t);
+          break;
+        }
+      }
+    }
+    freePerType = new int[types.size()];
+    Map<List<Object>, Integer> groupIndex = new LinkedHashMap<>();
+    Map<String, List<Integer>> freeGroupsByNode = new LinkedHashMap<>();
+    for (Gpu g : state.freeGpus()) {
+      int t = typeIndex.get(g.type());
+      freePerType[t]++;
+      double cost = costs.of(g.id());
+      int gi = groupIndex.computeIfAbsent(List.of(t, cost), k -> {
+        groups.add(new CostGroup(t, cost));
+        return groups.size() - 1;
+      });
+      groups.get(gi).gpus.add(g);
+      freeGroupsByNode.computeIfAbsent(g.node(), k -> new ArrayList<>()).add(gi);
+    }
+
+    networkSeconds = new double[layers + 1];
+    boolean slow = false;
+    for (int j = 1; j < layers; j++) {
+      double net = performance.transferSeconds(m, j, batch, cluster.network());
+      double worst = net;
+      for (String node : freeGroupsByNode.keySet()) {
+        double intra = performance.transferSeconds(m, j, batch, cluster.node(node).intraLink());
+        slow |= intra > net;
+        worst = Math.max(worst, intra);
+      }
+      networkSeconds[j] = conservative ? worst : net;
+    }
+    slowIntraLinks = slow;
+
+    buildSlots(m, freeGroupsByNode);
+    buildArcs(m);
+    buildModel();
+  }
+
+  private void buildSlots(Model m, Map<String, List<Integer>> freeGroupsByNode) {
+    int perClass = request.maxStages() / 2;
+    if (mode == TransferMode.NONE || perClass == 0) {
+      return;
+    }
+    Map<List<Object>, List<String>> classes = new LinkedHashMap<>();
+    for (Map.Entry<String, List<Integer>> e : freeGroupsByNode.entrySet()) {
+      if (e.getValue().size() < 2) {
+        continue;
+      }
+      List<Integer> signature = new ArrayList<>(e.getValue());
+      Collections.sort(signature);
+      Link link = cluster.node(e.getKey()).intraLink();
+      classes.computeIfAbsent(List.of(link, signature), k -> new ArrayList<>()).add(e.getKey());
+    }
+    for (List<String> nodes : classes.values()) {
+      Node first = cluster.node(nodes.get(0));
+      double[] intra = new double[layers + 1];
+      boolean helps = false;
+      for (int j = 1; j < layers; j++) {
+        intra[j] = performance.transferSeconds(m, j, batch, first.intraLink());
+        helps |= intra[j] < networkSeconds[j];
+      }
+      if (!helps) {
+        continue;
+      }
+      int[] perType = new int[types.size()];
+      Map<Integer, Integer> perGroup = new LinkedHashMap<>();
+      for (int g : freeGroupsByNode.get(first.id())) {
+        perType[groups.get(g).type]++;
+        perGroup.merge(g, 1, Integer::sum);
+      }
+      for (int q = 0; q < Math.min(nodes.size(), perClass); q++) {
+        Slot s = new Slot(slots.size(), nodes.get(q), first.intraLink(), perType, perGroup, layers + 1);
+        System.arraycopy(intra, 0, s.intraSeconds, 0, intra.length);
+        slots.add(s);
+      }
+    }
+  }
+
+  /** Throughput holds when one stage is busy {@code load} seconds per batch (as estimate() decides it). */
+  private boolean meetsPeriod(double load) {
+    return load <= 0 || batch / load >= lambda;
+  }
+
+  /**
+   * The least replica count r <= max with meetsPeriod(T/r + transfers), or -1. Binary search: the
+   * load T/r + transfers falls monotonically with r, also in floating point.
+   */
+  private int leastReplicas(double compute, double transfers, int max) {
+    if (max < 1 || !meetsPeriod(compute / max + transfers)) {
+      return -1;
+    }
+    int lo = 1;
+    int hi = max;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (meetsPeriod(compute / mid + transfers)) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    return lo;
+  }
+
+  private void buildArcs(Model m) {
+    int maxFree = 0;
+    for (int f : freePerType) {
+      maxFree = Math.max(maxFree, f);
+    }
+    for (int i = 0; i < layers; i++) {
+      for (int t = 0; t < types.size(); t++) {
+        GpuType type = types.get(t);
+        double compute = 0;
+        for (int j = i + 1; j <= layers; j++) {
+          compute += performance.layerSeconds(m.layer(j - 1), type, batch);
+          if (performance.stageMemoryBytes(m, i, j, batch) > type.memoryBytes()) {
+            break;
+          }
+          if (leastReplicas(compute, 0, freePerType[t]) < 0) {
+            break; // T grows with j: no longer stage from i fits either
+          }
+          addArcs(i, j, t, compute);
+        }
+      }
+    }
+  }
+
+  private double in(int i) {
+    return i > 0 ? networkSeconds[i] : 0;
+  }
+
+  private double out(int j) {
+    return j < layers ? networkSeconds[j] : 0;
+  }
+
+  private void addArcs(int i, int j, int t, double compute) {
+    if (mode != TransferMode.SERIAL) {
+      int r = leastReplicas(compute, 0, freePerType[t]);
+      arcs.add(new Arc(i, j, t, r, -1, compute, false, false, false));
+      for (Slot s : slots) {
+        if (r <= s.freePerType[t]) {
+          arcs.add(new Arc(i, j, t, r, s.index, compute, false, false, false));
+        }
+      }
+      return;
+    }
+    int rNet = leastReplicas(compute, in(i) + out(j), freePerType[t]);
+    if (rNet > 0) {
+      arcs.add(new Arc(i, j, t, rNet, -1, compute, false, false, false));
+    }
+    for (Slot s : slots) {
+      int cap = s.freePerType[t];
+      if (cap == 0) {
+        continue;
+      }
+      // r needed per (in intra?, out intra?); an intra side is only possible where it helps at all
+      int[][] need = new int[2][2];
+      for (int a = 0; a < 2; a++) {
+        for (int b = 0; b < 2; b++) {
+          boolean intraIn = a == 1;
+          boolean intraOut = b == 1;
+          if ((intraIn && !(i > 0 && s.intraSeconds[i] < networkSeconds[i]))
+              || (intraOut && !(j < layers && s.intraSeconds[j] < networkSeconds[j]))) {
+            need[a][b] = -1;
+            continue;
+          }
+          double tin = intraIn ? s.intraSeconds[i] : in(i);
+          double tout = intraOut ? s.intraSeconds[j] : out(j);
+          need[a][b] = leastReplicas(compute, tin + tout, cap);
+        }
+      }
+      List<Integer> counts = new ArrayList<>();
+      for (int[] row : need) {
+        for (int r : row) {
+          if (r > 0 && !counts.contains(r)) {
+            counts.add(r);
+          }
+        }
+      }
+      for (int r : counts) {
+        boolean nn = need[0][0] > 0 && need[0][0] <= r;
+        boolean nl = need[0][1] > 0 && need[0][1] <= r;
+        boolean ln = need[1][0] > 0 && need[1][0] <= r;
+        boolean intraIn = !nn && !nl;
+        boolean intraOut = !nn && !ln;
+        arcs.add(new Arc(i, j, t, r, s.index, compute, intraIn, intraOut, !nn && !(intraIn || intraOut)));
+      }
+    }
+  }
+
+  private void buildModel() {
+    LinearModel lp = model;
+    for (Arc a : arcs) {
+      a.variable = lp.addVariable("x_" + a.from + "_" + a.to + "_" + types.get(a.type).name() + "_r" + a.replicas
+          + (a.slot < 0 ? "_net" : "_s" + a.slot), 0, 1);
+    }
+    for (Slot s : slots) {
+      for (int j = 1; j < layers; j++) {
+        boolean helps = s.intraSeconds[j] < networkSeconds[j];
+        boolean allowed = mode != TransferMode.OVERLAPPED || meetsPeriod(s.intraSeconds[j]);
+        if (helps && allowed) {
+          s.intraVariable[j] = lp.addVariable("z_" + j + "_s" + s.index, 0, 1);
+        }
+      }
+    }
+    for (int g = 0; g < groups.size(); g++) {
+      CostGroup group = groups.get(g);
+      group.netVariable = lp.addVariable("w_g" + g, 0, group.gpus.size());
+      lp.setObjective(group.netVariable, group.cost);
+    }
+    for (Slot s : slots) {
+      for (Map.Entry<Integer, Integer> e : s.freePerGroup.entrySet()) {
+        int v = lp.addVariable("v_s" + s.index + "_g" + e.getKey(), 0, e.getValue());
+        s.usageVariable.put(e.getKey(), v);
+        lp.setObjective(v, groups.get(e.getKey()).cost);
+      }
+    }
+
+    List<List<Arc>> starting = new ArrayList<>();
+    List<List<Arc>> ending = new ArrayList<>();
+    for (int j = 0; j <= layers; j++) {
+      starting.add(new ArrayList<>());
+      ending.add(new ArrayList<>());
+    }
+    for (Arc a : arcs) {
+      starting.get(a.from).add(a);
+      ending.get(a.to).add(a);
+    }
+
+    // a path from boundary 0 to boundary L
+    lp.addRow("start", 1, 1, terms(starting.get(0), 1));
+    for (int j = 1; j < layers; j++) {
+      List<Term> flow = terms(ending.get(j), 1);
+      flow.addAll(terms(starting.get(j), -1));
+      lp.addRow("flow_" + j, 0, 0, flow);
+    }
+    lp.addRow("maxStages", Double.NEGATIVE_INFINITY, request.maxStages(), terms(arcs, 1));
+
+    // intra-node cuts: both neighbouring stages on the slot's node
+    for (Slot s : slots) {
+      for (int j = 1; j < layers; j++) {
+        int z = s.intraVariable[j];
+        if (z < 0) {
+          continue;
+        }
+        for (List<Arc> side : List.of(ending.get(j), starting.get(j))) {
+          List<Term> row = new ArrayList<>();
+          row.add(new Term(z, 1));
+          for (Arc a : side) {
+            if (a.slot == s.index) {
+              row.add(new Term(a.variable, -1));
+            }
+          }
+          lp.addRow("colocated_" + j + "_s" + s.index, Double.NEGATIVE_INFINITY, 0, row);
+        }
+      }
+    }
+    // OVERLAPPED: a cut whose network transfer alone breaks the period must be intra-node
+    if (mode == TransferMode.OVERLAPPED) {
+      for (int j = 1; j < layers; j++) {
+        if (!meetsPeriod(networkSeconds[j])) {
+          List<Term> row = terms(ending.get(j), 1);
+          for (Slot s : slots) {
+            if (s.intraVariable[j] >= 0) {
+              row.add(new Term(s.intraVariable[j], -1));
+            }
+          }
+          lp.addRow("periodCut_" + j, Double.NEGATIVE_INFINITY, 0, row);
+        }
+      }
+    }
+    // SERIAL: arcs whose replica count relies on intra-node cuts
+    for (Arc a : arcs) {
+      if (!(a.needsIntraIn || a.needsIntraOut || a.needsSomeIntra)) {
+        continue;
+      }
+      Slot s = slots.get(a.slot);
+      List<Term> some = new ArrayList<>(List.of(new Term(a.variable, 1)));
+      if (a.needsIntraIn || a.needsSomeIntra) {
+        List<Term> row = new ArrayList<>(List.of(new Term(a.variable, 1)));
+        if (s.intraVariable[a.from] >= 0) {
+          row.add(new Term(s.intraVariable[a.from], -1));
+          some.add(new Term(s.intraVariable[a.from], -1));
+        }
+        if (a.needsIntraIn) {
+          lp.addRow("intraIn_" + a.variable, Double.NEGATIVE_INFINITY, 0, row);
+        }
+      }
+      if (a.needsIntraOut || a.needsSomeIntra) {
+        List<Term> row = new ArrayList<>(List.of(new Term(a.variable, 1)));
+        if (s.intraVariable[a.to] >= 0) {
+          row.add(new Term(s.intraVariable[a.to], -1));
+          some.add(new Term(s.intraVariable[a.to], -1));
+        }
+        if (a.needsIntraOut) {
+          lp.addRow("intraOut_" + a.variable, Double.NEGATIVE_INFINITY, 0, row);
+        }
+      }
+      if (a.needsSomeIntra) {
+        lp.addRow("intraSome_" + a.variable, Double.NEGATIVE_INFINITY, 0, some);
+      }
+    }
+
+    // latency: compute of every stage plus the transfer after it, intra-node where marked
+    List<Term> latency = new ArrayList<>();
+    for (Arc a : arcs) {
+      latency.add(new Term(a.variable, a.computeSeconds + out(a.to)));
+    }
+    for (Slot s : slots) {
+      for (int j = 1; j < layers; j++) {
+        if (s.intraVariable[j] >= 0) {
+          latency.add(new Term(s.intraVariable[j], s.intraSeconds[j] - networkSeconds[j]));
+        }
+      }
+    }
+    double budget = request.slo().latencyBoundSeconds() - request.slo().batchingWaitSeconds();
+    lp.addRow("latency", Double.NEGATIVE_INFINITY, budget, latency);
+
+    // GPU counts: network stages draw from every free GPU, slots from their node
+    for (int t = 0; t < types.size(); t++) {
+      List<Term> row = new ArrayList<>();
+      for (CostGroup g : groups) {
+        if (g.type == t) {
+          row.add(new Term(g.netVariable, 1));
+        }
+      }
+      for (Arc a : arcs) {
+        if (a.slot < 0 && a.type == t) {
+          row.add(new Term(a.variable, -a.replicas));
+        }
+      }
+      lp.addRow("netGpus_" + types.get(t).name(), 0, 0, row);
+      for (Slot s : slots) {
+        if (s.freePerType[t] == 0) {
+          continue;
+        }
+        List<Term> slotRow = new ArrayList<>();
+        for (Map.Entry<Integer, Integer> e : s.usageVariable.entrySet()) {
+          if (groups.get(e.getKey()).type == t) {
+            slotRow.add(new Term(e.getValue(), 1));
+          }
+        }
+        for (Arc a : arcs) {
+          if (a.slot == s.index && a.type == t) {
+            slotRow.add(new Term(a.variable, -a.replicas));
+          }
+        }
+        lp.addRow("slotGpus_s" + s.index + "_" + types.get(t).name(), 0, 0, slotRow);
+      }
+    }
+    for (int g = 0; g < groups.size(); g++) {
+      List<Term> row = new ArrayList<>(List.of(new Term(groups.get(g).netVariable, 1)));
+      for (Slot s : slots) {
+        Integer v = s.usageVariable.get(g);
+        if (v != null) {
+          row.add(new Term(v, 1));
+        }
+      }
+      if (row.size() > 1) {
+        lp.addRow("capacity_g" + g, Double.NEGATIVE_INFINITY, groups.get(g).gpus.size(), row);
+      }
+    }
+    // symmetry: identical slots are used in order
+    for (int k = 1; k < slots.size(); k++) {
+      Slot prev = slots.get(k - 1);
+      Slot cur = slots.get(k);
+      if (prev.intraLink.equals(cur.intraLink) && prev.freePerGroup.equals(cur.freePerGroup)) {
+        List<Term> row = new ArrayList<>();
+        for (Arc a : arcs) {
+          if (a.slot == prev.index) {
+            row.add(new Term(a.variable, 1));
+          } else if (a.slot == cur.index) {
+            row.add(new Term(a.variable, -1));
+          }
+        }
+        lp.addRow("slotOrder_s" + cur.index, 0, Double.POSITIVE_INFINITY, row);
+      }
+    }
+  }
+
+  private static List<Term> terms(List<Arc> arcs, double coefficient) {
+    List<Term> out = new ArrayList<>(arcs.size());
+    for (Arc a : arcs) {
+      out.add(new Term(a.variable, coefficient));
+    }
+    return out;
+  }
+
+  /**
+   * The fewest stages any plan needs, from memory and the period alone (ignoring GPU counts across
+   * stages and latency); {@code -1} when no sequence of arcs reaches the end, with
+   * {@code furthest[0]} set to the last layer boundary that can be reached.
+   */
+  int fewestStages(int[] furthest) {
+    int[] dist = new int[layers + 1];
+    Arrays.fill(dist, Integer.MAX_VALUE);
+    dist[0] = 0;
+    List<Arc> sorted = new ArrayList<>(arcs);
+    sorted.sort((a, b) -> Integer.compare(a.from, b.from));
+    for (Arc a : sorted) {
+      if (dist[a.from] != Integer.MAX_VALUE) {
+        dist[a.to] = Math.min(dist[a.to], dist[a.from] + 1);
+      }
+    }
+    for (int j = layers; j >= 0; j--) {
+      if (dist[j] != Integer.MAX_VALUE) {
+        furthest[0] = j;
+        break;
+      }
+    }
+    return dist[layers] == Integer.MAX_VALUE ? -1 : dist[layers];
+  }
+
+  /**
+   * A MIP start from a heuristic's plan: each of its stages becomes the network arc with the same
+   * layers and GPU type (at the least replica count); GPUs are counted cheapest first. Empty when
+   * some stage has no such arc (it used a GPU that is not free, or relied on something this model
+   * prices differently).
+   */
+  Optional<double[]> hint(Plan plan) {
+    double[] values = new double[model.variableCount()];
+    int[] perType = new int[types.size()];
+    for (Stage stage : plan.stages()) {
+      String typeName = cluster.gpu(stage.gpus().get(0)).type();
+      Arc match = null;
+      for (Arc a : arcs) {
+        if (a.slot < 0 && a.from == stage.from() && a.to == stage.to() && types.get(a.type).name().equals(typeName)) {
+          match = a;
+        }
+      }
+      if (match == null || match.replicas > stage.gpus().size()) {
+        return Optional.empty();
+      }
+      values[match.variable] = 1;
+      perType[match.type] += match.replicas;
+    }
+    List<CostGroup> byCost = new ArrayList<>(groups);
+    byCost.sort((a, b) -> Double.compare(a.cost, b.cost));
+    for (CostGroup g : byCost) {
+      int take = Math.min(perType[g.type], g.gpus.size());
+      values[g.netVariable] = take;
+      perType[g.type] -= take;
+    }
+    return Optional.of(values);
+  }
+
+  /** The stages of a solution, on concrete GPU ids. */
+  List<StageAssignment> decode(double[] values) {
+    List<Arc> path = new ArrayList<>();
+    int at = 0;
+    while (at < layers) {
+      Arc next = null;
+      for (Arc a : arcs) {
+        if (a.from == at && values[a.variable] > 0.5) {
+          next = a;
+          break;
+        }
+      }
+      if (next == null) {
+        throw new IllegalStateException("solution has no stage starting at layer " + at);
+      }
+      path.add(next);
+      at = next.to;
+    }
+    // GPUs per slot and type from the slot's node, then per type for network stages
+    Map<String, List<String>> taken = new LinkedHashMap<>();
+    java.util.Set<String> used = new java.util.HashSet<>();
+    for (Slot s : slots) {
+      for (Map.Entry<Integer, Integer> e : s.usageVariable.entrySet()) {
+        long count = Math.round(values[e.getValue()]);
+        CostGroup g = groups.get(e.getKey());
+        for (Gpu gpu : g.gpus) {
+          if (count == 0) {
+            break;
+          }
+          if (gpu.node().equals(s.node) && used.add(gpu.id())) {
+            taken.computeIfAbsent("s" + s.index + "/" + g.type, k -> new ArrayList<>()).add(gpu.id());
+            count--;
+          }
+        }
+      }
+    }
+    for (CostGroup g : groups) {
+      long count = Math.round(values[g.netVariable]);
+      for (Gpu gpu : g.gpus) {
+        if (count == 0) {
+          break;
+        }
+        if (used.add(gpu.id())) {
+          taken.computeIfAbsent("net/" + g.type, k -> new ArrayList<>()).add(gpu.id());
+          count--;
+        }
+      }
+    }
+    List<StageAssignment> stages = new ArrayList<>();
+    for (Arc a : path) {
+      List<String> pool = taken.getOrDefault((a.slot < 0 ? "net" : "s" + a.slot) + "/" + a.type, new ArrayList<>());
+      if (pool.size() < a.replicas) {
+        throw new IllegalStateException("solution counts too few GPUs for stage [" + a.from + ", " + a.to + ")");
+      }
+      List<String> gpus = new ArrayList<>(pool.subList(0, a.replicas));
+      pool.subList(0, a.replicas).clear();
+      stages.add(new StageAssignment(a.from, a.to, gpus, 1.0));
+    }
+    return stages;
+  }
+}

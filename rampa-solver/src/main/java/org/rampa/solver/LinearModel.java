@@ -1,0 +1,78 @@
+package org.rampa.solver;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * A mixed-integer linear programme in solver-neutral form: integer variables with bounds, linear
+ * rows with bounds, and a linear objective to minimise. {@link IntervalFlowFormulation} writes it
+ * once and each {@link MilpBackend} translates it, so the two backends solve the very same model.
+ *
+ * <p>Built by one thread, then only read.
+ */
+final class LinearModel {
+
+  /** An integer variable in {@code [lower, upper]}. */
+  record Variable(String name, long lower, long upper) {}
+
+  /** One coefficient of a row. */
+  record Term(int variable, double coefficient) {}
+
+  /**
+   * {@code lower <= sum(terms) <= upper}. {@code integral} rows have integer coefficients and
+   * bounds; the others (latency, in seconds) need scaling for solvers that only take integers.
+   */
+  record Row(String name, double lower, double upper, List<Term> terms, boolean integral) {}
+
+  private final List<Variable> variables = new ArrayList<>();
+  private final List<Row> rows = new ArrayList<>();
+  private final List<Double> objective = new ArrayList<>();
+
+  int addVariable(String name, long lower, long upper) {
+    variables.add(new Variable(name, lower, upper));
+    objective.add(0.0);
+    return variables.size() - 1;
+  }
+
+  void setObjective(int variable, double coefficient) {
+    objective.set(variable, coefficient);
+  }
+
+  void addRow(String name, double lower, double upper, List<Term> terms) {
+    boolean integral = isInteger(lower) && isInteger(upper);
+    for (Term t : terms) {
+      integral &= isInteger(t.coefficient());
+    }
+    rows.add(new Row(name, lower, upper, List.copyOf(terms), integral));
+  }
+
+  private static boolean isInteger(double v) {
+    return Double.isInfinite(v) || v == Math.rint(v);
+  }
+
+  List<Variable> variables() {
+    return Collections.unmodifiableList(variables);
+  }
+
+  List<Row> rows() {
+    return Collections.unmodifiableList(rows);
+  }
+
+  double objective(int variable) {
+    return objective.get(variable);
+  }
+
+  int variableCount() {
+    return variables.size();
+  }
+
+  /** The objective at {@code values}. */
+  double objectiveValue(double[] values) {
+    double sum = 0;
+    for (int i = 0; i < values.length; i++) {
+      sum += objective.get(i) * values[i];
+    }
+    return sum;
+  }
+}

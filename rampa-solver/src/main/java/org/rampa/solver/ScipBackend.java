@@ -1,0 +1,119 @@
+package org.rampa.solver;
+
+import com.google.ortools.linearsolver.MPConstraint;
+import com.google.ortools.linearsolver.MPObjective;
+import com.google.ortools.linearsolver.MPSolver;
+import com.google.ortools.linearsolver.MPSolverParameters;
+import com.google.ortools.linearsolver.MPVariable;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.rampa.domain.Invalid;
+
+/**
+ * SCIP through OR-Tools' {@code MPSolver}: one solver object and one thread per solve (SCIP with
+ * several threads has been buggy upstream; parallelise across solves instead).
+ */
+final class ScipBackend implements MilpBackend {
+
+  static final String NAME = "scip";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public Solution solve(LinearModel model, Settings settings) {
+    MPSolver solver = newSolver();
+    MPSolverParameters parameters = new MPSolverParameters();
+    try {
+      MPVariable[] vars = load(solver, model);
+      solver.setNumThreads(1);
+      solver.setTimeLimit(Math.max(1, settings.timeLimit().toMillis()));
+      String scipParameters = "randomization/randomseedshift = " + Math.floorMod(settings.seed(), Integer.MAX_VALUE)
+          + (settings.solverParameters().isBlank() ? "" : "\n" + settings.solverParameters());
+      if (!solver.setSolverSpecificParametersAsString(scipParameters)) {
+        throw Invalid.value("options.extra.solverParameters", settings.solverParameters(),
+            "SCIP rejected these parameters", "write one \"section/name = value\" per line, as in SCIP's settings files");
+      }
+      settings.hint().ifPresent(h -> solver.setHint(vars, h));
+      parameters.setDoubleParam(MPSolverParameters.DoubleParam.RELATIVE_MIP_GAP, settings.relativeGap());
+      MPSolver.ResultStatus status = solver.solve(parameters);
+      Map<String, Double> stats = new LinkedHashMap<>();
+      stats.put("solverNodes", (double) solver.nodes());
+      stats.put("solverMillis", (double) solver.wallTime());
+      switch (status) {
+        case OPTIMAL, FEASIBLE -> {
+          double[] values = new double[vars.length];
+          for (int i = 0; i < vars.length; i++) {
+            values[i] = vars[i].solutionValue();
+          }
+          MPObjective objective = solver.objective();
+          Outcome outcome = status == MPSolver.ResultStatus.OPTIMAL ? Outcome.OPTIMAL : Outcome.FEASIBLE;
+          return new Solution(outcome, values, objective.value(), objective.bestBound(), stats);
+        }
+        case INFEASIBLE -> {
+          return new Solution(Outcome.INFEASIBLE, new double[0], Double.NaN, Double.NaN, stats);
+        }
+        case NOT_SOLVED -> {
+          return new Solution(Outcome.UNKNOWN, new double[0], Double.NaN, Double.NaN, stats);
+        }
+        default -> throw new IllegalStateException(
+            "SCIP ended with status " + status + " on a bounded model of " + model.variableCount() + " variables; "
+                + "this is a bug in the formulation or the solver. Maybe export the model with extra exportLp=<path>");
+      }
+    } finally {
+      parameters.delete();
+      solver.delete();
+    }
+  }
+
+  /** A fresh SCIP solver; fails loudly when this OR-Tools build lacks SCIP. */
+  static MPSolver newSolver() {
+    OrToolsNatives.ensureLoaded();
+    MPSolver solver = MPSolver.createSolver("SCIP");
+    if (solver == null) {
+      throw new IllegalStateException(
+          "OR-Tools could not create a SCIP solver (MPSolver.createSolver(\"SCIP\") returned null). "
+              + "Maybe the ortools-java native jar for this platform is missing or was built without SCIP; "
+              + "try the CP-SAT backend (strategy \"exact-cpsat\")");
+    }
+    return solver;
+  }
+
+  /** Copies {@code model} into {@code solver}; returns the solver's variables in model order. */
+  static MPVariable[] load(MPSolver solver, LinearModel model) {
+    MPVariable[] vars = new MPVariable[model.variableCount()];
+    for (int i = 0; i < vars.length; i++) {
+      LinearModel.Variable v = model.variables().get(i);
+      vars[i] = solver.makeIntVar(v.lower(), v.upper(), v.name());
+    }
+    for (LinearModel.Row row : model.rows()) {
+      MPConstraint c = solver.makeConstraint(bound(row.lower()), bound(row.upper()), row.name());
+      for (LinearModel.Term t : row.terms()) {
+        c.setCoefficient(vars[t.variable()], c.getCoefficient(vars[t.variable()]) + t.coefficient());
+      }
+    }
+    MPObjective objective = solver.objective();
+    for (int i = 0; i < vars.length; i++) {
+      objective.setCoefficient(vars[i], model.objective(i));
+    }
+    objective.setMinimization();
+    return vars;
+  }
+
+  private static double bound(double v) {
+    return v == Double.POSITIVE_INFINITY ? MPSolver.infinity() : v == Double.NEGATIVE_INFINITY ? -MPSolver.infinity() : v;
+  }
+
+  /** The model in LP format, as SCIP would receive it (for debugging and reading). */
+  static String exportLp(LinearModel model) {
+    MPSolver solver = newSolver();
+    try {
+      load(solver, model);
+      return solver.exportModelAsLpFormat();
+    } finally {
+      solver.delete();
+    }
+  }
+}
