@@ -25,7 +25,6 @@ import org.rampa.strategy.PlacementStrategy;
 import org.rampa.strategy.SolveStatus;
 import org.rampa.strategy.StrategyOptions;
 import org.rampa.verify.PlanVerifier;
-import org.rampa.verify.Verification;
 
 /**
  * The exact planner: the plan of least importance-weighted cost that meets the SLO on exclusively
@@ -106,75 +105,108 @@ public final class ExactStrategy implements PlacementStrategy {
       return PlacementResult.infeasible(name, precheck.get(), since(start));
     }
     GpuCosts costs = problem.importance().evaluate(state);
-    IntervalFlowFormulation formulation = new IntervalFlowFormulation(request, state, costs, performance, false);
     Map<String, Double> stats = new LinkedHashMap<>();
-    stats.put("arcs", (double) formulation.arcs.size());
-    stats.put("slots", (double) formulation.slots.size());
-    stats.put("variables", (double) formulation.model.variableCount());
-    stats.put("constraints", (double) formulation.model.rows().size());
-    Optional<String> structural = structuralReason(formulation, request);
+    IntervalFlowFormulation relaxed =
+        new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.OPTIMISTIC);
+    stats.put("arcs", (double) relaxed.arcs.size());
+    stats.put("variables", (double) relaxed.model.variableCount());
+    stats.put("constraints", (double) relaxed.model.rows().size());
+    Optional<String> structural = structuralReason(relaxed, request);
     if (structural.isPresent()) {
       return PlacementResult.infeasible(name, structural.get(), since(start));
     }
     String exportLp = options.extra().get("exportLp");
     if (exportLp != null) {
-      writeLp(formulation.model, exportLp);
+      writeLp(new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.NETWORK).model,
+          exportLp);
     }
     Optional<double[]> hint = Optional.empty();
     if (warmStart != null) {
       PlacementResult heuristic = warmStart.place(new PlacementProblem(request, state, problem.importance(), performance,
           ImmutableStrategyOptions.copyOf(options).withTimeLimit(positive(remaining(options, start)))));
-      hint = heuristic.plan().flatMap(formulation::hint);
+      hint = heuristic.plan().flatMap(relaxed::hint);
       stats.put("warmStartUsed", hint.isPresent() ? 1.0 : 0.0);
     }
-    stats.put("buildMillis", (System.nanoTime() - start) / 1e6);
+    Attempt first = attempt(relaxed, hint, problem, costs, solver, solverParameters, start, stats, "relaxed");
+    if (first.terminal != null) {
+      return first.terminal;
+    }
+    if (first.verified) {
+      return result(first.plan, first.solution.outcome() == MilpBackend.Outcome.OPTIMAL, first.solution.bestBound(), "",
+          start, stats);
+    }
+    // The cheapest plan relies on intra-node transfers it does not get: model co-location exactly.
+    IntervalFlowFormulation exact =
+        new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.NETWORK);
+    stats.put("exactArcs", (double) exact.arcs.size());
+    stats.put("exactSlots", (double) exact.slots.size());
+    Attempt second = attempt(exact, Optional.empty(), problem, costs, solver, solverParameters, start, stats, "exact");
+    if (second.terminal != null) {
+      return second.terminal;
+    }
+    double bound = Math.max(first.solution.bestBound(), second.solution.bestBound());
+    if (second.verified) {
+      return result(second.plan, second.solution.outcome() == MilpBackend.Outcome.OPTIMAL, bound, "", start, stats);
+    }
+    if (!exact.slowIntraLinks) {
+      throw new IllegalStateException("the exact planner produced a plan the verifier rejects, a bug: "
+          + new PlanVerifier(performance).verify(request, second.plan, state).violations() + " for plan " + second.plan);
+    }
+    // Two network-charged stages landed on a node whose intra link is slower than the network.
+    IntervalFlowFormulation safe =
+        new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.CONSERVATIVE);
+    Attempt third = attempt(safe, Optional.empty(), problem, costs, solver, solverParameters, start, stats, "conservative");
+    if (third.terminal != null && third.terminal.status() == SolveStatus.NO_SOLUTION_IN_TIME) {
+      return third.terminal;
+    }
+    if (third.terminal != null || !third.verified) {
+      return noSolution("the cheapest plans found rely on a cut between stages that share a node whose intra-node link "
+          + "is slower than the network, which breaks the SLO, and no plan is safe under the slowest link; "
+          + "feasibility is unknown", start, stats);
+    }
+    return result(third.plan, false, bound, "some node's intra-node link is slower than the network, so this plan was "
+        + "found by charging every cross-stage transfer the slowest link; a cheaper plan may exist (the bound is proven)",
+        start, stats);
+  }
+
+  /** One solve: a terminal result (infeasible, out of time), or a plan and whether it verified. */
+  private static final class Attempt {
+    PlacementResult terminal;
+    MilpBackend.Solution solution;
+    Plan plan;
+    boolean verified;
+  }
+
+  private Attempt attempt(IntervalFlowFormulation f, Optional<double[]> hint, PlacementProblem problem, GpuCosts costs,
+      MilpBackend solver, String solverParameters, long start, Map<String, Double> stats, String label) {
+    Attempt a = new Attempt();
+    StrategyOptions options = problem.options();
+    stats.put(label + "BuildMillis", (System.nanoTime() - start) / 1e6);
     Duration left = remaining(options, start);
     if (left.isNegative() || left.isZero()) {
-      return noSolution("the time limit of " + options.timeLimit() + " ran out before the solver started "
-          + "(building the model took " + since(start) + ")", start, stats);
+      a.terminal = noSolution("the time limit of " + options.timeLimit() + " ran out before the " + label
+          + " model was solved", start, stats);
+      return a;
     }
+    a.solution = solver.solve(f.model, new MilpBackend.Settings(left, options.relativeGap(), options.seed(), hint,
+        solverParameters));
+    a.solution.statistics().forEach((k, v) -> stats.merge(k, v, Double::sum));
+    switch (a.solution.outcome()) {
+      case INFEASIBLE -> a.terminal = PlacementResult.infeasible(name, solverReason(problem.request(), problem.state()),
+          since(start));
+      case UNKNOWN -> a.terminal = noSolution("no plan found within the time limit of " + options.timeLimit()
+          + " (the " + label + " model has " + f.arcs.size() + " stage candidates); feasibility is unknown. "
+          + "Maybe raise the time limit", start, stats);
+      default -> {
+        a.plan = toPlan(f, a.solution.values(), problem, costs);
+        a.verified = new PlanVerifier(problem.performance()).verify(problem.request(), a.plan, problem.state()).ok();
+      }
+    }
+    return a;
+  }
 
-    MilpBackend.Solution solution = solver.solve(formulation.model,
-        new MilpBackend.Settings(left, options.relativeGap(), options.seed(), hint, solverParameters));
-    stats.putAll(solution.statistics());
-    switch (solution.outcome()) {
-      case INFEASIBLE -> {
-        return PlacementResult.infeasible(name, solverReason(request, state), since(start));
-      }
-      case UNKNOWN -> {
-        return noSolution("no plan found within the time limit of " + options.timeLimit() + " (the model has "
-            + formulation.arcs.size() + " stage candidates); feasibility is unknown. Maybe raise the time limit", start, stats);
-      }
-      default -> { }
-    }
-    Plan plan = toPlan(formulation, solution.values(), problem, costs);
-    Verification verification = new PlanVerifier(performance).verify(request, plan, state);
-    double bound = solution.bestBound();
-    boolean proven = solution.outcome() == MilpBackend.Outcome.OPTIMAL;
-    String note = "";
-    if (!verification.ok()) {
-      if (!formulation.slowIntraLinks) {
-        throw new IllegalStateException("the exact planner produced a plan the verifier rejects, a bug: "
-            + verification.violations() + " for plan " + plan);
-      }
-      // Two network-charged stages landed on a node whose intra link is slower than the network.
-      IntervalFlowFormulation conservative = new IntervalFlowFormulation(request, state, costs, performance, true);
-      Duration rest = remaining(options, start);
-      MilpBackend.Solution second = rest.isNegative() || rest.isZero()
-          ? new MilpBackend.Solution(MilpBackend.Outcome.UNKNOWN, new double[0], Double.NaN, Double.NaN, Map.of())
-          : solver.solve(conservative.model, new MilpBackend.Settings(rest, options.relativeGap(), options.seed(),
-              Optional.empty(), solverParameters));
-      if (second.outcome() != MilpBackend.Outcome.OPTIMAL && second.outcome() != MilpBackend.Outcome.FEASIBLE) {
-        return noSolution("the cheapest plan found relies on a cut between stages that share a node whose intra-node "
-            + "link is slower than the network, which breaks the SLO, and no plan that is safe under the slowest link "
-            + "was found in time; feasibility is unknown", start, stats);
-      }
-      plan = toPlan(conservative, second.values(), problem, costs);
-      new PlanVerifier(performance).verify(request, plan, state).orThrow(request.id());
-      proven = false;
-      note = "some node's intra-node link is slower than the network, so this plan was found by charging every "
-          + "cross-stage transfer the slowest link; a cheaper plan may exist (the bound is proven)";
-    }
+  private PlacementResult result(Plan plan, boolean proven, double bound, String note, long start,
+      Map<String, Double> stats) {
     double cost = plan.cost();
     double gap = Double.isNaN(bound) ? Double.NaN : relativeGap(cost, bound);
     boolean optimal = proven && !Double.isNaN(gap) && gap <= OPTIMALITY_GAP;

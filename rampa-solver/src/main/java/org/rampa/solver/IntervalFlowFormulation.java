@@ -156,12 +156,22 @@ final class IntervalFlowFormulation {
   final boolean slowIntraLinks;
   final LinearModel model = new LinearModel();
 
-  /**
-   * @param conservative charge every non-intra cut the slowest link a free node could impose
-   *     (sound when intra links may be slower than the network), instead of the network's own
-   */
+  /** What a cut not marked intra-node is charged, and whether slots (co-location) are modelled. */
+  enum Charging {
+    /**
+     * Every cut is charged the fastest link any free node offers, no slots: a relaxation (every
+     * real plan costs at least as much transfer), small and fast to solve. Its optimum is a lower
+     * bound; when its plan also meets the SLO on the links it really gets, it is optimal.
+     */
+    OPTIMISTIC,
+    /** The network, with slots: exact when no intra link is slower than the network. */
+    NETWORK,
+    /** The slowest link a free node could impose, with slots: always sound, possibly pessimistic. */
+    CONSERVATIVE
+  }
+
   IntervalFlowFormulation(ServiceRequest request, ClusterState state, GpuCosts costs, PerformanceModel performance,
-      boolean conservative) {
+      Charging charging) {
     this.request = request;
     this.cluster = state.cluster();
     this.performance = performance;
@@ -202,16 +212,24 @@ final class IntervalFlowFormulation {
     for (int j = 1; j < layers; j++) {
       double net = performance.transferSeconds(m, j, batch, cluster.network());
       double worst = net;
+      double best = net;
       for (String node : freeGroupsByNode.keySet()) {
         double intra = performance.transferSeconds(m, j, batch, cluster.node(node).intraLink());
         slow |= intra > net;
         worst = Math.max(worst, intra);
+        best = Math.min(best, intra);
       }
-      networkSeconds[j] = conservative ? worst : net;
+      networkSeconds[j] = switch (charging) {
+        case OPTIMISTIC -> best;
+        case NETWORK -> net;
+        case CONSERVATIVE -> worst;
+      };
     }
     slowIntraLinks = slow;
 
-    buildSlots(m, freeGroupsByNode);
+    if (charging != Charging.OPTIMISTIC) {
+      buildSlots(m, freeGroupsByNode);
+    }
     buildArcs(m);
     buildModel();
   }

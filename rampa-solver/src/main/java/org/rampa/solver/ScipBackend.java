@@ -17,6 +17,13 @@ final class ScipBackend implements MilpBackend {
 
   static final String NAME = "scip";
 
+  /**
+   * Presolving off: on the 80-block, 12k-arc model SCIP's probing and sparsification took 1.5 s
+   * and removed nothing (the interval LP is already tight; the root LP then solves in about 0.2 s).
+   * Users can turn it back on with {@code solverParameters}, which are applied after these.
+   */
+  static final String DEFAULT_PARAMETERS = "presolving/maxrounds = 0\n";
+
   @Override
   public String name() {
     return NAME;
@@ -30,7 +37,8 @@ final class ScipBackend implements MilpBackend {
       MPVariable[] vars = load(solver, model);
       solver.setNumThreads(1);
       solver.setTimeLimit(Math.max(1, settings.timeLimit().toMillis()));
-      String scipParameters = "randomization/randomseedshift = " + Math.floorMod(settings.seed(), Integer.MAX_VALUE)
+      String scipParameters = DEFAULT_PARAMETERS
+          + "randomization/randomseedshift = " + Math.floorMod(settings.seed(), Integer.MAX_VALUE)
           + (settings.solverParameters().isBlank() ? "" : "\n" + settings.solverParameters());
       if (!solver.setSolverSpecificParametersAsString(scipParameters)) {
         throw Invalid.value("options.extra.solverParameters", settings.solverParameters(),

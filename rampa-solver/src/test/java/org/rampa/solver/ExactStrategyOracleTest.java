@@ -53,10 +53,12 @@ class ExactStrategyOracleTest {
     int infeasible = 0;
     int withReplicas = 0;
     int multiStage = 0;
+    int coLocationModelled = 0;
     for (long seed = firstSeed; seed < firstSeed + instances; seed++) {
       PlacementProblem p = TinyInstances.problem(seed, false);
       Optional<BruteForcePlanner.Best> brute = new BruteForcePlanner(p).solve();
       PlacementResult result = strategy.place(p);
+      coLocationModelled += result.statistics().containsKey("exactSlots") ? 1 : 0;
       String context = "seed " + seed + " " + TinyInstances.describe(p) + "\nresult " + result + "\nbrute " + brute;
       assertVerified(p, result, context);
       if (brute.isPresent()) {
@@ -75,6 +77,7 @@ class ExactStrategyOracleTest {
     assertThat(infeasible).as("infeasible instances").isGreaterThanOrEqualTo(instances / 5);
     assertThat(withReplicas).as("optimal plans with replicas").isGreaterThanOrEqualTo(5);
     assertThat(multiStage).as("optimal plans with several stages").isGreaterThanOrEqualTo(5);
+    assertThat(coLocationModelled).as("instances that needed the co-location model").isGreaterThanOrEqualTo(3);
   }
 
   static void assertVerified(PlacementProblem p, PlacementResult result, String context) {

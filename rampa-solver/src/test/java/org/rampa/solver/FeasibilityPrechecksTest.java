@@ -1,0 +1,131 @@
+package org.rampa.solver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.rampa.domain.Cluster;
+import org.rampa.domain.ClusterState;
+import org.rampa.domain.Gpu;
+import org.rampa.domain.GpuType;
+import org.rampa.domain.Layer;
+import org.rampa.domain.Model;
+import org.rampa.domain.Node;
+import org.rampa.domain.ServiceRequest;
+import org.rampa.domain.Slo;
+import org.rampa.importance.StaticImportance;
+import org.rampa.perf.PerformanceModel;
+import org.rampa.strategy.PlacementProblem;
+import org.rampa.strategy.PlacementResult;
+import org.rampa.strategy.SolveStatus;
+import org.rampa.strategy.StrategyOptions;
+import org.rampa.testing.RandomInstances;
+
+/** Each infeasibility reason names the numbers a scheduler engineer needs. */
+class FeasibilityPrechecksTest {
+
+  private static final long GB = 1_000_000_000L;
+  private static final GpuType SMALL = RandomInstances.type("small", 100e12, 16 * GB, 1000e9);
+  private static final GpuType BIG = RandomInstances.type("big", 400e12, 80 * GB, 2000e9);
+  private static final PerformanceModel PERF = PerformanceModel.defaults();
+
+  /** Node 0: two big GPUs; node 1: four small ones. */
+  private static ClusterState cluster() {
+    var b = Cluster.builder().gpuTypes(List.of(SMALL, BIG)).network(RandomInstances.network());
+    b.addNodes(Node.of("n0", RandomInstances.nvlink()), Node.of("n1", RandomInstances.nvlink()));
+    b.addGpus(Gpu.of("big0", "big", "n0"), Gpu.of("big1", "big", "n0"));
+    for (int i = 0; i < 4; i++) {
+      b.addGpus(Gpu.of("small" + i, "small", "n1"));
+    }
+    return ClusterState.empty(b.build());
+  }
+
+  private static Model model(int layers, long weightBytes, double flops) {
+    List<Layer> list = new ArrayList<>();
+    for (int i = 0; i < layers; i++) {
+      list.add(Layer.builder().name("b" + i).flopsPerSample(flops).weightBytes(weightBytes).outputBytesPerSample(1_000_000).build());
+    }
+    return Model.of("m", list);
+  }
+
+  private static PlacementResult place(Model model, double throughput, Duration latency, int maxStages, ClusterState state) {
+    ServiceRequest request = ServiceRequest.builder().id("svc").model(model)
+        .slo(Slo.of(throughput, latency, 1)).maxStages(maxStages).build();
+    PlacementProblem problem = new PlacementProblem(request, state, StaticImportance.uniform(), PERF,
+        StrategyOptions.builder().timeLimit(Duration.ofSeconds(20)).build());
+    PlacementResult result = ExactStrategy.scip().place(problem);
+    assertThat(result.status()).as(result.toString()).isEqualTo(SolveStatus.INFEASIBLE);
+    return result;
+  }
+
+  private static String g4(double v) {
+    return String.format("%.4g", v);
+  }
+
+  @Test
+  void layerLargerThanAnyFreeGpu() {
+    PlacementResult r = place(model(2, 100 * GB, 1e9), 1, Duration.ofSeconds(10), 4, cluster());
+    assertThat(r.reason()).contains("layer 0 (b0)", "100.00 GB", "big", "80.00 GB");
+  }
+
+  @Test
+  void modelNeedsMoreStagesThanAllowed() {
+    PlacementResult r = place(model(4, 30 * GB, 1e9), 1, Duration.ofSeconds(10), 1, cluster());
+    assertThat(r.reason()).contains("120.00 GB", "80.00 GB", "at least 2 stages", "maxStages is 1");
+  }
+
+  @Test
+  void throughputUnattainableEvenWithAllReplicas() {
+    Model m = model(2, GB, 1e12);
+    double layerOnBig = PERF.layerSeconds(m.layer(0), BIG, 1);
+    double best = 2 / layerOnBig; // both free big GPUs as replicas
+    PlacementResult r = place(m, best * 1.5, Duration.ofSeconds(10), 4, cluster());
+    assertThat(r.reason()).contains("layer 0 (b0)", g4(layerOnBig) + " s", "all 2 free big GPUs", g4(best) + " req/s",
+        g4(best * 1.5) + " req/s");
+  }
+
+  @Test
+  void latencyFloorAboveBound() {
+    Model m = model(3, GB, 1e12);
+    double floor = 3 * PERF.layerSeconds(m.layer(0), BIG, 1);
+    PlacementResult r = place(m, 0.001, Duration.ofNanos((long) (floor * 0.8e9)), 4, cluster());
+    assertThat(r.reason()).contains("latency floor " + g4(floor) + " s", "bound " + g4(floor * 0.8 * (1 - 1e-12)).substring(0, 4));
+  }
+
+  @Test
+  void notEnoughFreeGpus() {
+    Model m = model(6, GB, 1e12);
+    double compute = 6 * PERF.layerSeconds(m.layer(0), BIG, 1);
+    double throughput = 7.5 / compute; // needs 8 GPUs' worth of the fastest compute; 6 are free
+    PlacementResult r = place(m, throughput, Duration.ofSeconds(10), 8, cluster());
+    assertThat(r.reason()).contains("at least 8 are needed", "only 6 are free", "4 small", "2 big", g4(compute) + " s");
+  }
+
+  @Test
+  void noFreeGpu() {
+    ClusterState state = cluster();
+    state = new RandomInstances(1).partiallyAllocated(state.cluster(), 1.0);
+    PlacementResult r = place(model(2, GB, 1e9), 1, Duration.ofSeconds(10), 4, state);
+    assertThat(r.reason()).contains("no GPU is free", "all 6 GPUs");
+  }
+
+  @Test
+  void solverProvesThatThroughputAndLatencyConflict() {
+    // One layer fits the period on a big GPU; two need both big GPUs (a stage each, or replicas),
+    // and the small GPUs are far too slow for the latency bound. With one big GPU held, no plan.
+    Model m = model(2, GB, 1e12);
+    double onBig = PERF.layerSeconds(m.layer(0), BIG, 1);
+    ClusterState state = cluster();
+    state = state.allocate(org.rampa.domain.Plan.builder().serviceId("other")
+        .addStages(org.rampa.domain.Stage.builder().from(0).to(1).addGpus("big1").computeTime(Duration.ZERO).memoryBytes(0).build())
+        .period(Duration.ZERO).throughput(0).latency(Duration.ZERO).build());
+    double throughput = 1 / (1.5 * onBig);
+    PlacementResult r = place(m, throughput, Duration.ofNanos((long) (2.5 * onBig * 1e9)), 4, state);
+    assertThat(r.reason()).contains("no combination of at most 4 stages on the 5 free GPUs", g4(throughput) + " req/s",
+        g4(2.5 * onBig * (1 + 1e-12)).substring(0, 4));
+    assertThat(Map.of()).isEmpty();
+  }
+}
