@@ -1,0 +1,127 @@
+package org.rampa.solver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rampa.strategy.ImmutableStrategyOptions;
+import org.rampa.strategy.PlacementProblem;
+import org.rampa.strategy.PlacementResult;
+import org.rampa.strategy.PlacementStrategy;
+import org.rampa.strategy.SolveStatus;
+import org.rampa.strategy.Strategies;
+
+/** Names, backends, time limits, warm starts, model export and loud failures on bad options. */
+class ExactStrategyOptionsTest {
+
+  /** A small instance with a plan (found by scanning seeds, so the test does not hard-code one). */
+  private static PlacementProblem feasible() {
+    for (long seed = 40_000; ; seed++) {
+      PlacementProblem p = TinyInstances.problem(seed, false);
+      if (new BruteForcePlanner(p).solve().isPresent()) {
+        return p;
+      }
+    }
+  }
+
+  private static PlacementProblem with(PlacementProblem p, Duration limit, Map<String, String> extra) {
+    return new PlacementProblem(p.request(), p.state(), p.importance(), p.performance(),
+        ImmutableStrategyOptions.copyOf(p.options()).withTimeLimit(limit).withExtra(extra));
+  }
+
+  @Test
+  void strategiesAreFoundByName() {
+    assertThat(Strategies.named("exact").name()).isEqualTo("exact");
+    assertThat(Strategies.named("exact-cpsat").name()).isEqualTo("exact-cpsat");
+    assertThat(Strategies.available()).contains("exact", "exact-cpsat");
+  }
+
+  @Test
+  void bothBackendsAgreeAndTheBackendOptionSelectsOne() {
+    PlacementProblem p = feasible();
+    PlacementResult scip = ExactStrategy.scip().place(p);
+    PlacementResult cpsat = ExactStrategy.scip().place(with(p, Duration.ofSeconds(20), Map.of("backend", "cpsat")));
+    ExactStrategyOracleTest.assertVerified(p, scip, "scip");
+    ExactStrategyOracleTest.assertVerified(p, cpsat, "cpsat");
+    assertThat(cpsat.statistics()).containsKey("solverBranches");
+    assertThat(scip.statistics()).containsKey("solverNodes");
+    ExactStrategyOracleTest.assertCostEquals(cpsat.plan().get().cost(), scip.plan().get().cost(), "backends");
+  }
+
+  @Test
+  void tinyTimeLimitEndsWithoutHanging() {
+    PlacementProblem big = TransformerClusters.problem(1000, 80, 7);
+    for (ExactStrategy s : new ExactStrategy[] {ExactStrategy.scip(), ExactStrategy.cpSat()}) {
+      PlacementResult r = s.place(with(big, Duration.ofMillis(1), Map.of()));
+      assertThat(r.status()).as(r.toString()).isIn(SolveStatus.NO_SOLUTION_IN_TIME, SolveStatus.FEASIBLE);
+      ExactStrategyOracleTest.assertVerified(big, r, r.toString());
+      if (r.status() == SolveStatus.NO_SOLUTION_IN_TIME) {
+        assertThat(r.reason()).contains("time limit");
+      }
+    }
+  }
+
+  @Test
+  void solverHonoursItsTimeLimitOnAHardModel() {
+    // The full co-location model of a 64-GPU, 80-block problem takes SCIP far longer than this.
+    PlacementProblem p = TransformerClusters.problem(64, 80, 1);
+    IntervalFlowFormulation f = new IntervalFlowFormulation(p.request(), p.state(), p.importance().evaluate(p.state()),
+        p.performance(), IntervalFlowFormulation.Charging.NETWORK);
+    for (MilpBackend backend : new MilpBackend[] {new ScipBackend(), new CpSatBackend()}) {
+      MilpBackend.Solution s = backend.solve(f.model,
+          new MilpBackend.Settings(Duration.ofMillis(300), 1e-6, 1, Optional.empty(), ""));
+      assertThat(s.outcome()).as(backend.name()).isIn(MilpBackend.Outcome.UNKNOWN, MilpBackend.Outcome.FEASIBLE,
+          MilpBackend.Outcome.OPTIMAL);
+    }
+  }
+
+  @Test
+  void warmStartFromAHeuristicPlan() {
+    PlacementProblem p = feasible();
+    PlacementResult cold = ExactStrategy.scip().place(p);
+    PlacementStrategy oracle = new PlacementStrategy() {
+      @Override
+      public String name() {
+        return "replay";
+      }
+
+      @Override
+      public PlacementResult place(PlacementProblem problem) {
+        return cold;
+      }
+    };
+    PlacementResult warm = ExactStrategy.scip().withWarmStart(oracle).place(p);
+    ExactStrategyOracleTest.assertVerified(p, warm, warm.toString());
+    assertThat(warm.status()).isEqualTo(SolveStatus.OPTIMAL);
+    ExactStrategyOracleTest.assertCostEquals(warm.plan().get().cost(), cold.plan().get().cost(), "warm vs cold");
+    assertThat(warm.statistics()).containsKey("warmStartUsed");
+  }
+
+  @Test
+  void exportsTheModelAsLp(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("model.lp");
+    PlacementResult r = ExactStrategy.scip().place(with(feasible(), Duration.ofSeconds(20), Map.of("exportLp", file.toString())));
+    assertThat(r.status()).isEqualTo(SolveStatus.OPTIMAL);
+    String lp = Files.readString(file);
+    assertThat(lp).contains("Minimize", "latency", "start", "x_0_");
+  }
+
+  @Test
+  void badOptionsFailLoudly() {
+    PlacementProblem p = feasible();
+    assertThatThrownBy(() -> ExactStrategy.scip().place(with(p, Duration.ofSeconds(5), Map.of("backend", "gurobi"))))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("backend").hasMessageContaining("Maybe");
+    assertThatThrownBy(() -> ExactStrategy.scip().place(
+        with(p, Duration.ofSeconds(5), Map.of("solverParameters", "no/such/parameter = 3"))))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("SCIP rejected");
+    assertThatThrownBy(() -> ExactStrategy.cpSat().place(
+        with(p, Duration.ofSeconds(5), Map.of("solverParameters", "no_such_field: 3"))))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("CP-SAT rejected");
+  }
+}
