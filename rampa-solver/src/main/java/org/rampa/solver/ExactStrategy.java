@@ -42,8 +42,10 @@ import org.rampa.verify.PlanVerifier;
  * the strategy's default); {@code exportLp} = a file path to write the model to in LP format;
  * {@code solverParameters} = backend parameters in the backend's text format (SCIP:
  * {@code "limits/nodes = 1000"} lines; CP-SAT: SatParameters text), rejected loudly when the
- * backend does not accept them. The time limit covers the whole call, warm start included; the
- * solver runs on one thread.
+ * backend does not accept them; {@code model} = {@code auto} (default: the small relaxation first,
+ * the co-location model only when the relaxation's plan needs intra-node links it does not get) or
+ * {@code full} (the co-location model at once; slower, for testing and debugging). The time limit
+ * covers the whole call, warm start included; the solver runs on one thread.
  *
  * <p>Instances are immutable and thread-safe; each call builds and frees its own solver.
  */
@@ -96,6 +98,12 @@ public final class ExactStrategy implements PlacementStrategy {
     StrategyOptions options = problem.options();
     MilpBackend solver = backend(options.extra().getOrDefault("backend", backend));
     String solverParameters = options.extra().getOrDefault("solverParameters", "");
+    String modelChoice = options.extra().getOrDefault("model", "auto");
+    if (!modelChoice.equals("auto") && !modelChoice.equals("full")) {
+      throw Invalid.value("options.extra.model", modelChoice, "unknown model choice",
+          "use \"auto\" (relaxation first, co-location model when needed) or \"full\" (co-location model at once)");
+    }
+    boolean relaxFirst = modelChoice.equals("auto");
     ServiceRequest request = problem.request();
     ClusterState state = problem.state();
     PerformanceModel performance = problem.performance();
@@ -120,31 +128,39 @@ public final class ExactStrategy implements PlacementStrategy {
       writeLp(new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.NETWORK).model,
           exportLp);
     }
-    Optional<double[]> hint = Optional.empty();
+    Optional<Plan> heuristicPlan = Optional.empty();
     if (warmStart != null) {
-      PlacementResult heuristic = warmStart.place(new PlacementProblem(request, state, problem.importance(), performance,
-          ImmutableStrategyOptions.copyOf(options).withTimeLimit(positive(remaining(options, start)))));
-      hint = heuristic.plan().flatMap(relaxed::hint);
+      heuristicPlan = warmStart.place(new PlacementProblem(request, state, problem.importance(), performance,
+          ImmutableStrategyOptions.copyOf(options).withTimeLimit(positive(remaining(options, start))))).plan();
+    }
+    double bound = Double.NaN;
+    if (relaxFirst) {
+      Optional<double[]> hint = heuristicPlan.flatMap(relaxed::hint);
       stats.put("warmStartUsed", hint.isPresent() ? 1.0 : 0.0);
-    }
-    Attempt first = attempt(relaxed, hint, problem, costs, solver, solverParameters, start, stats, "relaxed");
-    if (first.terminal != null) {
-      return first.terminal;
-    }
-    if (first.verified) {
-      return result(first.plan, first.solution.outcome() == MilpBackend.Outcome.OPTIMAL, first.solution.bestBound(), "",
-          start, stats);
+      Attempt first = attempt(relaxed, hint, problem, costs, solver, solverParameters, start, stats, "relaxed");
+      if (first.terminal != null) {
+        return first.terminal;
+      }
+      if (first.verified) {
+        return result(first.plan, first.solution.outcome() == MilpBackend.Outcome.OPTIMAL, first.solution.bestBound(), "",
+            start, stats);
+      }
+      bound = first.solution.bestBound();
     }
     // The cheapest plan relies on intra-node transfers it does not get: model co-location exactly.
     IntervalFlowFormulation exact =
         new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.NETWORK);
     stats.put("exactArcs", (double) exact.arcs.size());
     stats.put("exactSlots", (double) exact.slots.size());
-    Attempt second = attempt(exact, Optional.empty(), problem, costs, solver, solverParameters, start, stats, "exact");
+    Optional<double[]> exactHint = heuristicPlan.flatMap(exact::hint);
+    if (!relaxFirst) {
+      stats.put("warmStartUsed", exactHint.isPresent() ? 1.0 : 0.0);
+    }
+    Attempt second = attempt(exact, exactHint, problem, costs, solver, solverParameters, start, stats, "exact");
     if (second.terminal != null) {
       return second.terminal;
     }
-    double bound = Math.max(first.solution.bestBound(), second.solution.bestBound());
+    bound = Double.isNaN(bound) ? second.solution.bestBound() : Math.max(bound, second.solution.bestBound());
     if (second.verified) {
       return result(second.plan, second.solution.outcome() == MilpBackend.Outcome.OPTIMAL, bound, "", start, stats);
     }

@@ -301,10 +301,21 @@ final class IntervalFlowFormulation {
   }
 
   private void buildArcs(Model m) {
-    int maxFree = 0;
-    for (int f : freePerType) {
-      maxFree = Math.max(maxFree, f);
+    // Latency lower bounds: every layer before i and from j on at its fastest free type, no transfers.
+    double[] fastest = new double[layers];
+    for (int l = 0; l < layers; l++) {
+      fastest[l] = Double.POSITIVE_INFINITY;
+      for (GpuType type : types) {
+        if (performance.stageMemoryBytes(m, l, l + 1, batch) <= type.memoryBytes()) {
+          fastest[l] = Math.min(fastest[l], performance.layerSeconds(m.layer(l), type, batch));
+        }
+      }
     }
+    double[] before = new double[layers + 1];
+    for (int l = 0; l < layers; l++) {
+      before[l + 1] = before[l] + fastest[l];
+    }
+    double budget = (request.slo().latencyBoundSeconds() - request.slo().batchingWaitSeconds()) * (1 + 1e-9);
     for (int i = 0; i < layers; i++) {
       for (int t = 0; t < types.size(); t++) {
         GpuType type = types.get(t);
@@ -317,10 +328,71 @@ final class IntervalFlowFormulation {
           if (leastReplicas(compute, 0, freePerType[t]) < 0) {
             break; // T grows with j: no longer stage from i fits either
           }
+          if (before[i] + compute + (before[layers] - before[j]) > budget) {
+            continue; // even with the rest on the fastest GPUs and free transfers, too slow
+          }
           addArcs(i, j, t, compute);
         }
       }
     }
+    removeDominatedNetworkArcs();
+  }
+
+  /**
+   * Drops a network arc when another network arc over the same layers on a type whose free GPUs no
+   * plan can exhaust ({@code free >= maxStages x its largest replica count}) is at most as slow and
+   * at most as costly (its dearest GPUs against the other's cheapest). Swapping the one for the
+   * other in any plan keeps every constraint (same cuts, so the same transfers; the GPU count of
+   * the non-binding type stays within its free GPUs) and never raises the cost, so the optimum
+   * survives. Ties keep the arc of the earlier type.
+   */
+  private void removeDominatedNetworkArcs() {
+    int types = this.types.size();
+    int[] largestReplicas = new int[types];
+    double[] cheapest = new double[types];
+    double[] dearest = new double[types];
+    Arrays.fill(cheapest, Double.POSITIVE_INFINITY);
+    for (Arc a : arcs) {
+      largestReplicas[a.type] = Math.max(largestReplicas[a.type], a.replicas);
+    }
+    for (CostGroup g : groups) {
+      cheapest[g.type] = Math.min(cheapest[g.type], g.cost);
+      dearest[g.type] = Math.max(dearest[g.type], g.cost);
+    }
+    boolean[] plentiful = new boolean[types];
+    boolean any = false;
+    for (int t = 0; t < types; t++) {
+      plentiful[t] = freePerType[t] >= (long) request.maxStages() * largestReplicas[t];
+      any |= plentiful[t];
+    }
+    if (!any) {
+      return;
+    }
+    Map<Long, List<Arc>> byLayers = new LinkedHashMap<>();
+    for (Arc a : arcs) {
+      if (a.slot < 0) {
+        byLayers.computeIfAbsent((long) a.from * (layers + 1) + a.to, k -> new ArrayList<>()).add(a);
+      }
+    }
+    java.util.Set<Arc> dominated = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    for (List<Arc> same : byLayers.values()) {
+      for (Arc a : same) {
+        for (Arc b : same) {
+          if (a == b || !plentiful[b.type] || dominated.contains(b)) {
+            continue;
+          }
+          double costA = a.replicas * cheapest[a.type];
+          double costB = b.replicas * dearest[b.type];
+          boolean noWorse = costB <= costA && b.computeSeconds <= a.computeSeconds;
+          boolean better = costB < costA || b.computeSeconds < a.computeSeconds || b.type < a.type;
+          if (noWorse && better) {
+            dominated.add(a);
+            break;
+          }
+        }
+      }
+    }
+    arcs.removeIf(dominated::contains);
   }
 
   private double in(int i) {

@@ -2,8 +2,13 @@ package org.rampa.solver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.rampa.domain.Link;
+import org.rampa.domain.Plan;
+import org.rampa.perf.PerformanceModel;
+import org.rampa.strategy.ImmutableStrategyOptions;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.SolveStatus;
@@ -14,15 +19,23 @@ class ExactStrategyOracleTest {
 
   private static final int SCIP_INSTANCES = 300;
   private static final int CPSAT_INSTANCES = 150;
+  private static final int FULL_MODEL_INSTANCES = 150;
 
   @Test
   void scipMatchesBruteForce() {
-    compare(ExactStrategy.scip(), SCIP_INSTANCES, 1_000);
+    compare(ExactStrategy.scip(), SCIP_INSTANCES, 1_000, false);
   }
 
   @Test
   void cpSatMatchesBruteForce() {
-    compare(ExactStrategy.cpSat(), CPSAT_INSTANCES, 5_000);
+    compare(ExactStrategy.cpSat(), CPSAT_INSTANCES, 5_000, false);
+  }
+
+  /** The co-location model alone (no relaxation first) is exact too, on both backends. */
+  @Test
+  void fullCoLocationModelMatchesBruteForce() {
+    compare(ExactStrategy.scip(), FULL_MODEL_INSTANCES, 7_000, true);
+    compare(ExactStrategy.cpSat(), FULL_MODEL_INSTANCES / 2, 8_000, true);
   }
 
   @Test
@@ -48,17 +61,20 @@ class ExactStrategyOracleTest {
     assertThat(feasible).isGreaterThan(10);
   }
 
-  private static void compare(ExactStrategy strategy, int instances, long firstSeed) {
+  private static void compare(ExactStrategy strategy, int instances, long firstSeed, boolean fullModel) {
     int feasible = 0;
     int infeasible = 0;
     int withReplicas = 0;
     int multiStage = 0;
-    int coLocationModelled = 0;
+    int intraNodeCuts = 0;
     for (long seed = firstSeed; seed < firstSeed + instances; seed++) {
       PlacementProblem p = TinyInstances.problem(seed, false);
+      if (fullModel) {
+        p = new PlacementProblem(p.request(), p.state(), p.importance(), p.performance(),
+            ImmutableStrategyOptions.copyOf(p.options()).withExtra(Map.of("model", "full")));
+      }
       Optional<BruteForcePlanner.Best> brute = new BruteForcePlanner(p).solve();
       PlacementResult result = strategy.place(p);
-      coLocationModelled += result.statistics().containsKey("exactSlots") ? 1 : 0;
       String context = "seed " + seed + " " + TinyInstances.describe(p) + "\nresult " + result + "\nbrute " + brute;
       assertVerified(p, result, context);
       if (brute.isPresent()) {
@@ -67,6 +83,7 @@ class ExactStrategyOracleTest {
         assertCostEquals(result.plan().get().cost(), brute.get().cost(), context);
         withReplicas += result.plan().get().stages().stream().anyMatch(s -> s.replicas() > 1) ? 1 : 0;
         multiStage += result.plan().get().stages().size() > 1 ? 1 : 0;
+        intraNodeCuts += intraNodeCuts(p, result.plan().get());
       } else {
         infeasible++;
         assertThat(result.status()).as(context).isEqualTo(SolveStatus.INFEASIBLE);
@@ -77,7 +94,16 @@ class ExactStrategyOracleTest {
     assertThat(infeasible).as("infeasible instances").isGreaterThanOrEqualTo(instances / 5);
     assertThat(withReplicas).as("optimal plans with replicas").isGreaterThanOrEqualTo(5);
     assertThat(multiStage).as("optimal plans with several stages").isGreaterThanOrEqualTo(5);
-    assertThat(coLocationModelled).as("instances that needed the co-location model").isGreaterThanOrEqualTo(3);
+    assertThat(intraNodeCuts).as("intra-node cuts in optimal plans").isGreaterThanOrEqualTo(3);
+  }
+
+  private static int intraNodeCuts(PlacementProblem p, Plan plan) {
+    int intra = 0;
+    for (int k = 1; k < plan.stages().size(); k++) {
+      Link link = PerformanceModel.linkBetween(p.state().cluster(), plan.stages().get(k - 1).gpus(), plan.stages().get(k).gpus());
+      intra += link.equals(p.state().cluster().network()) ? 0 : 1;
+    }
+    return intra;
   }
 
   static void assertVerified(PlacementProblem p, PlacementResult result, String context) {

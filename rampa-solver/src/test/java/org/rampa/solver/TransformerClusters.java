@@ -96,17 +96,26 @@ final class TransformerClusters {
     return state;
   }
 
-  /**
-   * 20 requests/s within 250 ms (32 blocks) or 8 requests/s within 400 ms (80 blocks), at most 8
-   * stages: too fast for one T4 or A10, so the cheapest plan mixes stages, types and replicas.
-   */
   static PlacementProblem problem(int gpus, int blocks, long seed) {
+    return problem(gpus, blocks, seed, false);
+  }
+
+  /**
+   * At most 8 stages. Moderate SLO: 20 requests/s within 250 ms (32 blocks) or 8 requests/s within
+   * 400 ms (80 blocks): too fast for one T4 or A10 and, at 80 blocks, for one A100. Tight SLO: 60
+   * requests/s within 60 ms (32 blocks) or 25 requests/s within 150 ms (80 blocks): only H100s, or
+   * A100s split into several stages or replicated, keep up.
+   */
+  static PlacementProblem problem(int gpus, int blocks, long seed, boolean tight) {
     Cluster cluster = cluster(gpus, seed);
     boolean large = blocks > 40;
+    Slo slo = tight
+        ? Slo.of(large ? 25 : 60, Duration.ofMillis(large ? 150 : 60), 1)
+        : Slo.of(large ? 8 : 20, Duration.ofMillis(large ? 400 : 250), 1);
     ServiceRequest request = ServiceRequest.builder()
         .id("llm-" + blocks)
         .model(transformer(blocks))
-        .slo(Slo.of(large ? 8 : 20, Duration.ofMillis(large ? 400 : 250), 1))
+        .slo(slo)
         .maxStages(8)
         .build();
     return new PlacementProblem(request, halfAllocated(cluster, seed + 1), IMPORTANCE, PerformanceModel.defaults(),
