@@ -136,7 +136,9 @@ public final class ExactStrategy implements PlacementStrategy {
     double bound = Double.NaN;
     if (relaxFirst) {
       Optional<double[]> hint = heuristicPlan.flatMap(relaxed::hint);
-      stats.put("warmStartUsed", hint.isPresent() ? 1.0 : 0.0);
+      if (warmStart != null) {
+        stats.put("warmStartUsed", hint.isPresent() ? 1.0 : 0.0);
+      }
       Attempt first = attempt(relaxed, hint, problem, costs, solver, solverParameters, start, stats, "relaxed");
       if (first.terminal != null) {
         return first.terminal;
@@ -153,7 +155,7 @@ public final class ExactStrategy implements PlacementStrategy {
     stats.put("exactArcs", (double) exact.arcs.size());
     stats.put("exactSlots", (double) exact.slots.size());
     Optional<double[]> exactHint = heuristicPlan.flatMap(exact::hint);
-    if (!relaxFirst) {
+    if (!relaxFirst && warmStart != null) {
       stats.put("warmStartUsed", exactHint.isPresent() ? 1.0 : 0.0);
     }
     Attempt second = attempt(exact, exactHint, problem, costs, solver, solverParameters, start, stats, "exact");

@@ -46,21 +46,45 @@ import org.rampa.solver.LinearModel.Term;
  *       counts GPUs per type and lets the solver take the cheapest groups.
  * </ul>
  *
- * <h2>Co-location: exact, with one documented corner</h2>
+ * <h2>Co-location: three chargings, exact overall</h2>
  *
- * Nodes with at least two free GPUs are grouped into classes of identical nodes (same intra link,
- * same free GPUs by type and cost); each class gets {@code min(nodes in class, maxStages / 2)}
- * slots, one per distinct node that could host a run of two or more stages (a plan has at most
- * {@code maxStages / 2} such runs). Slot capacity is the node's free GPUs, so every stage that uses
- * an intra-node cut really sits on that one node, as {@link PerformanceModel#linkBetween} demands.
- * Slots of one class are ordered (slot {@code q} has at least as many stages as slot {@code q+1}) to
- * break symmetry. Every cut not marked intra is charged the network. That is exact whenever every
- * node's intra link is at least as fast as the network for every cut (the usual case: NVLink or
- * PCIe versus Ethernet), because two network-charged stages that happen to share a node then only
- * transfer faster than charged. When some node's intra link is <em>slower</em>, network charging is
- * a relaxation for such accidental co-locations; {@link ExactStrategy} then checks the mapped plan
- * and, if the accident breaks the SLO, re-solves with the {@code conservative} charge (the slowest
- * link any free node could impose) and reports the answer as FEASIBLE, never OPTIMAL.
+ * A cut is intra-node only when every GPU of both neighbouring stages sits on one node
+ * ({@link PerformanceModel#linkBetween}); otherwise it crosses the network. The formulation is built
+ * with one of three {@link Charging}s:
+ *
+ * <ul>
+ *   <li>{@link Charging#OPTIMISTIC}: no slots; every cut is charged the fastest link any free node
+ *       (or the network) offers. Every real plan is a path here and pays at least these transfers,
+ *       so this is a <em>relaxation</em>: its optimum is a lower bound, and INFEASIBLE is a proof.
+ *       It has no co-location variables at all, so it stays small (the benchmarked 1000-GPU,
+ *       80-block model has about 11k binaries and 86 rows).
+ *   <li>{@link Charging#NETWORK}: the exact co-location model. Nodes with at least two free GPUs are
+ *       grouped into classes of identical nodes (same intra link, same free GPUs by type and cost);
+ *       each class gets {@code min(nodes in class, maxStages / 2)} <em>slots</em>, one per distinct
+ *       node that could host a run of two or more stages (a plan has at most {@code maxStages / 2}
+ *       such runs). A slot's capacity is its node's free GPUs, so every stage that uses an
+ *       intra-node cut really sits on that one node. Slots of one class are ordered (slot {@code q}
+ *       holds at least as many stages as slot {@code q+1}) to break symmetry. Every cut not marked
+ *       intra-node is charged the network. Exact whenever no node's intra link is slower than the
+ *       network (NVLink or PCIe against Ethernet): two network-charged stages that happen to share a
+ *       node only transfer faster than charged. It is much larger (tens of slots times the arcs).
+ *   <li>{@link Charging#CONSERVATIVE}: as NETWORK, but cuts not marked intra-node are charged the
+ *       slowest link a free node could impose. Always sound, possibly pessimistic; only used when
+ *       some node's intra link is slower than the network.
+ * </ul>
+ *
+ * {@link ExactStrategy} solves OPTIMISTIC first and maps its path to concrete GPUs; when that plan
+ * meets the SLO on the links it really gets (the common case), its cost equals the lower bound and
+ * it is optimal. Otherwise it solves NETWORK (exact; or, when some intra link is slower than the
+ * network, still a relaxation whose verified plans are optimal), and only if that plan fails on a
+ * slow intra link, CONSERVATIVE, whose answer is reported as FEASIBLE with the proven bound.
+ *
+ * <h2>Arc pruning (all exact)</h2>
+ *
+ * Besides memory and the period, an arc is dropped when even the rest of the model on its fastest
+ * free GPUs, with free transfers, would break the latency bound; and a network arc is dropped when
+ * an arc over the same layers on a type that no plan can exhaust ({@code free >= maxStages x} its
+ * largest replica count) is no slower and no dearer.
  *
  * <h2>Transfer modes</h2>
  *
