@@ -148,6 +148,15 @@ public final class ExactStrategy implements PlacementStrategy {
             start, stats);
       }
       bound = first.solution.bestBound();
+      // Same stages, packed onto shared nodes: if that gets the intra-node links the relaxation
+      // charged, at no extra cost, it is as good as the relaxation's optimum.
+      List<StageAssignment> packedStages = relaxed.decodePacked(first.solution.values());
+      Plan packed = performance.plan(request, packedStages, state.cluster(), costOf(packedStages, costs), name);
+      boolean packedHolds = new PlanVerifier(performance).verify(request, packed, state).ok();
+      stats.put("packedRetry", packedHolds ? 1.0 : 0.0);
+      if (packedHolds && packed.cost() <= first.plan.cost() + 1e-9 * Math.max(1, first.plan.cost())) {
+        return result(packed, first.solution.outcome() == MilpBackend.Outcome.OPTIMAL, bound, "", start, stats);
+      }
     }
     // The cheapest plan relies on intra-node transfers it does not get: model co-location exactly.
     IntervalFlowFormulation exact =
@@ -248,13 +257,17 @@ public final class ExactStrategy implements PlacementStrategy {
 
   private Plan toPlan(IntervalFlowFormulation formulation, double[] values, PlacementProblem problem, GpuCosts costs) {
     List<StageAssignment> stages = formulation.decode(values);
+    return problem.performance().plan(problem.request(), stages, problem.state().cluster(), costOf(stages, costs), name);
+  }
+
+  private static double costOf(List<StageAssignment> stages, GpuCosts costs) {
     double cost = 0;
     for (StageAssignment s : stages) {
       for (String gpu : s.gpus()) {
         cost += costs.of(gpu) * s.share();
       }
     }
-    return problem.performance().plan(problem.request(), stages, problem.state().cluster(), cost, name);
+    return cost;
   }
 
   /** Memory and period alone already rule out every plan (no solver needed to say so). */

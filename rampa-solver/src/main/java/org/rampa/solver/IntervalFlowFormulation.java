@@ -75,7 +75,9 @@ import org.rampa.solver.LinearModel.Term;
  *
  * {@link ExactStrategy} solves OPTIMISTIC first and maps its path to concrete GPUs; when that plan
  * meets the SLO on the links it really gets (the common case), its cost equals the lower bound and
- * it is optimal. Otherwise it solves NETWORK (exact; or, when some intra link is slower than the
+ * it is optimal. If not, the same stages are re-mapped with consecutive stages packed onto shared
+ * nodes ({@link #decodePacked}); if that plan holds at the same cost, it is optimal too. Otherwise
+ * it solves NETWORK (exact; or, when some intra link is slower than the
  * network, still a relaxation whose verified plans are optimal), and only if that plan fails on a
  * slow intra link, CONSERVATIVE, whose answer is reported as FEASIBLE with the proven bound.
  *
@@ -740,22 +742,7 @@ final class IntervalFlowFormulation {
 
   /** The stages of a solution, on concrete GPU ids. */
   List<StageAssignment> decode(double[] values) {
-    List<Arc> path = new ArrayList<>();
-    int at = 0;
-    while (at < layers) {
-      Arc next = null;
-      for (Arc a : arcs) {
-        if (a.from == at && values[a.variable] > 0.5) {
-          next = a;
-          break;
-        }
-      }
-      if (next == null) {
-        throw new IllegalStateException("solution has no stage starting at layer " + at);
-      }
-      path.add(next);
-      at = next.to;
-    }
+    List<Arc> path = path(values);
     // GPUs per slot and type from the slot's node, then per type for network stages
     Map<String, List<String>> taken = new LinkedHashMap<>();
     java.util.Set<String> used = new java.util.HashSet<>();
@@ -774,6 +761,98 @@ final class IntervalFlowFormulation {
         }
       }
     }
+    return assign(path, values, taken, used);
+  }
+
+  /**
+   * The same stages (layers, types, replica counts) as {@link #decode}, packed so that runs of
+   * consecutive stages share a node wherever its free GPUs allow (longest run first, then cheapest
+   * GPUs): a relaxation's plan that was charged intra-node transfers may then really get them. The
+   * caller verifies it and compares its cost with the relaxation's bound; this is only a mapping,
+   * never a claim of feasibility.
+   */
+  List<StageAssignment> decodePacked(double[] values) {
+    List<Arc> path = path(values);
+    List<CostGroup> byCost = new ArrayList<>(groups);
+    byCost.sort((a, b) -> Double.compare(a.cost, b.cost));
+    Map<String, List<Gpu>> byNode = new LinkedHashMap<>();
+    List<Gpu> cheapestFirst = new ArrayList<>();
+    for (CostGroup g : byCost) {
+      for (Gpu gpu : g.gpus) {
+        byNode.computeIfAbsent(gpu.node(), k -> new ArrayList<>()).add(gpu);
+        cheapestFirst.add(gpu);
+      }
+    }
+    java.util.Set<String> used = new java.util.HashSet<>();
+    List<StageAssignment> stages = new ArrayList<>();
+    int k = 0;
+    while (k < path.size()) {
+      List<Gpu> bestNode = null;
+      int bestEnd = k;
+      for (List<Gpu> node : byNode.values()) {
+        int[] need = new int[types.size()];
+        int end = k;
+        while (end < path.size()) {
+          Arc a = path.get(end);
+          need[a.type] += a.replicas;
+          if (unused(node, a.type, used) < need[a.type]) {
+            break;
+          }
+          end++;
+        }
+        if (end > bestEnd) {
+          bestEnd = end;
+          bestNode = node;
+        }
+      }
+      List<Gpu> pool = bestNode != null ? bestNode : cheapestFirst;
+      int end = bestNode != null ? bestEnd : k + 1;
+      for (; k < end; k++) {
+        Arc a = path.get(k);
+        List<String> gpus = new ArrayList<>();
+        for (Gpu gpu : pool) {
+          if (gpus.size() < a.replicas && types.get(a.type).name().equals(gpu.type()) && used.add(gpu.id())) {
+            gpus.add(gpu.id());
+          }
+        }
+        stages.add(new StageAssignment(a.from, a.to, gpus, 1.0));
+      }
+    }
+    return stages;
+  }
+
+  private int unused(List<Gpu> node, int type, java.util.Set<String> used) {
+    int n = 0;
+    for (Gpu gpu : node) {
+      n += types.get(type).name().equals(gpu.type()) && !used.contains(gpu.id()) ? 1 : 0;
+    }
+    return n;
+  }
+
+  /** The arcs of a solution's path, in model order. */
+  private List<Arc> path(double[] values) {
+    List<Arc> path = new ArrayList<>();
+    int at = 0;
+    while (at < layers) {
+      Arc next = null;
+      for (Arc a : arcs) {
+        if (a.from == at && values[a.variable] > 0.5) {
+          next = a;
+          break;
+        }
+      }
+      if (next == null) {
+        throw new IllegalStateException("solution has no stage starting at layer " + at);
+      }
+      path.add(next);
+      at = next.to;
+    }
+    return path;
+  }
+
+  /** Network stages take the solution's GPU counts per cost group from what slots left. */
+  private List<StageAssignment> assign(List<Arc> path, double[] values, Map<String, List<String>> taken,
+      java.util.Set<String> used) {
     for (CostGroup g : groups) {
       long count = Math.round(values[g.netVariable]);
       for (Gpu gpu : g.gpus) {
