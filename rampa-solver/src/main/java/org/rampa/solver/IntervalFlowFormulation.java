@@ -97,6 +97,8 @@ import org.rampa.solver.LinearModel.Term;
  */
 final class IntervalFlowFormulation {
 
+  private static final double MICROS = 1e6;
+
   /** Layers [from, to) on {@code replicas} GPUs of {@code type}; {@code slot} -1 = network. */
   static final class Arc {
     final int from;
@@ -597,20 +599,22 @@ final class IntervalFlowFormulation {
       }
     }
 
-    // latency: compute of every stage plus the transfer after it, intra-node where marked
+    // latency: compute of every stage plus the transfer after it, intra-node where marked. In
+    // microseconds: SCIP's feasibility tolerance (1e-6) is relative for values above 1, so a
+    // solution can overshoot the bound by at most a millionth, inside the plan verifier's tolerance.
     List<Term> latency = new ArrayList<>();
     for (Arc a : arcs) {
-      latency.add(new Term(a.variable, a.computeSeconds + out(a.to)));
+      latency.add(new Term(a.variable, (a.computeSeconds + out(a.to)) * MICROS));
     }
     for (Slot s : slots) {
       for (int j = 1; j < layers; j++) {
         if (s.intraVariable[j] >= 0) {
-          latency.add(new Term(s.intraVariable[j], s.intraSeconds[j] - networkSeconds[j]));
+          latency.add(new Term(s.intraVariable[j], (s.intraSeconds[j] - networkSeconds[j]) * MICROS));
         }
       }
     }
     double budget = request.slo().latencyBoundSeconds() - request.slo().batchingWaitSeconds();
-    lp.addRow("latency", Double.NEGATIVE_INFINITY, budget, latency);
+    lp.addRow("latency_us", Double.NEGATIVE_INFINITY, budget * MICROS, latency);
 
     // GPU counts: network stages draw from every free GPU, slots from their node
     for (int t = 0; t < types.size(); t++) {

@@ -109,7 +109,7 @@ class ExactStrategyOptionsTest {
     PlacementResult r = ExactStrategy.scip().place(with(feasible(), Duration.ofSeconds(20), Map.of("exportLp", file.toString())));
     assertThat(r.status()).isEqualTo(SolveStatus.OPTIMAL);
     String lp = Files.readString(file);
-    assertThat(lp).contains("Minimize", "latency", "start", "x_0_");
+    assertThat(lp).contains("Minimize", "latency_us", "start", "x_0_");
   }
 
   @Test
