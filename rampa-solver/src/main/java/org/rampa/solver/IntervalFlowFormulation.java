@@ -541,7 +541,8 @@ final class IntervalFlowFormulation {
         if (z < 0) {
           continue;
         }
-        for (List<Arc> side : List.of(ending.get(j), starting.get(j))) {
+        for (boolean before : new boolean[] {true, false}) {
+          List<Arc> side = before ? ending.get(j) : starting.get(j);
           List<Term> row = new ArrayList<>();
           row.add(new Term(z, 1));
           for (Arc a : side) {
@@ -549,7 +550,8 @@ final class IntervalFlowFormulation {
               row.add(new Term(a.variable, -1));
             }
           }
-          lp.addRow("colocated_" + j + "_s" + s.index, Double.NEGATIVE_INFINITY, 0, row);
+          lp.addRow((before ? "colocatedBefore_" : "colocatedAfter_") + j + "_s" + s.index,
+              Double.NEGATIVE_INFINITY, 0, row);
         }
       }
     }

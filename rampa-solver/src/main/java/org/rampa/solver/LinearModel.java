@@ -30,7 +30,7 @@ final class LinearModel {
   private final List<Double> objective = new ArrayList<>();
 
   int addVariable(String name, long lower, long upper) {
-    variables.add(new Variable(name, lower, upper));
+    variables.add(new Variable(lpName(name), lower, upper));
     objective.add(0.0);
     return variables.size() - 1;
   }
@@ -44,7 +44,12 @@ final class LinearModel {
     for (Term t : terms) {
       integral &= isInteger(t.coefficient());
     }
-    rows.add(new Row(name, lower, upper, List.copyOf(terms), integral));
+    rows.add(new Row(lpName(name), lower, upper, List.copyOf(terms), integral));
+  }
+
+  /** Names as LP files accept them (GPU type names such as "A100-80GB" carry operators). */
+  private static String lpName(String name) {
+    return name.replaceAll("[^A-Za-z0-9_]", "_");
   }
 
   private static boolean isInteger(double v) {
