@@ -46,6 +46,16 @@ import org.rampa.solver.LinearModel.Term;
  *       counts GPUs per type and lets the solver take the cheapest groups.
  * </ul>
  *
+ * <h2>Rows</h2>
+ *
+ * One unit of flow from boundary 0, conservation at every inner boundary (a contiguous cover in
+ * model order); at most {@code maxStages} arcs; {@code z[j][slot]} at most the slot's arcs ending
+ * and starting at {@code j}; latency (compute of every stage plus the transfer after it, on the
+ * link the cut gets, in microseconds) within the bound less the batching wait; per type, network
+ * arcs' replicas equal the network GPU counts, and per slot and type, its arcs' replicas equal its
+ * GPU counts; per cost group, network plus slot GPU counts within its free GPUs. The objective is
+ * the cost of the GPU counts.
+ *
  * <h2>Co-location: three chargings, exact overall</h2>
  *
  * A cut is intra-node only when every GPU of both neighbouring stages sits on one node
