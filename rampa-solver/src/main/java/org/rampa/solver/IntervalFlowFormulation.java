@@ -11,6 +11,7 @@ import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.GpuType;
+import org.rampa.domain.Layer;
 import org.rampa.domain.Link;
 import org.rampa.domain.Model;
 import org.rampa.domain.Node;
@@ -358,9 +359,17 @@ final class IntervalFlowFormulation {
       for (int t = 0; t < types.size(); t++) {
         GpuType type = types.get(t);
         double compute = 0;
+        long weights = 0;
+        long state = 0;
+        long working = 0;
         for (int j = i + 1; j <= layers; j++) {
-          compute += performance.layerSeconds(m.layer(j - 1), type, batch);
-          if (performance.stageMemoryBytes(m, i, j, batch) > type.memoryBytes()) {
+          Layer layer = m.layer(j - 1);
+          compute += performance.layerSeconds(layer, type, batch);
+          // PerformanceModel.stageMemoryBytes(m, i, j, batch), grown one layer at a time
+          weights += layer.weightBytes();
+          state += layer.stateBytesPerSample();
+          working = Math.max(working, layer.workingBytesPerSample());
+          if (weights + (long) batch * (state + working) > type.memoryBytes()) {
             break;
           }
           if (leastReplicas(compute, 0, freePerType[t]) < 0) {
