@@ -158,20 +158,48 @@ public final class ExactStrategy implements PlacementStrategy {
         return result(packed, first.solution.outcome() == MilpBackend.Outcome.OPTIMAL, bound, "", start, stats);
       }
     }
-    // The cheapest plan relies on intra-node transfers it does not get: model co-location exactly.
+    // The cheapest plan relies on intra-node transfers it does not get. First a plan that ignores
+    // co-location (every cut on the network): small to solve, an incumbent for the exact model.
+    Plan incumbent = null;
+    if (relaxFirst) {
+      IntervalFlowFormulation networkOnly =
+          new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.NETWORK_ONLY);
+      Attempt fallback = attempt(networkOnly, heuristicPlan.flatMap(networkOnly::hint), problem, costs, solver,
+          solverParameters, start, stats, "networkOnly");
+      if (fallback.terminal != null && fallback.terminal.status() == SolveStatus.NO_SOLUTION_IN_TIME) {
+        return fallback.terminal;
+      }
+      if (fallback.terminal == null && fallback.verified) {
+        incumbent = fallback.plan;
+        if (fallback.solution.outcome() == MilpBackend.Outcome.OPTIMAL
+            && relativeGap(incumbent.cost(), bound) <= OPTIMALITY_GAP) {
+          return result(incumbent, true, bound, "", start, stats);
+        }
+      }
+    }
+    // Model co-location exactly.
     IntervalFlowFormulation exact =
         new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.NETWORK);
     stats.put("exactArcs", (double) exact.arcs.size());
     stats.put("exactSlots", (double) exact.slots.size());
-    Optional<double[]> exactHint = heuristicPlan.flatMap(exact::hint);
+    Optional<double[]> exactHint = incumbent != null ? exact.hint(incumbent) : heuristicPlan.flatMap(exact::hint);
     if (!relaxFirst && warmStart != null) {
       stats.put("warmStartUsed", exactHint.isPresent() ? 1.0 : 0.0);
     }
     Attempt second = attempt(exact, exactHint, problem, costs, solver, solverParameters, start, stats, "exact");
     if (second.terminal != null) {
+      if (incumbent != null && second.terminal.status() == SolveStatus.NO_SOLUTION_IN_TIME) {
+        return result(incumbent, false, bound, "the co-location model was not solved within the time limit; this plan "
+            + "ignores co-location (every cut on the network) and is within the reported gap of the optimum",
+            start, stats);
+      }
       return second.terminal;
     }
     bound = Double.isNaN(bound) ? second.solution.bestBound() : Math.max(bound, second.solution.bestBound());
+    if (incumbent != null && second.verified && second.solution.outcome() != MilpBackend.Outcome.OPTIMAL
+        && incumbent.cost() < second.plan.cost()) {
+      return result(incumbent, false, bound, "", start, stats);
+    }
     if (second.verified) {
       return result(second.plan, second.solution.outcome() == MilpBackend.Outcome.OPTIMAL, bound, "", start, stats);
     }
@@ -186,7 +214,12 @@ public final class ExactStrategy implements PlacementStrategy {
     if (third.terminal != null && third.terminal.status() == SolveStatus.NO_SOLUTION_IN_TIME) {
       return third.terminal;
     }
-    if (third.terminal != null || !third.verified) {
+    boolean thirdUsable = third.terminal == null && third.verified;
+    if (incumbent != null && (!thirdUsable || incumbent.cost() <= third.plan.cost())) {
+      return result(incumbent, false, bound, "this plan ignores co-location (every cut on the network); the "
+          + "co-location model's plans relied on intra-node links slower than the network", start, stats);
+    }
+    if (!thirdUsable) {
       return noSolution("the cheapest plans found rely on a cut between stages that share a node whose intra-node link "
           + "is slower than the network, which breaks the SLO, and no plan is safe under the slowest link; "
           + "feasibility is unknown", start, stats);

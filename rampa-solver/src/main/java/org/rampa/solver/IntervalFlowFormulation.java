@@ -88,9 +88,12 @@ import org.rampa.solver.LinearModel.Term;
  * meets the SLO on the links it really gets (the common case), its cost equals the lower bound and
  * it is optimal. If not, the same stages are re-mapped with consecutive stages packed onto shared
  * nodes ({@link #decodePacked}); if that plan holds at the same cost, it is optimal too. Otherwise
- * it solves NETWORK (exact; or, when some intra link is slower than the
- * network, still a relaxation whose verified plans are optimal), and only if that plan fails on a
- * slow intra link, CONSERVATIVE, whose answer is reported as FEASIBLE with the proven bound.
+ * it solves NETWORK_ONLY (every cut on the network, no slots: small), whose verified plan is an
+ * incumbent, optimal if it reaches the relaxation's bound; then NETWORK, started from that
+ * incumbent (exact; or, when some intra link is slower than the network, still a relaxation whose
+ * verified plans are optimal); if NETWORK runs out of time, the incumbent is returned as FEASIBLE
+ * with the relaxation's bound. Only if NETWORK's plan fails on a slow intra link does CONSERVATIVE
+ * run, whose answer is reported as FEASIBLE with the proven bound.
  *
  * <h2>Arc pruning (all exact)</h2>
  *
@@ -203,6 +206,12 @@ final class IntervalFlowFormulation {
      * bound; when its plan also meets the SLO on the links it really gets, it is optimal.
      */
     OPTIMISTIC,
+    /**
+     * Every cut is charged the network, no slots: a plan that ignores co-location. When no intra
+     * link is slower than the network its plans are sound and its optimum an upper bound; small and
+     * fast, it gives the co-location model a first incumbent.
+     */
+    NETWORK_ONLY,
     /** The network, with slots: exact when no intra link is slower than the network. */
     NETWORK,
     /** The slowest link a free node could impose, with slots: always sound, possibly pessimistic. */
@@ -260,13 +269,13 @@ final class IntervalFlowFormulation {
       }
       networkSeconds[j] = switch (charging) {
         case OPTIMISTIC -> best;
-        case NETWORK -> net;
+        case NETWORK, NETWORK_ONLY -> net;
         case CONSERVATIVE -> worst;
       };
     }
     slowIntraLinks = slow;
 
-    if (charging != Charging.OPTIMISTIC) {
+    if (charging == Charging.NETWORK || charging == Charging.CONSERVATIVE) {
       buildSlots(m, freeGroupsByNode);
     }
     buildArcs(m);

@@ -83,6 +83,41 @@ class ExactStrategyOptionsTest {
   }
 
   @Test
+  void whenTheRelaxationNeedsIntraNodeLinksTheNetworkOnlyPlanIsTheFallback() {
+    // Tighten the latency bound of a benchmark instance to just below what its optimal plan needs
+    // over the network, but above what it would need over NVLink: the relaxation (charging NVLink
+    // everywhere) keeps a plan whose stages cannot share a node, so the strategy must fall back.
+    PlacementProblem base = TransformerClusters.problem(1000, 80, 3, true);
+    PlacementResult optimal = ExactStrategy.scip().place(base);
+    assertThat(optimal.status()).isEqualTo(SolveStatus.OPTIMAL);
+    var plan = optimal.plan().get();
+    assertThat(plan.stages()).hasSizeGreaterThan(1);
+    var cluster = base.state().cluster();
+    int cut = plan.stages().get(1).from();
+    double network = base.performance().transferSeconds(base.request().model(), cut, 1, cluster.network());
+    double nvlink = base.performance().transferSeconds(base.request().model(), cut, 1,
+        cluster.node(cluster.gpus().get(0).node()).intraLink());
+    double latency = plan.latency().toNanos() * 1e-9;
+    var slo = org.rampa.domain.ImmutableSlo.copyOf(base.request().slo())
+        .withLatencyBound(Duration.ofNanos((long) ((latency - (network - nvlink) / 2) * 1e9)));
+    var request = org.rampa.domain.ServiceRequest.builder().from(base.request()).slo(slo).build();
+    PlacementProblem tighter = new PlacementProblem(request, base.state(), base.importance(), base.performance(),
+        ImmutableStrategyOptions.copyOf(base.options()).withTimeLimit(Duration.ofSeconds(4)));
+    PlacementResult r = ExactStrategy.scip().place(tighter);
+    ExactStrategyOracleTest.assertVerified(tighter, r, r.toString());
+    assertThat(r.statistics()).as(r.toString()).containsKey("networkOnlyBuildMillis");
+    assertThat(r.status()).as(r.toString())
+        .isIn(SolveStatus.OPTIMAL, SolveStatus.FEASIBLE, SolveStatus.NO_SOLUTION_IN_TIME, SolveStatus.INFEASIBLE);
+    if (r.status() == SolveStatus.FEASIBLE) {
+      assertThat(r.bound().getAsDouble()).isLessThanOrEqualTo(r.plan().get().cost());
+      assertThat(r.bound().getAsDouble()).isGreaterThanOrEqualTo(plan.cost() * (1 - 1e-9));
+    }
+    if (r.plan().isPresent()) {
+      assertThat(r.plan().get().cost()).isGreaterThanOrEqualTo(plan.cost() * (1 - 1e-9));
+    }
+  }
+
+  @Test
   void solverHonoursItsTimeLimitOnAHardModel() {
     // The full co-location model of a 64-GPU, 80-block problem takes SCIP far longer than this.
     PlacementProblem p = TransformerClusters.problem(64, 80, 1);
