@@ -32,8 +32,14 @@ import org.rampa.verify.PlanVerifier;
  * {@link IntervalFlowFormulation} (read its documentation for how co-location is modelled and the
  * one corner where it is conservative) with SCIP or CP-SAT through OR-Tools.
  *
+ * <p>Order of work: cheap pre-checks; the small optimistic relaxation (a plan that meets the SLO on
+ * the links it really gets is optimal); the same stages packed onto shared nodes; a network-only
+ * plan as incumbent; the full co-location model from that incumbent. Most requests end after the
+ * relaxation (see BENCHMARKS.md).
+ *
  * <p>Answers: OPTIMAL (proven within a relative gap of 1e-6); FEASIBLE with the proven bound and
- * gap (time limit hit, a looser {@code relativeGap} asked for, or the conservative corner);
+ * gap (time limit hit, a looser {@code relativeGap} asked for, the co-location model not solved in
+ * time, or the conservative corner);
  * INFEASIBLE with a reason from cheap pre-checks (memory, throughput, latency floor, GPU count,
  * stage count) or from the solver's proof; NO_SOLUTION_IN_TIME when the time limit ends the
  * search before any plan. Every plan returned has passed {@link PlanVerifier}.
