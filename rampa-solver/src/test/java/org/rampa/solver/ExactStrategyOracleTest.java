@@ -17,9 +17,9 @@ import org.rampa.verify.PlanVerifier;
 /** The exact optimum equals the brute-force optimum on tiny instances, for both backends. */
 class ExactStrategyOracleTest {
 
-  private static final int SCIP_INSTANCES = 300;
-  private static final int CPSAT_INSTANCES = 150;
-  private static final int FULL_MODEL_INSTANCES = 150;
+  private static final int SCIP_INSTANCES = 600;
+  private static final int CPSAT_INSTANCES = 300;
+  private static final int FULL_MODEL_INSTANCES = 300;
 
   @Test
   void scipMatchesBruteForce() {
