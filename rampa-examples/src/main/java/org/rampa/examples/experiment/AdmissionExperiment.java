@@ -91,7 +91,12 @@ public final class AdmissionExperiment {
     }
   }
 
-  /** Admission ratio per planner, in load order. */
+  /** The admission-ratio chart, as admission.png and admission.svg in {@code directory}. */
+  public static void writeChart(List<RunResult> results, String title, Path directory) {
+    AdmissionChart.write(results, title, directory);
+  }
+
+  /** Results grouped per planner, in load order. */
   static Map<String, List<RunResult>> byPlanner(List<RunResult> results) {
     Map<String, List<RunResult>> by = new LinkedHashMap<>();
     for (RunResult r : results) {
