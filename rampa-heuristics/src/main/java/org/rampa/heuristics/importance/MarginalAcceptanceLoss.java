@@ -100,10 +100,13 @@ final class MarginalAcceptanceLoss implements ImportanceModel {
   @Override
   public GpuCosts evaluate(ClusterState state) {
     WorkloadForecast f = forecast.get();
-    if (f.isEmpty()) {
-      return gpu -> 0.0;
-    }
     Cluster cluster = state.cluster();
+    if (f.isEmpty()) {
+      return gpu -> {
+        cluster.gpu(gpu); // rejects unknown ids, as for a non-empty forecast
+        return 0.0;
+      };
+    }
     Map<String, NodeProfile> profiles = new HashMap<>();
     Map<String, Slot> gpuSlots = new HashMap<>();
     Map<NodeProfile, Integer> histogram = new HashMap<>();
