@@ -120,8 +120,8 @@ public final class ReferenceWorkloads {
   public static List<ServiceRequest> sixClasses() {
     return List.of(
         request("resnet50-interactive", resnet50Like(), 200, Duration.ofMillis(50), 1),
-        request("resnet50-batch", resnet50Like(), 2000, Duration.ofMillis(200), 16),
-        request("bert-large", bertLargeLike(), 100, Duration.ofMillis(200), 4),
+        request("resnet50-batch", resnet50Like(), 6000, Duration.ofMillis(200), 16),
+        request("bert-large", bertLargeLike(), 400, Duration.ofMillis(150), 4),
         request("llama7b-chat", llama7bLike(), 20, Duration.ofMillis(60), 1),
         request("llama7b-batch", llama7bLike(), 200, Duration.ofMillis(150), 8),
         request("llama70b-chat", llama70bLike(), 10, Duration.ofMillis(120), 1));

@@ -1,10 +1,13 @@
 package org.rampa.heuristics.importance;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
+import org.rampa.domain.Invalid;
+import org.rampa.domain.Node;
 import org.rampa.importance.GpuCosts;
 import org.rampa.importance.ImportanceModel;
 
@@ -33,21 +36,36 @@ final class FragmentationImportance implements ImportanceModel {
   @Override
   public GpuCosts evaluate(ClusterState state) {
     Cluster cluster = state.cluster();
-    Map<String, Integer> freeBlock = new HashMap<>();
-    Map<String, Integer> sizeOfGroup = new HashMap<>();
-    for (Gpu g : cluster.gpus()) {
-      String group = g.node() + '\u0000' + g.type();
-      sizeOfGroup.merge(group, 1, Integer::sum);
-      if (state.isFree(g.id())) {
-        freeBlock.merge(group, 1, Integer::sum);
+    int largest = 1;
+    Map<String, Double> costs = new HashMap<>();
+    Map<String, Integer> freeOfType = new HashMap<>();
+    Map<String, Integer> ofType = new HashMap<>();
+    for (Node n : cluster.nodes()) {
+      List<Gpu> gpus = cluster.gpusOn(n.id());
+      freeOfType.clear();
+      ofType.clear();
+      for (Gpu g : gpus) {
+        ofType.merge(g.type(), 1, Integer::sum);
+        if (state.isFree(g.id())) {
+          freeOfType.merge(g.type(), 1, Integer::sum);
+        }
+      }
+      for (int count : ofType.values()) {
+        largest = Math.max(largest, count);
+      }
+      for (Gpu g : gpus) {
+        int b = freeOfType.getOrDefault(g.type(), 0) + (state.isFree(g.id()) ? 0 : 1);
+        costs.put(g.id(), 2.0 * b - 1); // normalised below, once the largest block is known
       }
     }
-    int largest = sizeOfGroup.values().stream().mapToInt(Integer::intValue).max().orElse(1);
     double norm = 2.0 * largest - 1;
+    costs.replaceAll((gpu, loss) -> loss / norm);
     return gpuId -> {
-      Gpu g = cluster.gpu(gpuId);
-      int b = freeBlock.getOrDefault(g.node() + '\u0000' + g.type(), 0) + (state.isFree(gpuId) ? 0 : 1);
-      return (2.0 * b - 1) / norm;
+      Double cost = costs.get(gpuId);
+      if (cost == null) {
+        throw Invalid.value("gpuId", gpuId, "no such GPU in the cluster");
+      }
+      return cost;
     };
   }
 }

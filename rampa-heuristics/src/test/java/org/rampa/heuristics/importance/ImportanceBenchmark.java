@@ -1,0 +1,177 @@
+package org.rampa.heuristics.importance;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.rampa.domain.Cluster;
+import org.rampa.domain.ClusterState;
+import org.rampa.domain.Gpu;
+import org.rampa.domain.GpuType;
+import org.rampa.domain.Plan;
+import org.rampa.domain.ServiceRequest;
+import org.rampa.domain.Stage;
+import org.rampa.importance.GpuCosts;
+import org.rampa.importance.ImportanceModel;
+import org.rampa.importance.StaticImportance;
+import org.rampa.perf.PerformanceModel;
+import org.rampa.testing.ReferenceWorkloads;
+
+/**
+ * Per-decision cost of every importance model on a 1000-GPU fleet (250 nodes × 4 GPUs of T4, A10,
+ * A100-80GB, H100-SXM), about half of it held, with a six-class forecast. Not JMH (the module pom
+ * has no JMH dependency): a plain timing harness with warm-up and repeated measurement.
+ *
+ * <p>One decision = {@code evaluate(state)} plus reading the cost of all 1000 GPUs. The states
+ * form a chain like an online simulation: each differs from the previous by one GPU taken or
+ * released, so caches see realistic reuse. Run (see IMPORTANCE.md):
+ *
+ * <pre>java -cp ... org.rampa.heuristics.importance.ImportanceBenchmark [decisions]</pre>
+ */
+public final class ImportanceBenchmark {
+
+  private ImportanceBenchmark() {}
+
+  public static void main(String[] args) {
+    int decisions = args.length > 0 ? Integer.parseInt(args[0]) : 400;
+    Cluster cluster = ReferenceWorkloads.fleet(250, 4);
+    List<ClusterState> states = stateChain(cluster, decisions, 20261130L);
+    WorkloadForecast forecast = forecast();
+    PerformanceModel perf = PerformanceModel.defaults();
+    Placeability oracle = Placeability.singleType(perf);
+
+    printRequirements(cluster, forecast, perf);
+
+    System.out.printf("%n%d decisions per model after %d warm-up decisions; times in microseconds%n", decisions, decisions);
+    System.out.printf("%-44s %10s %10s %10s %10s%n", "model", "median", "p95", "mean", "max");
+    report("static (by type)", time(
+        StaticImportance.byType(Map.of("T4", 1.0, "A10", 1.5, "A100-80GB", 4.0, "H100-SXM", 8.0)), states, cluster));
+    report("capability", time(ImportanceModels.capability(), states, cluster));
+    report("fragmentation", time(ImportanceModels.fragmentation(), states, cluster));
+    report("scarcity", time(ImportanceModels.scarcity(() -> forecast, perf), states, cluster));
+
+    MarginalAcceptanceLoss loss = (MarginalAcceptanceLoss) ImportanceModels.marginalAcceptanceLoss(() -> forecast, oracle, 256, 1);
+    long[] lossTimes = time(loss, states, cluster);
+    report("marginal-loss (256 draws)", lossTimes);
+    long computed = 2L * states.size() - loss.cacheHits.get();
+    System.out.printf("    cache hits %d of %d decisions; per computed decision %.1f GPU classes, %.1f oracle calls%n",
+        loss.cacheHits.get(), 2L * states.size(),
+        loss.equivalenceClasses.get() / (double) computed, loss.oracleCalls.get() / (double) computed);
+
+    // Without the cross-decision cache: a fresh model per decision (layouts stay memoised in the oracle).
+    long[] cold = new long[states.size()];
+    for (int i = 0; i < states.size(); i++) {
+      ImportanceModel fresh = ImportanceModels.marginalAcceptanceLoss(() -> forecast, oracle, 256, 1);
+      long t0 = System.nanoTime();
+      consume(fresh.evaluate(states.get(i)), cluster);
+      cold[i] = System.nanoTime() - t0;
+    }
+    report("marginal-loss, no cross-decision cache", cold);
+
+    report("combination of the four dynamic models", time(ImportanceModels.combination()
+        .add(1, ImportanceModels.scarcity(() -> forecast, perf))
+        .add(1, ImportanceModels.marginalAcceptanceLoss(() -> forecast, oracle, 256, 1))
+        .add(0.5, ImportanceModels.fragmentation())
+        .add(0.25, ImportanceModels.capability())
+        .build(), states, cluster));
+    System.out.println("\nchecksum " + sink);
+  }
+
+  private static double sink;
+
+  private static long[] time(ImportanceModel model, List<ClusterState> states, Cluster cluster) {
+    for (int i = 0; i < states.size(); i++) {
+      consume(model.evaluate(states.get(i)), cluster); // warm-up: JIT, memo tables
+    }
+    long[] nanos = new long[states.size()];
+    for (int i = 0; i < states.size(); i++) {
+      long t0 = System.nanoTime();
+      consume(model.evaluate(states.get(i)), cluster);
+      nanos[i] = System.nanoTime() - t0;
+    }
+    return nanos;
+  }
+
+  private static void consume(GpuCosts costs, Cluster cluster) {
+    double s = 0;
+    for (Gpu g : cluster.gpus()) {
+      s += costs.of(g.id());
+    }
+    sink += s;
+  }
+
+  private static void report(String name, long[] nanos) {
+    long[] sorted = nanos.clone();
+    Arrays.sort(sorted);
+    double mean = Arrays.stream(sorted).average().orElse(0);
+    System.out.printf("%-60s %10.1f %10.1f %10.1f %10.1f%n", name,
+        sorted[sorted.length / 2] / 1e3, sorted[(int) Math.ceil(0.95 * sorted.length) - 1] / 1e3, mean / 1e3,
+        sorted[sorted.length - 1] / 1e3);
+  }
+
+  static WorkloadForecast forecast() {
+    var b = WorkloadForecast.builder();
+    List<ServiceRequest> classes = ReferenceWorkloads.sixClasses();
+    double[] weights = ReferenceWorkloads.sixClassWeights();
+    for (int i = 0; i < classes.size(); i++) {
+      b.add(classes.get(i), weights[i]);
+    }
+    return b.build();
+  }
+
+  /** Half the GPUs held, then {@code length} states each one GPU taken or released from the last. */
+  static List<ClusterState> stateChain(Cluster cluster, int length, long seed) {
+    SplittableRandom random = new SplittableRandom(seed);
+    ClusterState state = ClusterState.empty(cluster);
+    List<String> held = new ArrayList<>();
+    int n = 0;
+    for (Gpu g : cluster.gpus()) {
+      if (random.nextBoolean()) {
+        state = state.allocate(holding("bg" + n++, g.id()));
+        held.add("bg" + (n - 1));
+      }
+    }
+    List<ClusterState> chain = new ArrayList<>();
+    for (int i = 0; i < length; i++) {
+      if (random.nextBoolean() && !held.isEmpty()) {
+        state = state.release(held.remove(random.nextInt(held.size())));
+      } else {
+        List<Gpu> free = state.freeGpus();
+        String id = "bg" + n++;
+        state = state.allocate(holding(id, free.get(random.nextInt(free.size())).id()));
+        held.add(id);
+      }
+      chain.add(state);
+    }
+    return chain;
+  }
+
+  private static Plan holding(String service, String gpu) {
+    return Plan.builder()
+        .serviceId(service)
+        .addStages(Stage.builder().from(0).to(1).addGpus(gpu).computeTime(Duration.ZERO).memoryBytes(0).build())
+        .period(Duration.ZERO).throughput(0).latency(Duration.ZERO)
+        .build();
+  }
+
+  /** The fewest GPUs of each type each class needs alone (what scarcity attributes demand by). */
+  private static void printRequirements(Cluster cluster, WorkloadForecast forecast, PerformanceModel perf) {
+    SingleTypeLayouts layouts = new SingleTypeLayouts(perf);
+    FreeCapacity whole = TypeRequirements.whole(cluster);
+    System.out.printf("fewest GPUs per service class and type (- = cannot serve)%n%-22s", "class");
+    for (GpuType t : cluster.gpuTypes()) {
+      System.out.printf(" %10s", t.name());
+    }
+    System.out.println();
+    for (ServiceClass c : forecast.classes()) {
+      Map<String, Integer> need = TypeRequirements.of(c.template(), cluster, whole, layouts);
+      System.out.printf("%-22s", c.template().id());
+      for (GpuType t : cluster.gpuTypes()) {
+        System.out.printf(" %10s", need.containsKey(t.name()) ? need.get(t.name()) : "-");
+      }
+      System.out.println();
+    }
+  }
+}
