@@ -85,6 +85,51 @@ class MarginalAcceptanceLossTest {
     }
   }
 
+  /**
+   * Four stages of 60 GiB, each needing its own 80 GiB GPU, with 10 GB per sample between stages:
+   * 33 ms per cut over NVLink, 0.8 s over the network. About 0.3 s on one node against a 0.6 s
+   * bound, so only a node with four free GPUs can serve it.
+   */
+  private static ServiceRequest needsAWholeNode() {
+    List<Layer> layers = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      layers.add(Layer.builder().name("l" + i).flopsPerSample(1e9).weightBytes(60 * GB).outputBytesPerSample(10_000_000_000L).build());
+    }
+    return ServiceRequest.builder().id("whole-node").model(Model.of("whole-node", layers))
+        .slo(org.rampa.domain.Slo.of(1, Duration.ofMillis(600), 1)).maxStages(4).build();
+  }
+
+  @Test
+  void onlyTheGpusOfTheLastFullyFreeNodeCarryTheLoss() {
+    for (long seed = 0; seed < 20; seed++) {
+      RandomInstances ri = new RandomInstances(seed);
+      SplittableRandom r = ri.random();
+      var b = Cluster.builder().addGpuTypes(RandomInstances.threeTypes().get(2)).network(RandomInstances.network());
+      int nodes = 2 + r.nextInt(5);
+      for (int n = 0; n < nodes; n++) {
+        b.addNodes(Node.of("n" + n, RandomInstances.nvlink()));
+        for (int g = 0; g < 4; g++) {
+          b.addGpus(Gpu.of("n" + n + "g" + g, "fast", "n" + n));
+        }
+      }
+      Cluster cluster = b.build();
+      int fullyFree = 1 + r.nextInt(2); // nodes n0 (and n1) stay whole; the others lose 1..4 GPUs
+      ClusterState state = ClusterState.empty(cluster);
+      for (int n = fullyFree; n < nodes; n++) {
+        for (int g = 0, held = 1 + r.nextInt(4); g < held; g++) {
+          state = hold(state, "n" + n + "g" + g);
+        }
+      }
+      WorkloadForecast forecast = WorkloadForecast.builder().add(needsAWholeNode(), 1).build();
+      GpuCosts costs = ImportanceModels.marginalAcceptanceLoss(forecast).evaluate(state);
+      for (Gpu g : state.freeGpus()) {
+        boolean onWholeNode = Integer.parseInt(g.node().substring(1)) < fullyFree;
+        double expected = onWholeNode && fullyFree == 1 ? 1.0 : 0.0;
+        assertThat(costs.of(g.id())).as("seed %d, %d fully free node(s), gpu %s", seed, fullyFree, g.id()).isEqualTo(expected);
+      }
+    }
+  }
+
   /** The model's answer against a direct computation that removes every GPU, no equivalence classes. */
   @Test
   void equivalenceClassesGiveTheSameCostsAsRemovingEachGpu() {
