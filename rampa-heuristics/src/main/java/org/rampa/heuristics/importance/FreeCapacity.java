@@ -84,6 +84,39 @@ final class FreeCapacity {
     return new FreeCapacity(state, List.copyOf(types));
   }
 
+  /** The same capacity with whole free GPU {@code gpuId} taken (its state() stays the original). */
+  FreeCapacity without(String gpuId) {
+    String type = state.cluster().gpu(gpuId).type();
+    String node = state.cluster().gpu(gpuId).node();
+    List<TypeCapacity> changed = new ArrayList<>(types.size());
+    for (TypeCapacity t : types) {
+      if (!t.type().name().equals(type)) {
+        changed.add(t);
+        continue;
+      }
+      List<NodeBlock> blocks = new ArrayList<>(t.blocksBySize().size());
+      boolean found = false;
+      for (NodeBlock b : t.blocksBySize()) {
+        if (b.node().id().equals(node) && b.freeGpus().contains(gpuId)) {
+          found = true;
+          List<String> rest = new ArrayList<>(b.freeGpus());
+          rest.remove(gpuId);
+          if (!rest.isEmpty()) {
+            blocks.add(new NodeBlock(b.node(), List.copyOf(rest)));
+          }
+        } else {
+          blocks.add(b);
+        }
+      }
+      if (!found) {
+        throw new IllegalArgumentException("GPU " + gpuId + " is not whole and free in this state");
+      }
+      blocks.sort(Comparator.comparingInt(b -> b.freeGpus().size()));
+      changed.add(new TypeCapacity(t.type(), List.copyOf(blocks), t.free() - 1, t.total(), t.worstCutLink()));
+    }
+    return new FreeCapacity(state, List.copyOf(changed));
+  }
+
   /** A link no faster than any of {@code links}: least bandwidth, most latency. */
   static Link slowest(List<Link> links) {
     if (links.size() == 1) {

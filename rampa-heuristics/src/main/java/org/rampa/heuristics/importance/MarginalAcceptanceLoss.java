@@ -177,10 +177,16 @@ final class MarginalAcceptanceLoss implements ImportanceModel {
     for (Map.Entry<Equivalence, String> e : representatives.entrySet()) {
       double lost = 0;
       if (!placeableNow.isEmpty()) {
-        ClusterState without = state.allocate(probe(state, e.getValue()));
+        String gpu = e.getValue();
+        // The default oracle answers for "gpu taken" without building that state (the costly part).
+        boolean fastPath = placeability instanceof SingleTypePlaceability && e.getKey().self().freeShare() == 1.0;
+        ClusterState without = fastPath ? null : state.allocate(probe(state, gpu));
         for (int i = 0; i < placeableNow.size(); i++) {
           oracleCalls.incrementAndGet();
-          if (!placeability.canPlace(placeableNow.get(i), without)) {
+          boolean placeable = fastPath
+              ? ((SingleTypePlaceability) placeability).planWithout(placeableNow.get(i), state, gpu).isPresent()
+              : placeability.canPlace(placeableNow.get(i), without);
+          if (!placeable) {
             lost += weightNow.get(i);
           }
         }

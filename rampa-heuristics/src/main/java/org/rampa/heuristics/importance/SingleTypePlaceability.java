@@ -38,7 +38,19 @@ final class SingleTypePlaceability implements Placeability {
 
   @Override
   public Optional<Plan> plan(ServiceRequest request, ClusterState state) {
-    FreeCapacity capacity = capacityOf(state);
+    return plan(request, state, capacityOf(state));
+  }
+
+  /**
+   * What {@code plan(request, state')} answers for the state' in which whole free GPU {@code gpuId}
+   * is taken too, without building state': the plan avoids the GPU, so the verifier's verdict on
+   * {@code state} holds on state' as well.
+   */
+  Optional<Plan> planWithout(ServiceRequest request, ClusterState state, String gpuId) {
+    return plan(request, state, capacityOf(state).without(gpuId));
+  }
+
+  private Optional<Plan> plan(ServiceRequest request, ClusterState state, FreeCapacity capacity) {
     List<Candidate> candidates = new ArrayList<>();
     for (TypeCapacity type : capacity.types()) {
       if (type.free() == 0) {
