@@ -46,6 +46,13 @@ public final class ImportanceBenchmark {
 
     printRequirements(cluster, forecast, perf);
 
+    printCostProfile(cluster, states.get(states.size() - 1), List.of(
+        StaticImportance.byType(Map.of("T4", 1.0, "A10", 1.5, "A100-80GB", 4.0, "H100-SXM", 8.0)),
+        ImportanceModels.capability(),
+        ImportanceModels.fragmentation(),
+        ImportanceModels.scarcity(() -> forecast, perf),
+        ImportanceModels.marginalAcceptanceLoss(() -> forecast, oracle, 256, 1)));
+
     // Two rounds over every model: the first lets the JIT settle for all of them, the second is the one to quote.
     for (int round = 1; round <= 2; round++) {
       System.out.printf("%nround %d: %d decisions per model after %d warm-up decisions; thread CPU time per decision, microseconds%n",
@@ -165,6 +172,34 @@ public final class ImportanceBenchmark {
         .addStages(Stage.builder().from(0).to(1).addGpus(gpu).computeTime(Duration.ZERO).memoryBytes(0).build())
         .period(Duration.ZERO).throughput(0).latency(Duration.ZERO)
         .build();
+  }
+
+  /** Mean and max cost of the free GPUs of each type in one state: what the models say, not how fast. */
+  private static void printCostProfile(Cluster cluster, ClusterState state, List<ImportanceModel> models) {
+    System.out.printf("%ncost of free GPUs in the last state (mean / max per type; %d GPUs free)%n%-16s", state.freeGpus().size(), "model");
+    for (GpuType t : cluster.gpuTypes()) {
+      System.out.printf(" %20s", t.name());
+    }
+    System.out.println();
+    for (ImportanceModel m : models) {
+      GpuCosts costs = m.evaluate(state);
+      System.out.printf("%-16s", m.name());
+      for (GpuType t : cluster.gpuTypes()) {
+        double sum = 0;
+        double max = 0;
+        int n = 0;
+        for (Gpu g : state.freeGpus()) {
+          if (g.type().equals(t.name())) {
+            double c = costs.of(g.id());
+            sum += c;
+            max = Math.max(max, c);
+            n++;
+          }
+        }
+        System.out.printf(" %9.4f / %8.4f", n == 0 ? 0 : sum / n, max);
+      }
+      System.out.println();
+    }
   }
 
   /** The fewest GPUs of each type each class needs alone (what scarcity attributes demand by). */
