@@ -23,14 +23,14 @@ import org.rampa.testing.ReferenceWorkloads;
 
 /**
  * Per-decision cost of every importance model on a 1000-GPU fleet (250 nodes × 4 GPUs of T4, A10,
- * A100-80GB, H100-SXM), about half of it held, with a six-class forecast. Not JMH (the module pom
+ * A100-80GB, H100-SXM), about half of it held (or another fraction), with a six-class forecast. Not JMH (the module pom
  * has no JMH dependency): a plain timing harness with warm-up and repeated measurement.
  *
  * <p>One decision = {@code evaluate(state)} plus reading the cost of all 1000 GPUs. The states
  * form a chain like an online simulation: each differs from the previous by one GPU taken or
  * released, so caches see realistic reuse. Run (see IMPORTANCE.md):
  *
- * <pre>java -cp ... org.rampa.heuristics.importance.ImportanceBenchmark [decisions]</pre>
+ * <pre>java -cp ... org.rampa.heuristics.importance.ImportanceBenchmark [decisions [heldFraction]]</pre>
  */
 public final class ImportanceBenchmark {
 
@@ -38,8 +38,9 @@ public final class ImportanceBenchmark {
 
   public static void main(String[] args) {
     int decisions = args.length > 0 ? Integer.parseInt(args[0]) : 400;
+    double heldFraction = args.length > 1 ? Double.parseDouble(args[1]) : 0.5;
     Cluster cluster = ReferenceWorkloads.fleet(250, 4);
-    List<ClusterState> states = stateChain(cluster, decisions, 20261130L);
+    List<ClusterState> states = stateChain(cluster, decisions, heldFraction, 20261130L);
     WorkloadForecast forecast = forecast();
     PerformanceModel perf = PerformanceModel.defaults();
     Placeability oracle = Placeability.singleType(perf);
@@ -139,14 +140,14 @@ public final class ImportanceBenchmark {
     return b.build();
   }
 
-  /** Half the GPUs held, then {@code length} states each one GPU taken or released from the last. */
-  static List<ClusterState> stateChain(Cluster cluster, int length, long seed) {
+  /** A random {@code heldFraction} of the GPUs held, then {@code length} states each one GPU taken or released from the last. */
+  static List<ClusterState> stateChain(Cluster cluster, int length, double heldFraction, long seed) {
     SplittableRandom random = new SplittableRandom(seed);
     ClusterState state = ClusterState.empty(cluster);
     List<String> held = new ArrayList<>();
     int n = 0;
     for (Gpu g : cluster.gpus()) {
-      if (random.nextBoolean()) {
+      if (random.nextDouble() < heldFraction) {
         state = state.allocate(holding("bg" + n++, g.id()));
         held.add("bg" + (n - 1));
       }
