@@ -27,8 +27,10 @@ public final class ImportanceModels {
   }
 
   /**
-   * (2b − 1) / (2B − 1), b the free same-type GPUs on the GPU's node (itself included), B the
-   * most GPUs of one type on any node: in (0, 1]. See {@link FragmentationImportance}.
+   * Topology / fragmentation: (2b − 1) / (2B − 1), b the whole free GPUs of the GPU's type on its
+   * node (itself included), B the most GPUs of one type on any node; in (0, 1]. It is the loss in
+   * Σ b² (one block of 4 free GPUs on a fast link is worth more than two blocks of 2) when the GPU
+   * is taken, so a fully free node's GPU costs more than a fragmented node's.
    */
   public static ImportanceModel fragmentation() {
     return new FragmentationImportance();
@@ -41,8 +43,13 @@ public final class ImportanceModels {
   }
 
   /**
-   * Expected demand for the GPU's type (GPUs per forecast arrival) over the type's free GPUs. See
-   * {@link ScarcityImportance} for how demand is attributed to types.
+   * Scarcity × future demand: D(t) / max(1, free(t)) for a GPU of type t, where free(t) counts the
+   * type's whole free GPUs and D(t) = Σ_c p_c / Σ_t' 1/n(c, t') over the types t that can serve
+   * forecast class c, n(c, t) being the fewest GPUs of type t that serve c alone. Each class's
+   * arrivals are attributed to the types that can serve it in proportion to 1/n (how much of a
+   * service one GPU provides), and each share uses n GPUs. Unit: demanded GPUs per forecast arrival
+   * per free GPU; ≥ 0. The demand table is cached per forecast snapshot; free counts are read from
+   * every evaluated state.
    */
   public static ImportanceModel scarcity(Supplier<WorkloadForecast> forecast, PerformanceModel performance) {
     return new ScarcityImportance(
@@ -56,8 +63,11 @@ public final class ImportanceModels {
   }
 
   /**
-   * The fraction of {@code samples} seeded forecast draws that {@code oracle} can place in the state
-   * but not once the GPU is taken: in [0, 1]. See {@link MarginalAcceptanceLoss}.
+   * Marginal acceptance loss: the fraction of {@code samples} forecast draws (seeded, the same for
+   * every GPU) that {@code oracle} can place in the state but not once the GPU is taken; in [0, 1],
+   * the expected number of forecast arrivals per arrival lost by taking the GPU. The oracle is asked
+   * about one GPU per class of interchangeable GPUs (same type and free share and memory, on nodes
+   * with the same link and free-GPU profile), and results are cached across equivalent states.
    */
   public static ImportanceModel marginalAcceptanceLoss(
       Supplier<WorkloadForecast> forecast, Placeability oracle, int samples, long seed) {
@@ -68,7 +78,10 @@ public final class ImportanceModels {
         Objects.requireNonNull(forecast, "forecast"), Objects.requireNonNull(oracle, "oracle"), samples, seed);
   }
 
-  /** Σ weight × (model's costs / their maximum over the cluster). See {@link WeightedCombination}. */
+  /**
+   * Σ weight × (model's cost / the model's largest cost over the cluster's GPUs in the evaluated
+   * state); a model that is 0 everywhere contributes 0. Linear in the weights.
+   */
   public static CombinationBuilder combination() {
     return new CombinationBuilder();
   }
