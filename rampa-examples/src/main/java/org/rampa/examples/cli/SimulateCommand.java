@@ -39,14 +39,14 @@ final class SimulateCommand implements Callable<Integer> {
   Path workload;
 
   @Option(names = "--planners", split = ",",
-      description = "Planners to compare (default: all baselines, greedy RAMPA with every importance, exact RAMPA with two).")
+      description = "Planners to compare (default: all baselines, greedy RAMPA with every importance, exact RAMPA with capability).")
   List<String> planners;
 
   @Option(names = "--loads", split = ",", defaultValue = "8,16,24,32,40,48",
       description = "Offered loads in Erlangs (arrival rate x mean lifetime). Default: ${DEFAULT-VALUE}.")
   List<Double> loads;
 
-  @Option(names = "--arrivals", defaultValue = "600", description = "Arrivals per load. Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--arrivals", defaultValue = "400", description = "Arrivals per load. Default: ${DEFAULT-VALUE}.")
   int arrivals;
 
   @Option(names = "--lifetime", defaultValue = "3600", description = "Mean service lifetime in seconds. Default: ${DEFAULT-VALUE}.")

@@ -57,10 +57,10 @@ public final class AdmissionExperiment {
 
   /** One line per planner and load. */
   public static void printTable(List<RunResult> results, PrintWriter out) {
-    out.printf("%-28s %6s %8s %8s %7s %5s %9s %9s %9s%n", "planner", "load", "arrivals", "admitted", "ratio", "viol",
+    out.printf("%-36s %6s %8s %8s %7s %5s %9s %9s %9s%n", "planner", "load", "arrivals", "admitted", "ratio", "viol",
         "free/node", "p50 ms", "p99 ms");
     for (RunResult r : results) {
-      out.printf(Locale.ROOT, "%-28s %6.1f %8d %8d %6.1f%% %5d %9.2f %9.3f %9.3f%n", r.planner(), r.offeredLoad(), r.arrivals(),
+      out.printf(Locale.ROOT, "%-36s %6.1f %8d %8d %6.1f%% %5d %9.2f %9.3f %9.3f%n", r.planner(), r.offeredLoad(), r.arrivals(),
           r.admitted(), 100 * r.admissionRatio(), r.violations(), r.meanFreeGpusPerNode(), r.decisionMillis(0.5), r.decisionMillis(0.99));
     }
   }
