@@ -188,7 +188,12 @@ final class PlacementContext {
       case COMPUTE_BALANCED: {
         GpuType reference = groups.get(0).get(0).type();
         LayerCostTable table = table(Map.of(reference.name(), kindTimes(reference, 1)), cluster.network());
-        SplitResult r = splitter.split(SplitProblem.onDevices(table, java.util.Collections.nCopies(k, reference.name()), TransferMode.NONE));
+        SplitResult r = splitter.split(SplitProblem.onDevices(table, java.util.Collections.nCopies(k, reference.name()), TransferMode.NONE)
+            .withMemoryCaps(memoryCaps(groups)));
+        if (!r.feasible()) {
+          lastRejection = r.reason();
+          return null;
+        }
         for (SplitStage s : r.stages()) {
           ranges.add(new int[] {s.from(), s.to(), s.device()});
         }
@@ -197,20 +202,15 @@ final class PlacementContext {
       case MIN_PERIOD: {
         Map<String, List<Double>> kinds = new LinkedHashMap<>();
         List<String> devices = new ArrayList<>(k);
-        List<Long> caps = new ArrayList<>(k);
         for (List<FreeGpu> group : groups) {
           GpuType type = group.get(0).type();
           String kind = type.name() + "x" + group.size();
           kinds.computeIfAbsent(kind, x -> kindTimes(type, group.size()));
           devices.add(kind);
-          long cap = Long.MAX_VALUE;
-          for (FreeGpu g : group) {
-            cap = Math.min(cap, problem.state().freeMemoryBytes(g.id()));
-          }
-          caps.add(cap);
         }
         LayerCostTable table = table(kinds, linkFor(groups));
-        SplitResult r = splitter.split(new SplitProblem(table, devices, allowUnusedGroups, performance.transferMode(), caps));
+        SplitResult r = splitter.split(
+            new SplitProblem(table, devices, allowUnusedGroups, performance.transferMode(), memoryCaps(groups)));
         if (!r.feasible()) {
           lastRejection = r.reason();
           return null;
@@ -223,6 +223,19 @@ final class PlacementContext {
       default:
         throw new IllegalStateException("unknown split rule " + rule);
     }
+  }
+
+  /** Per group, the least free memory among its GPUs. */
+  private List<Long> memoryCaps(List<List<FreeGpu>> groups) {
+    List<Long> caps = new ArrayList<>(groups.size());
+    for (List<FreeGpu> group : groups) {
+      long cap = Long.MAX_VALUE;
+      for (FreeGpu g : group) {
+        cap = Math.min(cap, problem.state().freeMemoryBytes(g.id()));
+      }
+      caps.add(cap);
+    }
+    return caps;
   }
 
   /**

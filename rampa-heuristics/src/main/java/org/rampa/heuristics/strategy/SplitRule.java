@@ -8,7 +8,8 @@ enum SplitRule {
   EVEN_LAYERS,
   /**
    * PipeDream-style: stages of balanced compute time measured on one reference GPU (the first
-   * group's type), ignoring the differences between the groups' GPUs and the transfers.
+   * group's type), ignoring the differences between the groups' GPUs and the transfers but
+   * respecting each group's memory.
    */
   COMPUTE_BALANCED
 }
