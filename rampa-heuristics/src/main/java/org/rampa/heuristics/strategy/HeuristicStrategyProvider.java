@@ -20,6 +20,7 @@ public final class HeuristicStrategyProvider implements StrategyProvider {
   private static Map<String, Supplier<PlacementStrategy>> strategies() {
     Map<String, Supplier<PlacementStrategy>> m = new LinkedHashMap<>();
     m.put(GreedyStrategy.NAME, GreedyStrategy::new);
+    m.put(LabelSettingStrategy.NAME, LabelSettingStrategy::new);
     for (Baseline b : Baseline.values()) {
       m.put(b.strategyName, () -> new BaselineStrategy(b));
     }

@@ -1,0 +1,489 @@
+package org.rampa.heuristics.strategy;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import org.rampa.domain.GpuType;
+import org.rampa.domain.Plan;
+import org.rampa.perf.PerformanceModel;
+import org.rampa.perf.StageAssignment;
+import org.rampa.perf.TransferMode;
+import org.rampa.strategy.PlacementProblem;
+import org.rampa.strategy.PlacementResult;
+import org.rampa.strategy.PlacementStrategy;
+import org.rampa.strategy.SolveStatus;
+
+/**
+ * Minimum-cost SLO-feasible split and allocation by label setting ("dp"): a shortest path over the
+ * layer boundaries {@code 0..L}, where an arc {@code i → j} is "layers [i, j) form one stage on
+ * r GPUs of one type" and a label at a boundary records what the path used so far.
+ *
+ * <p><b>State.</b> A label holds the number of GPUs taken from every pool (free GPUs of one type on
+ * one node, cheapest first: GPUs of a pool differ only in cost, so counts suffice and cheapest-first
+ * is optimal), the node of the previous stage when all its GPUs sit on one node (else "spread"), the
+ * stage count, the cost, the latency so far and, under serial transfers, the previous stage's busy
+ * time without its outgoing transfer.
+ *
+ * <p><b>Transfers are charged exactly as {@code PerformanceModel.linkBetween}</b>: the node's own link
+ * when the previous stage and the new one sit on that same node (both single-node), the network
+ * otherwise. Tracking the previous stage's node costs labels (labels that differ only in it are
+ * not compared), which is the price of not over-charging co-located stages.
+ *
+ * <p><b>Search.</b> Best-first on cost plus an admissible estimate of the cost still to come (the
+ * cheapest free GPU times the GPUs the remaining weights need at least), with an incumbent from
+ * the greedy strategy as an upper bound. A label is dropped only when another label at the same
+ * boundary with the same previous-stage node is at least as good in every component (cost,
+ * latency, stages, serial busy time, and GPUs taken from every pool), or when it cannot beat the
+ * incumbent, or cannot meet the SLO; nodes that look alike and are untouched are tried once (by
+ * symmetry). Stages with more replicas than the period needs are generated only under serial
+ * transfers, where they can shorten a later stage's wait.
+ *
+ * <p><b>Status.</b> OPTIMAL when the search completed without truncation. Two things truncate, and
+ * both make the result FEASIBLE (with the plan found) or NO_SOLUTION_IN_TIME (with none), as the
+ * statistics {@code truncated} and {@code spreadOptionsCut} say: the options {@code maxLabels}
+ * (default 200000 labels created) or the time limit, and {@code maxSpreadOptions} (default 64): how
+ * many ways to spread one stage's replicas over several nodes are tried per stage.
+ */
+final class LabelSettingStrategy implements PlacementStrategy {
+
+  static final String NAME = "dp";
+
+  private static final int START = -2;
+  private static final int SPREAD = -1;
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  private static final class Label {
+    final int boundary;
+    final int[] used;
+    final int prevNode;
+    final int stages;
+    final double cost;
+    final double latency;
+    final double pendingBusy;
+    final double priority;
+    final Label parent;
+    final int from;
+    final int[] take;
+    boolean dead;
+
+    Label(int boundary, int[] used, int prevNode, int stages, double cost, double latency, double pendingBusy,
+        double priority, Label parent, int from, int[] take) {
+      this.boundary = boundary;
+      this.used = used;
+      this.prevNode = prevNode;
+      this.stages = stages;
+      this.cost = cost;
+      this.latency = latency;
+      this.pendingBusy = pendingBusy;
+      this.priority = priority;
+      this.parent = parent;
+      this.from = from;
+      this.take = take;
+    }
+
+    boolean dominates(Label o) {
+      if (cost > o.cost || latency > o.latency || stages > o.stages || pendingBusy > o.pendingBusy) {
+        return false;
+      }
+      for (int p = 0; p < used.length; p++) {
+        if (used[p] > o.used[p]) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
+  @Override
+  public PlacementResult place(PlacementProblem problem) {
+    return new Search(problem).run();
+  }
+
+  private static final class Search {
+    final PlacementProblem problem;
+    final long start = System.nanoTime();
+    final long deadline;
+    final PlacementContext c;
+    final GpuPools pools;
+    final TransferMode mode;
+    final int layers;
+    final int batch;
+    final int maxStages;
+    final int maxLabels;
+    final int maxSpreadOptions;
+    final double maxBusy;
+    final double latencyBudget;
+    final double[][] prefixTime;
+    final double[] suffixMinTime;
+    final long[] prefixWeights;
+    final long maxTypeMemory;
+    final double cheapestGpu;
+    final Map<Long, List<Label>> buckets = new HashMap<>();
+    final PriorityQueue<Label> queue = new PriorityQueue<>(
+        Comparator.comparingDouble((Label l) -> l.priority).thenComparingInt(l -> -l.boundary));
+    double upperBound = Double.POSITIVE_INFINITY;
+    long created;
+    long expanded;
+    long dominated;
+    long spreadCut;
+    boolean truncated;
+
+    Search(PlacementProblem problem) {
+      this.problem = problem;
+      this.c = new PlacementContext(problem);
+      this.deadline = start + problem.options().timeLimit().toNanos();
+      this.pools = new GpuPools(c);
+      this.mode = c.performance.transferMode();
+      this.layers = c.model.size();
+      this.batch = c.batch;
+      this.maxStages = c.request.maxStages();
+      this.maxLabels = Options.positiveInt(problem.options(), "maxLabels", 200_000);
+      this.maxSpreadOptions = Options.positiveInt(problem.options(), "maxSpreadOptions", 64);
+      this.maxBusy = batch / c.request.slo().requiredThroughput();
+      this.latencyBudget = c.request.slo().latencyBoundSeconds() - c.request.slo().batchingWaitSeconds();
+      int types = pools.types.size();
+      prefixTime = new double[types][layers + 1];
+      long maxMem = 0;
+      for (int t = 0; t < types; t++) {
+        double[] times = c.layerSeconds(pools.types.get(t));
+        for (int l = 0; l < layers; l++) {
+          prefixTime[t][l + 1] = prefixTime[t][l] + times[l];
+        }
+        maxMem = Math.max(maxMem, pools.types.get(t).memoryBytes());
+      }
+      maxTypeMemory = maxMem;
+      suffixMinTime = new double[layers + 1];
+      for (int l = layers - 1; l >= 0; l--) {
+        double best = Double.POSITIVE_INFINITY;
+        for (int t = 0; t < types; t++) {
+          best = Math.min(best, prefixTime[t][l + 1] - prefixTime[t][l]);
+        }
+        suffixMinTime[l] = suffixMinTime[l + 1] + best;
+      }
+      prefixWeights = new long[layers + 1];
+      for (int l = 0; l < layers; l++) {
+        prefixWeights[l + 1] = prefixWeights[l] + c.model.layer(l).weightBytes();
+      }
+      cheapestGpu = c.free.stream().mapToDouble(FreeGpu::cost).min().orElse(0);
+    }
+
+    /** Admissible: the remaining weights need at least this many GPUs, each costing at least the cheapest. */
+    double costToGo(int boundary) {
+      if (boundary == layers) {
+        return 0;
+      }
+      long remaining = prefixWeights[layers] - prefixWeights[boundary];
+      long gpus = Math.max(1, (remaining + maxTypeMemory - 1) / maxTypeMemory);
+      return gpus * cheapestGpu;
+    }
+
+    PlacementResult run() {
+      if (c.free.isEmpty()) {
+        return Results.infeasible(NAME, Infeasibility.obviousReason(c), start, stats());
+      }
+      Optional<Plan> incumbent = Optional.empty();
+      if (!"none".equals(problem.options().extra().getOrDefault("incumbent", "greedy"))) {
+        incumbent = new GreedyStrategy().place(problem).plan();
+        if (incumbent.isPresent()) {
+          upperBound = incumbent.get().cost();
+        }
+      }
+      Label root = new Label(0, new int[pools.pools.size()], START, 0, 0, 0, 0, costToGo(0), null, 0, new int[0]);
+      queue.add(root);
+      Label found = null;
+      while (!queue.isEmpty()) {
+        Label label = queue.poll();
+        if (label.dead) {
+          continue;
+        }
+        if (label.boundary == layers) {
+          found = label;
+          break;
+        }
+        if (created > maxLabels || System.nanoTime() > deadline) {
+          truncated = true;
+          break;
+        }
+        expanded++;
+        expand(label);
+      }
+      boolean exact = !truncated && spreadCut == 0;
+      if (found != null) {
+        Optional<Plan> plan = c.check(assignments(found), found.cost, NAME);
+        if (plan.isPresent()) {
+          return withPlan(plan.get(), exact, exact ? "least-cost plan (label setting completed)" : truncationNote());
+        }
+        // the labels' arithmetic and the performance model disagree at the last digit: trust the model
+        exact = false;
+      }
+      if (incumbent.isPresent()) {
+        Plan plan = c.check(PerformanceModel.assignmentsOf(incumbent.get()), incumbent.get().cost(), NAME).orElseThrow();
+        return withPlan(plan, exact, exact ? "least-cost plan: no cheaper placement than the greedy incumbent exists"
+            : truncationNote());
+      }
+      if (exact) {
+        return Results.infeasible(NAME, Infeasibility.afterSearch(c, "complete label-setting search"), start, stats());
+      }
+      return PlacementResult.builder().status(SolveStatus.NO_SOLUTION_IN_TIME).strategy(NAME).solveTime(Results.since(start))
+          .reason("no plan found before the search was truncated (" + truncationNote() + "); feasibility unknown")
+          .statistics(stats()).build();
+    }
+
+    private String truncationNote() {
+      return "search truncated: " + (truncated ? "label cap " + maxLabels + " or time limit reached" : "")
+          + (truncated && spreadCut > 0 ? "; " : "")
+          + (spreadCut > 0 ? spreadCut + " stage(s) had more ways to spread replicas over nodes than maxSpreadOptions " + maxSpreadOptions : "");
+    }
+
+    private PlacementResult withPlan(Plan plan, boolean exact, String note) {
+      var b = PlacementResult.builder().status(exact ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE).plan(plan).reason(note)
+          .strategy(NAME).solveTime(Results.since(start)).statistics(stats());
+      if (exact) {
+        b.bound(plan.cost()).gap(0);
+      }
+      return b.build();
+    }
+
+    private Map<String, Double> stats() {
+      return Map.of("labelsCreated", (double) created, "labelsExpanded", (double) expanded, "labelsDominated", (double) dominated,
+          "pools", (double) pools.pools.size(), "nodeGroups", (double) pools.nodeGroups.size(),
+          "truncated", truncated ? 1.0 : 0.0, "spreadOptionsCut", (double) spreadCut);
+    }
+
+    private void expand(Label label) {
+      int i = label.boundary;
+      int types = pools.types.size();
+      long additive = 0;
+      long peak = 0;
+      int[] nodes = candidateNodes(label);
+      for (int j = i + 1; j <= layers; j++) {
+        var layer = c.model.layer(j - 1);
+        additive += layer.weightBytes() + (long) batch * layer.stateBytesPerSample();
+        peak = Math.max(peak, (long) batch * layer.workingBytesPerSample());
+        long memory = additive + peak;
+        if (memory > maxTypeMemory) {
+          break;
+        }
+        if (label.stages + 1 == maxStages && j < layers) {
+          continue;
+        }
+        for (int t = 0; t < types; t++) {
+          GpuType type = pools.types.get(t);
+          if (memory > type.memoryBytes()) {
+            continue;
+          }
+          double compute = prefixTime[t][j] - prefixTime[t][i];
+          if (label.latency + compute + suffixMinTime[j] > latencyBudget) {
+            continue;
+          }
+          double network = i == 0 ? 0 : c.performance.transferSeconds(c.model, i, batch, c.cluster.network());
+          singleNodeOptions(label, j, t, compute, network, nodes);
+          spreadOptions(label, j, t, compute, network);
+        }
+      }
+    }
+
+    /**
+     * The nodes a new single-node stage may use: every node the path touched already, and the first
+     * untouched node of each group of look-alike nodes (the others are interchangeable with it).
+     */
+    private int[] candidateNodes(Label label) {
+      boolean[] touched = new boolean[pools.nodeIds.size()];
+      for (GpuPools.Pool p : pools.pools) {
+        if (label.used[p.index] > 0) {
+          touched[p.node] = true;
+        }
+      }
+      int[] nodes = new int[pools.nodeIds.size()];
+      int count = 0;
+      for (int n = 0; n < touched.length; n++) {
+        if (touched[n]) {
+          nodes[count++] = n;
+        }
+      }
+      for (int[] group : pools.nodeGroups) {
+        for (int n : group) {
+          if (!touched[n]) {
+            nodes[count++] = n;
+            break;
+          }
+        }
+      }
+      return java.util.Arrays.copyOf(nodes, count);
+    }
+
+    private void singleNodeOptions(Label label, int j, int t, double compute, double network, int[] nodes) {
+      for (int n : nodes) {
+        int p = pools.poolOf[n][t];
+        if (p < 0) {
+          continue;
+        }
+        GpuPools.Pool pool = pools.pools.get(p);
+        int remaining = pool.size() - label.used[p];
+        double in = label.boundary == 0 ? 0 : label.prevNode == n
+            ? c.performance.transferSeconds(c.model, label.boundary, batch, pools.nodeLinks.get(n)) : network;
+        for (int r = 1; r <= remaining; r++) {
+          boolean added = offer(label, j, compute, in, r, n, new int[] {p, r}, pool.cost(label.used[p], r));
+          if (added && mode != TransferMode.SERIAL) {
+            break; // more replicas on the same node are dominated by this option
+          }
+        }
+      }
+    }
+
+    private void spreadOptions(Label label, int j, int t, double compute, double network) {
+      List<GpuPools.Pool> candidates = new ArrayList<>();
+      for (GpuPools.Pool p : pools.poolsOfType.get(t)) {
+        if (label.used[p.index] < p.size()) {
+          candidates.add(p);
+        }
+      }
+      if (candidates.size() < 2) {
+        return;
+      }
+      // the cheapest conceivable spread stage: two GPUs at the cheapest remaining prices
+      double[] next = candidates.stream().mapToDouble(p -> p.gpus.get(label.used[p.index]).cost()).sorted().toArray();
+      double cheapest = next[0] + next[1];
+      if (label.cost + cheapest + costToGo(j) >= upperBound) {
+        return;
+      }
+      candidates.sort(Comparator.comparingDouble(p -> p.gpus.get(label.used[p.index]).cost()));
+      int[] counts = new int[candidates.size()];
+      int[] budget = {maxSpreadOptions};
+      enumerateSpread(label, j, compute, network, candidates, 0, counts, 0, 0, budget);
+      if (budget[0] < 0) {
+        spreadCut++;
+      }
+    }
+
+    /** Every distribution of replicas over two or more pools of one type (capped by budget). */
+    private void enumerateSpread(Label label, int j, double compute, double network, List<GpuPools.Pool> candidates,
+        int index, int[] counts, int total, int poolsUsed, int[] budget) {
+      if (budget[0] < 0) {
+        return;
+      }
+      if (index == candidates.size()) {
+        if (poolsUsed >= 2) {
+          if (--budget[0] < 0) {
+            return;
+          }
+          int[] take = new int[2 * poolsUsed];
+          double cost = 0;
+          int k = 0;
+          for (int x = 0; x < candidates.size(); x++) {
+            if (counts[x] > 0) {
+              GpuPools.Pool p = candidates.get(x);
+              take[k++] = p.index;
+              take[k++] = counts[x];
+              cost += p.cost(label.used[p.index], counts[x]);
+            }
+          }
+          offer(label, j, compute, network, total, SPREAD, take, cost);
+        }
+        return;
+      }
+      GpuPools.Pool p = candidates.get(index);
+      int remaining = p.size() - label.used[p.index];
+      for (int n = 0; n <= remaining; n++) {
+        counts[index] = n;
+        enumerateSpread(label, j, compute, network, candidates, index + 1, counts, total + n, poolsUsed + (n > 0 ? 1 : 0), budget);
+        if (budget[0] < 0) {
+          break;
+        }
+      }
+      counts[index] = 0;
+    }
+
+    /** Creates the label of "layers [label.boundary, j) on these GPUs" if it can still lead to a plan; true if created. */
+    private boolean offer(Label label, int j, double compute, double in, int replicas, int node, int[] take, double stageCost) {
+      double busy = compute / replicas;
+      double pending = 0;
+      switch (mode) {
+        case NONE:
+          if (busy > maxBusy) {
+            return false;
+          }
+          break;
+        case OVERLAPPED:
+          if (busy > maxBusy || in > maxBusy) {
+            return false;
+          }
+          break;
+        case SERIAL:
+          pending = busy + in;
+          if (pending > maxBusy || label.pendingBusy + in > maxBusy) {
+            return false;
+          }
+          break;
+        default:
+          throw new IllegalStateException("unknown transfer mode " + mode);
+      }
+      double latency = label.latency + in + compute;
+      if (latency + suffixMinTime[j] > latencyBudget) {
+        return false;
+      }
+      double cost = label.cost + stageCost;
+      double priority = cost + costToGo(j);
+      if (priority >= upperBound) {
+        return false;
+      }
+      int[] used = label.used.clone();
+      for (int k = 0; k < take.length; k += 2) {
+        used[take[k]] += take[k + 1];
+      }
+      int prevNode = j == layers ? SPREAD : node;
+      Label next = new Label(j, used, prevNode, label.stages + 1, cost, latency, mode == TransferMode.SERIAL ? pending : 0,
+          priority, label, label.boundary, take);
+      long key = ((long) j << 32) | (prevNode & 0xffffffffL);
+      List<Label> bucket = buckets.computeIfAbsent(key, k -> new ArrayList<>());
+      for (Label other : bucket) {
+        if (!other.dead && other.dominates(next)) {
+          dominated++;
+          return false;
+        }
+      }
+      bucket.removeIf(other -> {
+        if (next.dominates(other)) {
+          other.dead = true;
+          dominated++;
+          return true;
+        }
+        return false;
+      });
+      bucket.add(next);
+      queue.add(next);
+      created++;
+      return true;
+    }
+
+    private List<StageAssignment> assignments(Label last) {
+      Deque<Label> chain = new ArrayDeque<>();
+      for (Label l = last; l.parent != null; l = l.parent) {
+        chain.push(l);
+      }
+      int[] consumed = new int[pools.pools.size()];
+      List<StageAssignment> stages = new ArrayList<>();
+      for (Label l : chain) {
+        List<String> gpus = new ArrayList<>();
+        for (int k = 0; k < l.take.length; k += 2) {
+          GpuPools.Pool p = pools.pools.get(l.take[k]);
+          for (int x = 0; x < l.take[k + 1]; x++) {
+            gpus.add(p.gpus.get(consumed[p.index]++).id());
+          }
+        }
+        stages.add(new StageAssignment(l.from, l.boundary, gpus, 1.0));
+      }
+      return stages;
+    }
+  }
+}
