@@ -64,10 +64,14 @@ final class MinPeriodDynamicProgram implements PeriodSplitter {
           if (loads.additiveMemory(k, i) + peak > cap) {
             break; // memory only grows as the stage extends further back
           }
+          double compute = prefix[i] - prefix[k];
+          if (compute >= to[i]) {
+            break; // every load is at least its compute, which only grows as the stage extends back
+          }
           if (from[k] == Double.POSITIVE_INFINITY) {
             continue;
           }
-          double load = loads.load(k, i, prefix[i] - prefix[k]);
+          double load = loads.load(k, i, compute);
           double candidate = Math.max(from[k], load);
           if (candidate < to[i]) {
             to[i] = candidate;

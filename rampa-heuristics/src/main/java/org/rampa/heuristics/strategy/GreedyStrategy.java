@@ -63,12 +63,18 @@ final class GreedyStrategy implements PlacementStrategy {
     int maxReplicas = Options.positiveInt(problem.options(), "maxReplicas", 64);
     int maxCandidates = Options.positiveInt(problem.options(), "maxCandidates", 256);
     boolean transfersMatter = transfersMatter(c);
-    Map<String, Long> freePerNodeAndType = new HashMap<>();
+    Map<String, Integer> freePerNodeAndType = new HashMap<>();
     for (FreeGpu g : c.free) {
-      freePerNodeAndType.merge(g.node() + "\u0000" + g.typeName(), 1L, Long::sum);
+      freePerNodeAndType.merge(g.node() + "\u0000" + g.typeName(), 1, Integer::sum);
+    }
+    // sort keys computed once: cost, then (co-location or best fit) the node's free GPUs of the type
+    int[] nodeRank = new int[c.cluster.gpus().size()];
+    for (FreeGpu g : c.free) {
+      int free = freePerNodeAndType.get(g.node() + "\u0000" + g.typeName());
+      nodeRank[g.clusterIndex()] = transfersMatter ? -free : free;
     }
     Comparator<FreeGpu> order = Comparator.comparingDouble(FreeGpu::cost)
-        .thenComparingLong(g -> (transfersMatter ? -1 : 1) * freePerNodeAndType.get(g.node() + "\u0000" + g.typeName()))
+        .thenComparingInt(g -> nodeRank[g.clusterIndex()])
         .thenComparingInt(FreeGpu::clusterIndex);
 
     List<Candidate> candidates = new ArrayList<>();

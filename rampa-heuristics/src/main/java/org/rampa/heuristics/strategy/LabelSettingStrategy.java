@@ -2,6 +2,7 @@ package org.rampa.heuristics.strategy;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
@@ -128,6 +129,9 @@ final class LabelSettingStrategy implements PlacementStrategy {
     final long[] prefixWeights;
     final long maxTypeMemory;
     final double cheapestGpu;
+    /** Per boundary j: Σ over layers l ≥ j of min over types of t(l, type) × cheapest GPU of the type / max busy time. */
+    final double[] suffixCostTime;
+    final int maxReplicas;
     final Map<Long, List<Label>> buckets = new HashMap<>();
     final PriorityQueue<Label> queue = new PriorityQueue<>(
         Comparator.comparingDouble((Label l) -> l.priority).thenComparingInt(l -> -l.boundary));
@@ -175,16 +179,35 @@ final class LabelSettingStrategy implements PlacementStrategy {
         prefixWeights[l + 1] = prefixWeights[l] + c.model.layer(l).weightBytes();
       }
       cheapestGpu = c.free.stream().mapToDouble(FreeGpu::cost).min().orElse(0);
+      double[] cheapestOfType = new double[types];
+      Arrays.fill(cheapestOfType, Double.POSITIVE_INFINITY);
+      for (GpuPools.Pool p : pools.pools) {
+        cheapestOfType[p.type] = Math.min(cheapestOfType[p.type], p.gpus.get(0).cost());
+      }
+      suffixCostTime = new double[layers + 1];
+      for (int l = layers - 1; l >= 0; l--) {
+        double best = Double.POSITIVE_INFINITY;
+        for (int t = 0; t < types; t++) {
+          best = Math.min(best, (prefixTime[t][l + 1] - prefixTime[t][l]) * cheapestOfType[t]);
+        }
+        suffixCostTime[l] = suffixCostTime[l + 1] + best / maxBusy;
+      }
+      maxReplicas = Options.positiveInt(problem.options(), "maxReplicas", 64);
     }
 
-    /** Admissible: the remaining weights need at least this many GPUs, each costing at least the cheapest. */
+    /**
+     * Admissible estimate of the cost still to come from {@code boundary}: the remaining weights need
+     * at least so many GPUs at the cheapest price; and a stage of r GPUs of type t over layers S
+     * needs r ≥ T_S / (max busy time), so it costs at least Σ_{l∈S} t(l, t) × (cheapest GPU of t) /
+     * (max busy time). Shrunk by 1e-12 so that rounding never prunes a path that ties.
+     */
     double costToGo(int boundary) {
       if (boundary == layers) {
         return 0;
       }
       long remaining = prefixWeights[layers] - prefixWeights[boundary];
       long gpus = Math.max(1, (remaining + maxTypeMemory - 1) / maxTypeMemory);
-      return gpus * cheapestGpu;
+      return Math.max(gpus * cheapestGpu, suffixCostTime[boundary]) * (1 - 1e-12);
     }
 
     PlacementResult run() {
@@ -265,7 +288,25 @@ final class LabelSettingStrategy implements PlacementStrategy {
       int types = pools.types.size();
       long additive = 0;
       long peak = 0;
-      int[] nodes = candidateNodes(label);
+      boolean[] touched = touchedNodes(label);
+      int[] nodes = candidateNodes(touched);
+      List<List<GpuPools.Pool>> spreadPools = new ArrayList<>(types);
+      double[] cheapestNext = new double[types];
+      for (int t = 0; t < types; t++) {
+        spreadPools.add(spreadCandidates(label, t, touched));
+        cheapestNext[t] = spreadPools.get(t).stream().mapToDouble(p -> p.gpus.get(label.used[p.index]).cost()).min()
+            .orElse(Double.POSITIVE_INFINITY);
+      }
+      double network = i == 0 ? 0 : c.performance.transferSeconds(c.model, i, batch, c.cluster.network());
+      boolean[] done = new boolean[types];
+      int[] maxReplicasOfType = new int[types];
+      for (int t = 0; t < types; t++) {
+        int free = 0;
+        for (GpuPools.Pool p : pools.poolsOfType.get(t)) {
+          free += p.size() - label.used[p.index];
+        }
+        maxReplicasOfType[t] = Math.max(1, Math.min(free, maxReplicas));
+      }
       for (int j = i + 1; j <= layers; j++) {
         var layer = c.model.layer(j - 1);
         additive += layer.weightBytes() + (long) batch * layer.stateBytesPerSample();
@@ -277,33 +318,58 @@ final class LabelSettingStrategy implements PlacementStrategy {
         if (label.stages + 1 == maxStages && j < layers) {
           continue;
         }
+        boolean anyType = false;
         for (int t = 0; t < types; t++) {
           GpuType type = pools.types.get(t);
-          if (memory > type.memoryBytes()) {
+          if (done[t] || memory > type.memoryBytes()) {
             continue;
           }
           double compute = prefixTime[t][j] - prefixTime[t][i];
-          if (label.latency + compute + suffixMinTime[j] > latencyBudget) {
+          if (label.latency + compute + suffixMinTime[j] > latencyBudget || compute / maxReplicasOfType[t] > maxBusy) {
+            done[t] = true; // both only grow with j
             continue;
           }
-          double network = i == 0 ? 0 : c.performance.transferSeconds(c.model, i, batch, c.cluster.network());
+          anyType = true;
+          if (label.cost + cheapestNext[t] + costToGo(j) >= upperBound) {
+            continue;
+          }
           singleNodeOptions(label, j, t, compute, network, nodes);
-          spreadOptions(label, j, t, compute, network);
+          spreadOptions(label, j, compute, network, spreadPools.get(t), cheapestNext[t], touched);
+        }
+        if (!anyType) {
+          break;
         }
       }
     }
 
-    /**
-     * The nodes a new single-node stage may use: every node the path touched already, and the first
-     * untouched node of each group of look-alike nodes (the others are interchangeable with it).
-     */
-    private int[] candidateNodes(Label label) {
+    private boolean[] touchedNodes(Label label) {
       boolean[] touched = new boolean[pools.nodeIds.size()];
       for (GpuPools.Pool p : pools.pools) {
         if (label.used[p.index] > 0) {
           touched[p.node] = true;
         }
       }
+      return touched;
+    }
+
+    /** Pools of type t with free GPUs left: touched nodes first, then untouched ones group by group. */
+    private List<GpuPools.Pool> spreadCandidates(Label label, int t, boolean[] touched) {
+      List<GpuPools.Pool> candidates = new ArrayList<>();
+      for (GpuPools.Pool p : pools.poolsOfType.get(t)) {
+        if (label.used[p.index] < p.size()) {
+          candidates.add(p);
+        }
+      }
+      candidates.sort(Comparator.comparingInt((GpuPools.Pool p) -> touched[p.node] ? 0 : 1)
+          .thenComparingInt(p -> pools.groupOf[p.node]).thenComparingInt(p -> p.node));
+      return candidates;
+    }
+
+    /**
+     * The nodes a new single-node stage may use: every node the path touched already, and the first
+     * untouched node of each group of look-alike nodes (the others are interchangeable with it).
+     */
+    private int[] candidateNodes(boolean[] touched) {
       int[] nodes = new int[pools.nodeIds.size()];
       int count = 0;
       for (int n = 0; n < touched.length; n++) {
@@ -341,67 +407,82 @@ final class LabelSettingStrategy implements PlacementStrategy {
       }
     }
 
-    private void spreadOptions(Label label, int j, int t, double compute, double network) {
-      List<GpuPools.Pool> candidates = new ArrayList<>();
-      for (GpuPools.Pool p : pools.poolsOfType.get(t)) {
-        if (label.used[p.index] < p.size()) {
-          candidates.add(p);
-        }
-      }
+    private void spreadOptions(Label label, int j, double compute, double network, List<GpuPools.Pool> candidates,
+        double cheapestNext, boolean[] touched) {
       if (candidates.size() < 2) {
         return;
       }
-      // the cheapest conceivable spread stage: two GPUs at the cheapest remaining prices
-      double[] next = candidates.stream().mapToDouble(p -> p.gpus.get(label.used[p.index]).cost()).sorted().toArray();
-      double cheapest = next[0] + next[1];
-      if (label.cost + cheapest + costToGo(j) >= upperBound) {
+      int minReplicas = Math.max(2, (int) Math.ceil(compute / maxBusy - 1e-9));
+      // every further GPU costs at least cheapestNext: beyond maxTotal the stage cannot beat the incumbent
+      int maxTotal = maxReplicas;
+      if (cheapestNext > 0 && upperBound < Double.POSITIVE_INFINITY) {
+        double room = upperBound - label.cost - costToGo(j);
+        maxTotal = (int) Math.min(maxTotal, Math.floor(room / cheapestNext + 1e-9));
+      }
+      if (maxTotal < minReplicas) {
         return;
       }
-      candidates.sort(Comparator.comparingDouble(p -> p.gpus.get(label.used[p.index]).cost()));
       int[] counts = new int[candidates.size()];
       int[] budget = {maxSpreadOptions};
-      enumerateSpread(label, j, compute, network, candidates, 0, counts, 0, 0, budget);
+      enumerateSpread(label, j, compute, network, candidates, touched, 0, counts, 0, 0, minReplicas, maxTotal, budget);
       if (budget[0] < 0) {
         spreadCut++;
       }
     }
 
-    /** Every distribution of replicas over two or more pools of one type (capped by budget). */
+    /**
+     * Every distribution of {@code minReplicas..maxTotal} replicas over two or more pools of one type,
+     * choosing pools in list order. Untouched look-alike nodes are interchangeable, so within such a
+     * group a node is used only if the node before it in the group is, and with no more GPUs (one
+     * representative per symmetric class). Stops, flagging the truncation, after {@code budget} options.
+     */
     private void enumerateSpread(Label label, int j, double compute, double network, List<GpuPools.Pool> candidates,
-        int index, int[] counts, int total, int poolsUsed, int[] budget) {
-      if (budget[0] < 0) {
-        return;
-      }
-      if (index == candidates.size()) {
-        if (poolsUsed >= 2) {
-          if (--budget[0] < 0) {
-            return;
-          }
-          int[] take = new int[2 * poolsUsed];
-          double cost = 0;
-          int k = 0;
-          for (int x = 0; x < candidates.size(); x++) {
-            if (counts[x] > 0) {
-              GpuPools.Pool p = candidates.get(x);
-              take[k++] = p.index;
-              take[k++] = counts[x];
-              cost += p.cost(label.used[p.index], counts[x]);
+        boolean[] touched, int start, int[] counts, int total, int poolsUsed, int minReplicas, int maxTotal, int[] budget) {
+      for (int x = start; x < candidates.size() && budget[0] >= 0; x++) {
+        GpuPools.Pool p = candidates.get(x);
+        int cap = Math.min(p.size() - label.used[p.index], maxTotal - total);
+        boolean untouched = !touched[p.node];
+        if (untouched && x > 0) {
+          GpuPools.Pool before = candidates.get(x - 1);
+          if (pools.groupOf[before.node] == pools.groupOf[p.node] && before.node != p.node
+              && !touched[before.node]) {
+            if (counts[x - 1] == 0) {
+              continue; // its twin before it is unused: this choice is a permutation of one already made
             }
+            cap = Math.min(cap, counts[x - 1]);
           }
-          offer(label, j, compute, network, total, SPREAD, take, cost);
         }
-        return;
+        for (int n = 1; n <= cap && budget[0] >= 0; n++) {
+          counts[x] = n;
+          int newTotal = total + n;
+          if (poolsUsed + 1 >= 2 && newTotal >= minReplicas) {
+            if (--budget[0] < 0) {
+              break;
+            }
+            offerSpread(label, j, compute, network, candidates, counts, x, newTotal, poolsUsed + 1);
+          }
+          if (newTotal < maxTotal) {
+            enumerateSpread(label, j, compute, network, candidates, touched, x + 1, counts, newTotal, poolsUsed + 1, minReplicas, maxTotal, budget);
+          }
+        }
+        counts[x] = 0;
       }
-      GpuPools.Pool p = candidates.get(index);
-      int remaining = p.size() - label.used[p.index];
-      for (int n = 0; n <= remaining; n++) {
-        counts[index] = n;
-        enumerateSpread(label, j, compute, network, candidates, index + 1, counts, total + n, poolsUsed + (n > 0 ? 1 : 0), budget);
-        if (budget[0] < 0) {
-          break;
+    }
+
+    private void offerSpread(Label label, int j, double compute, double network, List<GpuPools.Pool> candidates, int[] counts,
+        int last, int total, int poolsUsed) {
+      int[] take = new int[2 * poolsUsed];
+      double cost = 0;
+      int k = 0;
+      for (int x = 0; x <= last; x++) {
+        if (counts[x] > 0) {
+          GpuPools.Pool p = candidates.get(x);
+          take[k++] = p.index;
+          take[k++] = counts[x];
+          cost += p.cost(label.used[p.index], counts[x]);
         }
       }
-      counts[index] = 0;
+      offer(label, j, compute, network, total, SPREAD, take, cost);
     }
 
     /** Creates the label of "layers [label.boundary, j) on these GPUs" if it can still lead to a plan; true if created. */
