@@ -69,12 +69,17 @@ final class GreedyStrategy implements PlacementStrategy {
     }
     // sort keys computed once: cost, then (co-location or best fit) the node's free GPUs of the type
     int[] nodeRank = new int[c.cluster.gpus().size()];
+    int[] nodeOrder = new int[c.cluster.gpus().size()];
+    Map<String, Integer> nodeIndex = new HashMap<>();
     for (FreeGpu g : c.free) {
       int free = freePerNodeAndType.get(g.node() + "\u0000" + g.typeName());
       nodeRank[g.clusterIndex()] = transfersMatter ? -free : free;
+      nodeOrder[g.clusterIndex()] = nodeIndex.computeIfAbsent(g.node(), k -> nodeIndex.size());
     }
+    // equal cost: GPUs of one node together (fuller or emptier nodes first), then cluster order
     Comparator<FreeGpu> order = Comparator.comparingDouble(FreeGpu::cost)
         .thenComparingInt(g -> nodeRank[g.clusterIndex()])
+        .thenComparingInt(g -> nodeOrder[g.clusterIndex()])
         .thenComparingInt(FreeGpu::clusterIndex);
 
     List<Candidate> candidates = new ArrayList<>();

@@ -36,9 +36,11 @@ import org.rampa.strategy.SolveStatus;
  * otherwise. Tracking the previous stage's node costs labels (labels that differ only in it are
  * not compared), which is the price of not over-charging co-located stages.
  *
- * <p><b>Search.</b> Best-first on cost plus an admissible estimate of the cost still to come (the
- * cheapest free GPU times the GPUs the remaining weights need at least), with an incumbent from
- * the greedy strategy as an upper bound. A label is dropped only when another label at the same
+ * <p><b>Search.</b> Best-first on cost plus an admissible estimate of the cost still to come (a
+ * relaxation solved once per decision: the least cost of covering the remaining layers in the
+ * remaining stages if every GPU of a type cost as little as its cheapest free one and capacities,
+ * nodes, transfers and latency did not matter; a stage needs ceil(T / max busy) replicas), with an
+ * incumbent from the greedy strategy as an upper bound. A label is dropped only when another label at the same
  * boundary with the same previous-stage node is at least as good in every component (cost,
  * latency, stages, serial busy time, and GPUs taken from every pool), or when it cannot beat the
  * incumbent, or cannot meet the SLO; nodes that look alike and are untouched are tried once (by
@@ -126,11 +128,8 @@ final class LabelSettingStrategy implements PlacementStrategy {
     final double latencyBudget;
     final double[][] prefixTime;
     final double[] suffixMinTime;
-    final long[] prefixWeights;
     final long maxTypeMemory;
-    final double cheapestGpu;
-    /** Per boundary j: Σ over layers l ≥ j of min over types of t(l, type) × cheapest GPU of the type / max busy time. */
-    final double[] suffixCostTime;
+    final double[][] relaxedCost;
     final int maxReplicas;
     final Map<Long, List<Label>> buckets = new HashMap<>();
     final PriorityQueue<Label> queue = new PriorityQueue<>(
@@ -174,40 +173,84 @@ final class LabelSettingStrategy implements PlacementStrategy {
         }
         suffixMinTime[l] = suffixMinTime[l + 1] + best;
       }
-      prefixWeights = new long[layers + 1];
-      for (int l = 0; l < layers; l++) {
-        prefixWeights[l + 1] = prefixWeights[l] + c.model.layer(l).weightBytes();
-      }
-      cheapestGpu = c.free.stream().mapToDouble(FreeGpu::cost).min().orElse(0);
       double[] cheapestOfType = new double[types];
+      int[] freeOfType = new int[types];
       Arrays.fill(cheapestOfType, Double.POSITIVE_INFINITY);
       for (GpuPools.Pool p : pools.pools) {
         cheapestOfType[p.type] = Math.min(cheapestOfType[p.type], p.gpus.get(0).cost());
+        freeOfType[p.type] += p.size();
       }
-      suffixCostTime = new double[layers + 1];
-      for (int l = layers - 1; l >= 0; l--) {
-        double best = Double.POSITIVE_INFINITY;
-        for (int t = 0; t < types; t++) {
-          best = Math.min(best, (prefixTime[t][l + 1] - prefixTime[t][l]) * cheapestOfType[t]);
-        }
-        suffixCostTime[l] = suffixCostTime[l + 1] + best / maxBusy;
-      }
+      relaxedCost = relaxedCosts(cheapestOfType, freeOfType);
       maxReplicas = Options.positiveInt(problem.options(), "maxReplicas", 64);
     }
 
     /**
-     * Admissible estimate of the cost still to come from {@code boundary}: the remaining weights need
-     * at least so many GPUs at the cheapest price; and a stage of r GPUs of type t over layers S
-     * needs r ≥ T_S / (max busy time), so it costs at least Σ_{l∈S} t(l, t) × (cheapest GPU of t) /
-     * (max busy time). Shrunk by 1e-12 so that rounding never prunes a path that ties.
+     * Admissible estimate of the cost still to come from {@code boundary} after {@code stagesUsed}
+     * stages: the least cost of covering the remaining layers with the remaining stages when every
+     * GPU of a type cost as little as the cheapest free one, capacities and nodes did not matter, and
+     * transfers and latency were free; a stage of layers S on type t needs ceil(T_S / max busy) GPUs
+     * (each holding all of S).
      */
-    double costToGo(int boundary) {
+    double costToGo(int boundary, int stagesUsed) {
       if (boundary == layers) {
         return 0;
       }
-      long remaining = prefixWeights[layers] - prefixWeights[boundary];
-      long gpus = Math.max(1, (remaining + maxTypeMemory - 1) / maxTypeMemory);
-      return Math.max(gpus * cheapestGpu, suffixCostTime[boundary]) * (1 - 1e-12);
+      int left = maxStages - stagesUsed;
+      return left <= 0 ? Double.POSITIVE_INFINITY : relaxedCost[left][boundary];
+    }
+
+    /**
+     * True when a path whose cost is at least {@code lowerBound} may still be cheaper than the
+     * incumbent. Ties (up to a relative 1e-12, the rounding of summing costs in another order)
+     * cannot: the incumbent is as good.
+     */
+    boolean beatsIncumbent(double lowerBound) {
+      return upperBound == Double.POSITIVE_INFINITY || lowerBound < upperBound - 1e-12 * Math.abs(upperBound);
+    }
+
+    /** relaxed[s][j]: the relaxation of {@link #costToGo} with at most s stages from boundary j. */
+    private double[][] relaxedCosts(double[] cheapestOfType, int[] freeOfType) {
+      int types = pools.types.size();
+      // the cheapest single stage [j, k) over all types, or infinity
+      double[][] stage = new double[layers + 1][layers + 1];
+      for (int j = 0; j < layers; j++) {
+        long additive = 0;
+        long peak = 0;
+        Arrays.fill(stage[j], Double.POSITIVE_INFINITY);
+        for (int k = j + 1; k <= layers; k++) {
+          var layer = c.model.layer(k - 1);
+          additive += layer.weightBytes() + (long) batch * layer.stateBytesPerSample();
+          peak = Math.max(peak, (long) batch * layer.workingBytesPerSample());
+          for (int t = 0; t < types; t++) {
+            if (additive + peak > pools.types.get(t).memoryBytes()) {
+              continue;
+            }
+            double r = Math.max(1, Math.ceil((prefixTime[t][k] - prefixTime[t][j]) / maxBusy - 1e-9));
+            if (r <= freeOfType[t]) {
+              stage[j][k] = Math.min(stage[j][k], r * cheapestOfType[t]);
+            }
+          }
+        }
+      }
+      double[][] relaxed = new double[maxStages + 1][layers + 1];
+      for (int st = 0; st <= maxStages; st++) {
+        Arrays.fill(relaxed[st], Double.POSITIVE_INFINITY);
+        relaxed[st][layers] = 0;
+        if (st == 0) {
+          continue;
+        }
+        for (int j = layers - 1; j >= 0; j--) {
+          double best = Double.POSITIVE_INFINITY;
+          for (int k = j + 1; k <= layers; k++) {
+            double v = stage[j][k] + relaxed[st - 1][k];
+            if (v < best) {
+              best = v;
+            }
+          }
+          relaxed[st][j] = best;
+        }
+      }
+      return relaxed;
     }
 
     PlacementResult run() {
@@ -221,7 +264,7 @@ final class LabelSettingStrategy implements PlacementStrategy {
           upperBound = incumbent.get().cost();
         }
       }
-      Label root = new Label(0, new int[pools.pools.size()], START, 0, 0, 0, 0, costToGo(0), null, 0, new int[0]);
+      Label root = new Label(0, new int[pools.pools.size()], START, 0, 0, 0, 0, costToGo(0, 0), null, 0, new int[0]);
       queue.add(root);
       Label found = null;
       while (!queue.isEmpty()) {
@@ -330,7 +373,7 @@ final class LabelSettingStrategy implements PlacementStrategy {
             continue;
           }
           anyType = true;
-          if (label.cost + cheapestNext[t] + costToGo(j) >= upperBound) {
+          if (!beatsIncumbent(label.cost + cheapestNext[t] + costToGo(j, label.stages + 1))) {
             continue;
           }
           singleNodeOptions(label, j, t, compute, network, nodes);
@@ -416,7 +459,7 @@ final class LabelSettingStrategy implements PlacementStrategy {
       // every further GPU costs at least cheapestNext: beyond maxTotal the stage cannot beat the incumbent
       int maxTotal = maxReplicas;
       if (cheapestNext > 0 && upperBound < Double.POSITIVE_INFINITY) {
-        double room = upperBound - label.cost - costToGo(j);
+        double room = upperBound - label.cost - costToGo(j, label.stages + 1);
         maxTotal = (int) Math.min(maxTotal, Math.floor(room / cheapestNext + 1e-9));
       }
       if (maxTotal < minReplicas) {
@@ -514,8 +557,8 @@ final class LabelSettingStrategy implements PlacementStrategy {
         return false;
       }
       double cost = label.cost + stageCost;
-      double priority = cost + costToGo(j);
-      if (priority >= upperBound) {
+      double priority = cost + costToGo(j, label.stages + 1);
+      if (!beatsIncumbent(priority)) {
         return false;
       }
       int[] used = label.used.clone();

@@ -97,11 +97,31 @@ final class LargeClusterInstance {
     return StaticImportance.byType(Map.of("T4", 1.0, "A10", 2.0, "A100-80GB", 4.0, "H100-SXM", 8.0));
   }
 
+  /**
+   * The type weights with every GPU's weight scaled by a random factor in [0.5, 1.5): GPUs of one
+   * type then differ in importance (as under fragmentation- or demand-aware models), so the cheapest
+   * plan is no longer just "the cheapest type".
+   */
+  static StaticImportance perGpuImportance(Cluster cluster, long seed) {
+    SplittableRandom r = new SplittableRandom(seed + 2);
+    Map<String, Double> typeWeights = Map.of("T4", 1.0, "A10", 2.0, "A100-80GB", 4.0, "H100-SXM", 8.0);
+    Map<String, Double> weights = new java.util.HashMap<>();
+    for (Gpu g : cluster.gpus()) {
+      weights.put(g.id(), typeWeights.get(g.type()) * (0.5 + r.nextDouble()));
+    }
+    return importance().withGpuWeights(weights);
+  }
+
   static PlacementProblem problem(long seed, double throughput, Duration latency) {
+    return problem(seed, throughput, latency, false);
+  }
+
+  static PlacementProblem problem(long seed, double throughput, Duration latency, boolean perGpuWeights) {
     Cluster cluster = cluster(seed);
     ServiceRequest request = ServiceRequest.builder().id("llama").model(llamaLike())
         .slo(Slo.of(throughput, latency, 1)).maxStages(8).build();
-    return new PlacementProblem(request, halfAllocated(cluster, seed), importance(), PerformanceModel.defaults(),
+    return new PlacementProblem(request, halfAllocated(cluster, seed), perGpuWeights ? perGpuImportance(cluster, seed) : importance(),
+        PerformanceModel.defaults(),
         StrategyOptions.defaults());
   }
 }

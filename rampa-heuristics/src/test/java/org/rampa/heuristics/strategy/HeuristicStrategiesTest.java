@@ -25,8 +25,8 @@ class HeuristicStrategiesTest {
 
   @Test
   void everyStrategyIsFoundByName() {
-    assertThat(Strategies.available()).containsAll(HEURISTICS);
-    for (String name : HEURISTICS) {
+    assertThat(Strategies.available()).containsAll(HEURISTICS).contains("dp");
+    for (String name : List.of("greedy", "dp", "performance-first", "fewest-gpus", "even-split", "compute-balanced", "first-fit")) {
       assertThat(Strategies.named(name).name()).isEqualTo(name);
     }
   }
@@ -65,7 +65,7 @@ class HeuristicStrategiesTest {
   @Test
   void sameSeedSamePlan() {
     PlacementProblem problem = TinyPlacementProblems.generate(7, 6, 5);
-    for (String name : HEURISTICS) {
+    for (String name : List.of("greedy", "dp", "performance-first", "fewest-gpus", "even-split", "compute-balanced", "first-fit")) {
       PlacementStrategy s = Strategies.named(name);
       assertThat(s.place(problem).plan()).as(name).isEqualTo(s.place(problem).plan());
     }

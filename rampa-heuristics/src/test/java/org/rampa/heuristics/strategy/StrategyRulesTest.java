@@ -120,6 +120,29 @@ class StrategyRulesTest {
     assertThat(r.reason()).contains("layer 0").contains("largest free GPU (fast)");
   }
 
+  @Test
+  void greedyAndDpKeepConsecutiveStagesOnOneNodeWhenTransfersMatter() {
+    // two nodes of two "slow" GPUs (16 GiB): 24 GiB of weights need two stages; a 2 GB activation
+    // takes 160 ms over the network (12.5 GB/s) but 7 ms over NVLink (300 GB/s), and the SLO allows
+    // a period of 100 ms; GPUs listed alternating between the nodes
+    var b = Cluster.builder().gpuTypes(RandomInstances.threeTypes()).network(RandomInstances.network());
+    b.addNodes(Node.of("a", RandomInstances.nvlink()), Node.of("b", RandomInstances.nvlink()));
+    b.addGpus(Gpu.of("a0", "slow", "a"), Gpu.of("b0", "slow", "b"), Gpu.of("a1", "slow", "a"), Gpu.of("b1", "slow", "b"));
+    Cluster cluster = b.build();
+    List<Layer> layers = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      layers.add(Layer.builder().name("l" + i).flopsPerSample(0.1e12).weightBytes(6 * GB).outputBytesPerSample(2_000_000_000L).build());
+    }
+    Model m = Model.of("wide", layers);
+    for (String strategy : List.of("greedy", "dp")) {
+      PlacementResult r = place(strategy, m, 10, Duration.ofSeconds(1), ClusterState.empty(cluster));
+      assertThat(r.status().hasPlan()).as(strategy + ": " + r.reason()).isTrue();
+      Plan plan = r.plan().get();
+      assertThat(plan.stages()).as(strategy).hasSize(2);
+      assertThat(plan.gpuIds().stream().map(g -> cluster.gpu(g).node()).distinct()).as(strategy).hasSize(1);
+    }
+  }
+
   static ClusterState hold(ClusterState state, String gpu) {
     return state.allocate(Plan.builder().serviceId("bg-" + gpu)
         .addStages(Stage.builder().from(0).to(1).addGpus(gpu).computeTime(Duration.ZERO).memoryBytes(0).build())
