@@ -14,7 +14,6 @@ import org.rampa.split.LayerCostTable;
 import org.rampa.split.PeriodSplitter;
 import org.rampa.split.SplitProblem;
 import org.rampa.split.SplitResult;
-import org.rampa.split.SplitStage;
 import org.rampa.split.TensorTransfer;
 
 class MinPeriodDynamicProgramTest {
