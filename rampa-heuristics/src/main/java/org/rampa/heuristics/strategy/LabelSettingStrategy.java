@@ -140,6 +140,7 @@ final class LabelSettingStrategy implements PlacementStrategy {
     long dominated;
     long spreadCut;
     boolean truncated;
+    boolean finalCheckFailed;
 
     Search(PlacementProblem problem) {
       this.problem = problem;
@@ -291,6 +292,7 @@ final class LabelSettingStrategy implements PlacementStrategy {
         }
         // the labels' arithmetic and the performance model disagree at the last digit: trust the model
         exact = false;
+        finalCheckFailed = true;
       }
       if (incumbent.isPresent()) {
         Plan plan = c.check(PerformanceModel.assignmentsOf(incumbent.get()), incumbent.get().cost(), NAME).orElseThrow();
@@ -306,9 +308,17 @@ final class LabelSettingStrategy implements PlacementStrategy {
     }
 
     private String truncationNote() {
-      return "search truncated: " + (truncated ? "label cap " + maxLabels + " or time limit reached" : "")
-          + (truncated && spreadCut > 0 ? "; " : "")
-          + (spreadCut > 0 ? spreadCut + " stage(s) had more ways to spread replicas over nodes than maxSpreadOptions " + maxSpreadOptions : "");
+      List<String> why = new ArrayList<>();
+      if (truncated) {
+        why.add("label cap " + maxLabels + " or time limit " + problem.options().timeLimit() + " reached");
+      }
+      if (spreadCut > 0) {
+        why.add(spreadCut + " stage(s) had more ways to spread replicas over nodes than maxSpreadOptions " + maxSpreadOptions);
+      }
+      if (finalCheckFailed) {
+        why.add("the cheapest path missed the SLO by rounding in the final check");
+      }
+      return "search not exhaustive: " + String.join("; ", why);
     }
 
     private PlacementResult withPlan(Plan plan, boolean exact, String note) {
