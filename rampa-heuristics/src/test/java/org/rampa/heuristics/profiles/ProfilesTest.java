@@ -5,19 +5,34 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.net.URISyntaxException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
+import org.rampa.domain.Cluster;
+import org.rampa.domain.ClusterState;
+import org.rampa.domain.Gpu;
 import org.rampa.domain.Model;
+import org.rampa.domain.Node;
+import org.rampa.domain.ServiceRequest;
+import org.rampa.domain.Slo;
 import org.rampa.heuristics.split.PeriodSplitters;
 import org.rampa.heuristics.split.SplitBruteForce;
+import org.rampa.importance.StaticImportance;
+import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.TransferMode;
 import org.rampa.split.LayerCostTable;
 import org.rampa.split.SplitProblem;
 import org.rampa.split.SplitResult;
+import org.rampa.strategy.PlacementProblem;
+import org.rampa.strategy.SolveStatus;
+import org.rampa.strategy.Strategies;
+import org.rampa.strategy.StrategyOptions;
+import org.rampa.testing.RandomInstances;
+import org.rampa.verify.PlanVerifier;
 
 /**
  * Importers on the real published profiles shipped as test resources (MIT, see the LICENSE.txt
@@ -124,11 +139,43 @@ class ProfilesTest {
     // the same split priced by the performance model (measured profiles, seconds) gives the same period
     PipeDreamProfile gnmt = pipedream("translation_gnmt");
     Model model = gnmt.toModel(ProfileMode.TRAINING, "v100");
-    var type = org.rampa.testing.RandomInstances.type("v100", 125e12, 32L << 30, 900e9);
-    LayerCostTable fromModel = LayerCostTable.forModel(model, 1, List.of(type), org.rampa.testing.RandomInstances.network(),
-        org.rampa.perf.PerformanceModel.withTransfers(TransferMode.NONE));
+    var type = RandomInstances.type("v100", 125e12, 32L << 30, 900e9);
+    LayerCostTable fromModel = LayerCostTable.forModel(model, 1, List.of(type), RandomInstances.network(),
+        PerformanceModel.withTransfers(TransferMode.NONE));
     SplitResult seconds = PeriodSplitters.exact().split(SplitProblem.identical(fromModel, "v100", 4, TransferMode.NONE));
     assertThat(seconds.period() * 1000).isCloseTo(25.868, within(1e-5));
+  }
+
+  @Test
+  void strategiesPlaceAnImportedProfileOnGpusOfItsType() {
+    // GNMT's measured forward times on a cluster of eight GPUs of the profiled type, two nodes
+    Model model = pipedream("translation_gnmt").toModel(ProfileMode.INFERENCE, "v100");
+    var type = RandomInstances.type("v100", 125e12, 32L << 30, 900e9);
+    var b = Cluster.builder().addGpuTypes(type).network(RandomInstances.network());
+    for (String node : List.of("n0", "n1")) {
+      b.addNodes(Node.of(node, RandomInstances.nvlink()));
+      for (int g = 0; g < 4; g++) {
+        b.addGpus(Gpu.of(node + "g" + g, "v100", node));
+      }
+    }
+    var state = ClusterState.empty(b.build());
+    var perf = PerformanceModel.defaults();
+    double seconds = perf.stageSeconds(model, 0, model.size(), type, 1);
+    var request = ServiceRequest.builder().id("gnmt").model(model)
+        .slo(Slo.of(2.5 / seconds, Duration.ofNanos((long) (3 * seconds * 1e9)), 1)).maxStages(4).build();
+    var problem = new PlacementProblem(request, state, StaticImportance.uniform(), perf,
+        StrategyOptions.defaults());
+    var dp = Strategies.named("dp").place(problem);
+    var greedy = Strategies.named("greedy").place(problem);
+    assertThat(dp.status()).as(dp.reason()).isEqualTo(SolveStatus.OPTIMAL);
+    assertThat(greedy.status().hasPlan()).as(greedy.reason()).isTrue();
+    for (var plan : List.of(dp.plan().get(), greedy.plan().get())) {
+      assertThat(new PlanVerifier(perf).verify(request, plan, state).violations()).isEmpty();
+      assertThat(plan.throughput()).isGreaterThanOrEqualTo(2.5 / seconds);
+    }
+    // 2.5 times the throughput of one GPU needs at least three GPUs
+    assertThat(dp.plan().get().cost()).isEqualTo(3.0);
+    assertThat(greedy.plan().get().cost()).isGreaterThanOrEqualTo(3.0);
   }
 
   /** Tarnawski et al.'s layer graphs: contiguous min-max load on k = 6 identical accelerators. */
