@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.within;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.rampa.Rampa;
 import org.rampa.domain.Plan;
+import org.rampa.perf.TransferMode;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.PlacementStrategy;
@@ -68,6 +70,19 @@ class HeuristicStrategiesTest {
     for (String name : List.of("greedy", "dp", "performance-first", "fewest-gpus", "even-split", "compute-balanced", "first-fit")) {
       PlacementStrategy s = Strategies.named(name);
       assertThat(s.place(problem).plan()).as(name).isEqualTo(s.place(problem).plan());
+    }
+  }
+
+  @Test
+  void theFluentEntryPointRunsEveryStrategy() {
+    PlacementProblem problem = TinyPlacementProblems.generate(3, 6, 5);
+    for (String name : List.of("greedy", "dp", "performance-first", "fewest-gpus", "even-split", "compute-balanced", "first-fit")) {
+      for (TransferMode mode : TransferMode.values()) {
+        // Rampa verifies the plan itself and throws if a strategy returned a rejected one
+        PlacementResult r = Rampa.on(problem.state()).strategy(name).importance(problem.importance()).transfers(mode)
+            .place(problem.request());
+        assertThat(r.status().hasPlan() || !r.reason().isBlank()).as(name + " " + mode).isTrue();
+      }
     }
   }
 
