@@ -103,6 +103,21 @@ class ClusterStateTest {
   }
 
   @Test
+  void allocateAllAppliesEveryPlanOrNone() {
+    Cluster c = cluster(5);
+    String a = c.gpus().get(0).id();
+    String b = c.gpus().get(1).id();
+    ClusterState both = ClusterState.empty(c).allocateAll(List.of(hold("x", 1.0, 1, a), hold("y", 1.0, 1, b)));
+    assertThat(both.allocations()).containsOnlyKeys("x", "y");
+    assertThat(both.version()).isEqualTo(1);
+    ClusterState empty = ClusterState.empty(c);
+    assertThatThrownBy(() -> empty.allocateAll(List.of(hold("x", 1.0, 1, a), hold("y", 1.0, 1, a))))
+        .isInstanceOf(AllocationRefusedException.class).hasMessageContaining("\"y\"").hasMessageContaining(a);
+    assertThatThrownBy(() -> both.allocateAll(List.of(hold("x", 1.0, 1, c.gpus().get(2).id()))))
+        .isInstanceOf(AllocationRefusedException.class).hasMessageContaining("already holds");
+  }
+
+  @Test
   void releasingAnUnknownServiceIsAClearError() {
     ClusterState s = ClusterState.empty(cluster(3));
     assertThatThrownBy(() -> s.release("ghost"))

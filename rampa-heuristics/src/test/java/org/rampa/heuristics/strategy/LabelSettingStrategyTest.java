@@ -98,8 +98,9 @@ class LabelSettingStrategyTest {
     for (Gpu g : cluster.gpus()) {
       weights.put(g.id(), 0.5 + r.nextInt(8) + r.nextDouble());
     }
+    TransferMode mode = TransferMode.values()[r.nextInt(3)];
     return new PlacementProblem(request, gen.partiallyAllocated(cluster, 0.3), StaticImportance.uniform().withGpuWeights(weights),
-        PerformanceModel.withTransfers(TransferMode.values()[r.nextInt(3)]), StrategyOptions.defaults());
+        PerformanceModel.withTransfers(mode), StrategyOptions.builder().transfers(mode).build());
   }
 
   @Test
