@@ -17,7 +17,10 @@ enum Baseline {
   EVEN_SPLIT("even-split", SearchOrder.FEWEST_STAGES, SplitRule.EVEN_LAYERS, Rank.FASTEST),
   /** PipeDream-style: stages of balanced compute, on the fastest free GPUs, fewest stages. */
   COMPUTE_BALANCED("compute-balanced", SearchOrder.FEWEST_STAGES, SplitRule.COMPUTE_BALANCED, Rank.FASTEST),
-  /** The first free GPUs in cluster order, fewest stages; min-period split. */
+  /**
+   * The first free GPUs in cluster order on which the service fits (moving on to the next run of
+   * another GPU type when it does not), fewest stages; min-period split.
+   */
   FIRST_FIT("first-fit", SearchOrder.FEWEST_STAGES, SplitRule.MIN_PERIOD, Rank.CLUSTER_ORDER);
 
   enum SearchOrder {

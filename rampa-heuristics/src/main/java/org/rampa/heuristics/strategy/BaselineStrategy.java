@@ -43,6 +43,41 @@ final class BaselineStrategy implements PlacementStrategy {
     ranked.sort(baseline.rank.order);
     int maxStages = Math.min(c.request.maxStages(), c.model.size());
     Optional<Plan> plan = Optional.empty();
+    for (int from : windowStarts(ranked)) {
+      plan = search(c, ranked.subList(from, ranked.size()), maxStages, maxReplicas);
+      if (plan.isPresent()) {
+        break;
+      }
+    }
+    Map<String, Double> stats = Map.of("candidatesEvaluated", (double) c.candidatesEvaluated());
+    if (plan.isEmpty()) {
+      return Results.infeasible(name(), Infeasibility.afterSearch(c, "up to " + maxStages + " stages of up to "
+          + maxReplicas + " replicas in " + baseline.rank.name().toLowerCase().replace('_', ' ') + " order"), start, stats);
+    }
+    return Results.withPlan(name(), SolveStatus.FEASIBLE, plan.get(), "", start, stats);
+  }
+
+  /**
+   * Where the search may start in the ranking. First-fit takes the first GPUs in cluster order on
+   * which the service fits, so when the GPUs at the front cannot serve it (too slow for its latency
+   * bound, say) it moves on to where the next run of another GPU type begins; the other baselines
+   * always start from their best-ranked GPU.
+   */
+  private List<Integer> windowStarts(List<FreeGpu> ranked) {
+    List<Integer> starts = new ArrayList<>(List.of(0));
+    if (baseline.rank == Baseline.Rank.CLUSTER_ORDER) {
+      for (int i = 1; i < ranked.size(); i++) {
+        if (!ranked.get(i).typeName().equals(ranked.get(i - 1).typeName())) {
+          starts.add(i);
+        }
+      }
+    }
+    return starts;
+  }
+
+  /** The baseline's own search order over {@code ranked}. */
+  private Optional<Plan> search(PlacementContext c, List<FreeGpu> ranked, int maxStages, int maxReplicas) {
+    Optional<Plan> plan = Optional.empty();
     if (baseline.search == Baseline.SearchOrder.FEWEST_STAGES) {
       for (int k = 1; k <= maxStages && plan.isEmpty(); k++) {
         for (int r = 1; r <= maxReplicas && k * r <= ranked.size() && plan.isEmpty(); r++) {
@@ -58,12 +93,7 @@ final class BaselineStrategy implements PlacementStrategy {
         }
       }
     }
-    Map<String, Double> stats = Map.of("candidatesEvaluated", (double) c.candidatesEvaluated());
-    if (plan.isEmpty()) {
-      return Results.infeasible(name(), Infeasibility.afterSearch(c, "up to " + maxStages + " stages of up to "
-          + maxReplicas + " replicas in " + baseline.rank.name().toLowerCase().replace('_', ' ') + " order"), start, stats);
-    }
-    return Results.withPlan(name(), SolveStatus.FEASIBLE, plan.get(), "", start, stats);
+    return plan;
   }
 
   /** The first {@code k} groups of {@code r} same-type GPUs in rank order, split by the baseline's rule. */

@@ -84,6 +84,9 @@ class StrategyRulesTest {
         .containsExactly("n1g0");
     assertThat(place("first-fit", SMALL, 2, Duration.ofSeconds(1), ClusterState.empty(cluster())).plan().get().gpuIds())
         .containsExactly("n0g0");
+    // too slow on the first GPUs in cluster order: first-fit moves on to the next GPUs that fit
+    assertThat(place("first-fit", SMALL, 2, Duration.ofMillis(50), ClusterState.empty(cluster())).plan().get().gpuIds())
+        .containsExactly("n1g0");
   }
 
   @Test
