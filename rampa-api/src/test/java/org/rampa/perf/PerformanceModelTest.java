@@ -84,6 +84,13 @@ class PerformanceModelTest {
     assertThat(m.cutBytesPerSample(1)).isEqualTo(100);       // a
     assertThat(m.cutBytesPerSample(2)).isEqualTo(100 + 10);  // a (skip to d) + b
     assertThat(m.cutBytesPerSample(3)).isEqualTo(100 + 1);   // a (skip to d) + c
+    // a second source in the middle reads the model's input, not the layer before it
+    Model twoSources = Model.of("two-sources", List.of(layer("a", 1, 0, 100),
+        Layer.builder().from(layer("b", 1, 0, 10)).addInputs(Layer.MODEL_INPUT).build(),
+        Layer.builder().from(layer("c", 1, 0, 1)).addInputs(0, 1).build()));
+    assertThat(twoSources.cutBytesPerSample(1)).isEqualTo(100);
+    assertThat(twoSources.cutBytesPerSample(2)).isEqualTo(100 + 10);
+    assertThat(twoSources.inputsOf(1)).isEmpty();
   }
 
   @Test

@@ -129,6 +129,9 @@ public record PipeDreamProfile(String name, List<ProfiledLayer> layers) {
       double[] x = metrics.get(v);
       boolean loader = ProfiledLayer.isDataLoader(modules.get(v));
       List<Integer> in = inputs.getOrDefault(p, List.of()).stream().distinct().sorted().toList();
+      if (in.isEmpty() && p > 0) {
+        in = List.of(Layer.MODEL_INPUT); // a second source (another Input row) reads nothing earlier
+      }
       layers.add(new ProfiledLayer(ids.get(v), modules.get(v), loader ? 0 : x[0], loader ? 0 : x[1], Math.round(x[2]), Math.round(x[3]), in));
     }
     return new PipeDreamProfile(name, layers);
