@@ -128,6 +128,36 @@ public abstract class ClusterState {
         .build();
   }
 
+  /**
+   * A new state in which every plan's service holds what its plan needs, in one step: all of them
+   * or, if any conflicts with the state or with another of the plans, none.
+   */
+  public final ClusterState allocateAll(java.util.Collection<Plan> plans) {
+    ClusterState probe = this;
+    var builder = ImmutableClusterState.builder().cluster(cluster()).putAllAllocations(allocations());
+    Map<String, Allocation> added = new LinkedHashMap<>();
+    for (Plan plan : plans) {
+      if (added.containsKey(plan.serviceId()) || holds(plan.serviceId())) {
+        throw new AllocationRefusedException(plan.serviceId(), List.of("the service already holds resources or appears twice"));
+      }
+      added.put(plan.serviceId(), Allocation.of(plan));
+    }
+    builder.putAllAllocations(added).version(version() + 1);
+    try {
+      return builder.build();
+    } catch (IllegalArgumentException e) {
+      // the combined ledger over-commits a GPU: find the first plan that does, for the message
+      for (Plan plan : plans) {
+        List<String> conflicts = probe.conflicts(plan);
+        if (!conflicts.isEmpty()) {
+          throw new AllocationRefusedException(plan.serviceId(), conflicts);
+        }
+        probe = probe.allocate(plan);
+      }
+      throw e;
+    }
+  }
+
   /** A new state without {@code serviceId}'s holdings. */
   public final ClusterState release(String serviceId) {
     if (!holds(serviceId)) {

@@ -10,12 +10,17 @@ import org.immutables.value.Value;
  * One layer or block of a model, with the numbers the performance model needs per sample.
  *
  * <p>{@link #inputs()} lists the indices of the earlier layers whose outputs this layer consumes
- * (skip connections, encoder-decoder links); empty means "the previous layer", the common chain.
+ * (skip connections, encoder-decoder links); empty means "the previous layer", the common chain,
+ * and {@link #MODEL_INPUT} (-1) stands for the model's own input, fed from outside (a second data
+ * source in the middle of a graph consumes no earlier layer: its inputs are {@code [-1]}).
  */
 @Value.Immutable
 @JsonSerialize(as = ImmutableLayer.class)
 @JsonDeserialize(as = ImmutableLayer.class)
 public abstract class Layer {
+
+  /** In {@link #inputs()}: the model's own input rather than an earlier layer. */
+  public static final int MODEL_INPUT = -1;
 
   public abstract String name();
 
@@ -38,7 +43,7 @@ public abstract class Layer {
     return 0;
   }
 
-  /** Indices of earlier layers this layer consumes; empty = the immediately preceding layer. */
+  /** Indices of earlier layers this layer consumes ({@link #MODEL_INPUT} for the model's input); empty = the preceding layer. */
   public abstract List<Integer> inputs();
 
   /** Measured latencies per GPU type; they override the roofline for that type. */

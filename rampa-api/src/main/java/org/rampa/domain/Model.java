@@ -29,13 +29,16 @@ public abstract class Model {
     return layers().get(index);
   }
 
-  /** Indices of the layers whose outputs layer {@code i} consumes, with the default resolved. */
+  /**
+   * Indices of the layers whose outputs layer {@code i} consumes, with the default resolved and the
+   * model's own input ({@link Layer#MODEL_INPUT}) left out.
+   */
   public final List<Integer> inputsOf(int i) {
     List<Integer> explicit = layer(i).inputs();
-    if (!explicit.isEmpty() || i == 0) {
-      return explicit;
+    if (explicit.isEmpty()) {
+      return i == 0 ? List.of() : List.of(i - 1);
     }
-    return List.of(i - 1);
+    return explicit.stream().filter(p -> p != Layer.MODEL_INPUT).toList();
   }
 
   /**
@@ -97,10 +100,10 @@ public abstract class Model {
     }
     for (int i = 0; i < size(); i++) {
       for (int p : layer(i).inputs()) {
-        if (p < 0 || p >= i) {
+        if (p < Layer.MODEL_INPUT || p >= i) {
           throw Invalid.value(
               "model[" + name() + "].layers[" + i + "].inputs", p,
-              "a layer may only consume earlier layers (indices 0.." + (i - 1) + ")",
+              "a layer may only consume earlier layers (indices 0.." + (i - 1) + ") or the model's input (-1)",
               "the layers are not in topological order; linearise the graph first");
         }
       }

@@ -2,6 +2,7 @@ package org.rampa.strategy;
 
 import java.util.Objects;
 import org.rampa.domain.ClusterState;
+import org.rampa.domain.Invalid;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.importance.ImportanceModel;
 import org.rampa.perf.PerformanceModel;
@@ -23,5 +24,10 @@ public record PlacementProblem(
     Objects.requireNonNull(importance, "importance");
     Objects.requireNonNull(performance, "performance");
     Objects.requireNonNull(options, "options");
+    if (options.transfers() != performance.transferMode()) {
+      throw Invalid.value("options.transfers", options.transfers(),
+          "must equal the performance model's transfer mode (" + performance.transferMode() + ")",
+          "build the model with PerformanceModel.withTransfers(options.transfers())");
+    }
   }
 }

@@ -122,20 +122,18 @@ public final class RandomInstances {
 
   /** The state with a random {@code fraction} of the GPUs held exclusively by dummy services. */
   public ClusterState partiallyAllocated(Cluster cluster, double fraction) {
-    ClusterState state = ClusterState.empty(cluster);
-    int i = 0;
+    List<Plan> holds = new ArrayList<>();
     for (Gpu g : cluster.gpus()) {
       if (random.nextDouble() < fraction) {
-        Plan hold = Plan.builder()
-            .serviceId("background-" + i++)
+        holds.add(Plan.builder()
+            .serviceId("background-" + holds.size())
             .addStages(Stage.builder().from(0).to(1).addGpus(g.id()).computeTime(Duration.ZERO).memoryBytes(0).build())
             .period(Duration.ZERO)
             .throughput(0)
             .latency(Duration.ZERO)
-            .build();
-        state = state.allocate(hold);
+            .build());
       }
     }
-    return state;
+    return ClusterState.empty(cluster).allocateAll(holds);
   }
 }

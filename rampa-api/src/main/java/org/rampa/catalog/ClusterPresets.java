@@ -1,0 +1,73 @@
+package org.rampa.catalog;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.rampa.domain.Cluster;
+import org.rampa.domain.Gpu;
+import org.rampa.domain.GpuType;
+import org.rampa.domain.Invalid;
+import org.rampa.domain.Link;
+import org.rampa.domain.Node;
+
+/**
+ * Built-in heterogeneous clusters of catalog GPUs: servers of 4 GPUs of one type, linked by their
+ * scale-up fabric (or PCIe), nodes linked by a 100 Gb/s network (12.5 GB/s, 10 µs: a typical
+ * datacentre fabric, an assumption rather than a measurement).
+ */
+public final class ClusterPresets {
+
+  public static final Link NETWORK_100G = Link.of("ethernet-100G", 12.5e9, Duration.ofNanos(10_000));
+
+  /** The four generations both presets mix, oldest first. */
+  public static final String[] MIXED_TYPES = {"T4", "A10", "A100-SXM4-80GB", "H100-SXM5-80GB"};
+
+  private ClusterPresets() {}
+
+  /** 48 GPUs on 12 nodes: 4 nodes of T4, 4 of A10, 2 of A100-80GB, 2 of H100 (a paper-sized testbed). */
+  public static Cluster small() {
+    return mixed(new int[] {4, 4, 2, 2}, 4);
+  }
+
+  /** 1000 GPUs on 250 nodes: 100 nodes of T4, 75 of A10, 50 of A100-80GB, 25 of H100. */
+  public static Cluster large() {
+    return mixed(new int[] {100, 75, 50, 25}, 4);
+  }
+
+  /** {@code nodesPerType[i]} nodes of {@link #MIXED_TYPES}[i], each with {@code gpusPerNode} GPUs. */
+  public static Cluster mixed(int[] nodesPerType, int gpusPerNode) {
+    if (nodesPerType.length != MIXED_TYPES.length) {
+      throw Invalid.value("nodesPerType.length", nodesPerType.length, "must be " + MIXED_TYPES.length + " (one count per type)");
+    }
+    Map<String, Integer> nodes = new LinkedHashMap<>();
+    for (int i = 0; i < MIXED_TYPES.length; i++) {
+      nodes.put(MIXED_TYPES[i], nodesPerType[i]);
+    }
+    return of(nodes, gpusPerNode, NETWORK_100G);
+  }
+
+  /** A cluster with the given number of nodes per catalog GPU type, {@code gpusPerNode} GPUs each. */
+  public static Cluster of(Map<String, Integer> nodesPerType, int gpusPerNode, Link network) {
+    if (gpusPerNode < 1) {
+      throw Invalid.value("gpusPerNode", gpusPerNode, "must be >= 1");
+    }
+    GpuCatalog catalog = GpuCatalog.standard();
+    var b = Cluster.builder().network(network);
+    int n = 0;
+    for (Map.Entry<String, Integer> e : nodesPerType.entrySet()) {
+      GpuCatalog.Entry entry = catalog.entry(e.getKey());
+      GpuType type = entry.type();
+      if (e.getValue() > 0) {
+        b.addGpuTypes(type);
+      }
+      for (int i = 0; i < e.getValue(); i++, n++) {
+        String node = String.format("node%03d", n);
+        b.addNodes(Node.of(node, entry.intraNodeLink()));
+        for (int g = 0; g < gpusPerNode; g++) {
+          b.addGpus(Gpu.of(node + "-gpu" + g, type.name(), node));
+        }
+      }
+    }
+    return b.build();
+  }
+}

@@ -1,0 +1,60 @@
+package org.rampa.json;
+
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import java.util.Map;
+import org.immutables.value.Value;
+import org.rampa.domain.Allocation;
+import org.rampa.domain.Cluster;
+import org.rampa.domain.ClusterState;
+import org.rampa.domain.ImmutableClusterState;
+import org.rampa.domain.ServiceRequest;
+import org.rampa.importance.StaticImportance;
+import org.rampa.strategy.StrategyOptions;
+
+/**
+ * A whole placement problem as one document: the cluster, who holds what, the request, the
+ * strategy with its options, and static importance weights per GPU type (1 where absent).
+ */
+@Value.Immutable
+@JsonSerialize(as = ImmutableProblemDocument.class)
+@JsonDeserialize(as = ImmutableProblemDocument.class)
+public abstract class ProblemDocument {
+
+  public abstract Cluster cluster();
+
+  /** Current holdings by service id (empty: a free cluster). */
+  public abstract Map<String, Allocation> allocations();
+
+  public abstract ServiceRequest request();
+
+  @Value.Default
+  public String strategy() {
+    return "greedy";
+  }
+
+  @Value.Default
+  public StrategyOptions options() {
+    return StrategyOptions.defaults();
+  }
+
+  /** Importance weight per GPU type name; types not listed weigh 1. */
+  public abstract Map<String, Double> importanceByType();
+
+  public final ClusterState state() {
+    return ImmutableClusterState.builder().cluster(cluster()).allocations(allocations()).build();
+  }
+
+  public final StaticImportance importance() {
+    return StaticImportance.byType(importanceByType());
+  }
+
+  @Value.Check
+  protected void check() {
+    state(); // validates that the holdings fit the cluster
+  }
+
+  public static ImmutableProblemDocument.Builder builder() {
+    return ImmutableProblemDocument.builder();
+  }
+}

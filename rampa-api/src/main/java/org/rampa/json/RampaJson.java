@@ -1,0 +1,96 @@
+package org.rampa.json;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.datatype.guava.GuavaModule;
+import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Reads and writes RAMPA's values as JSON. Durations are ISO-8601 strings ("PT0.0015S"), sizes are
+ * bytes, rates are per second. Unknown fields are errors (a typo must not silently become a
+ * default). Every read error names the JSON path of the offending value.
+ */
+public final class RampaJson {
+
+  private static final ObjectMapper MAPPER = JsonMapper.builder()
+      .addModule(new Jdk8Module())
+      .addModule(new JavaTimeModule())
+      .addModule(new GuavaModule())
+      .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
+      .enable(SerializationFeature.INDENT_OUTPUT)
+      .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+      .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+      .build();
+
+  private RampaJson() {}
+
+  /** The configured mapper, for callers embedding RAMPA values in their own documents. */
+  public static ObjectMapper mapper() {
+    return MAPPER.copy();
+  }
+
+  public static String write(Object value) {
+    try {
+      return MAPPER.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write " + value.getClass().getSimpleName() + " as JSON: " + e.getOriginalMessage(), e);
+    }
+  }
+
+  public static <T> T read(String json, Class<T> type) {
+    try {
+      return MAPPER.readValue(json, type);
+    } catch (JsonProcessingException e) {
+      throw new JsonInputException(describe(e, type), e);
+    }
+  }
+
+  public static <T> T read(Path file, Class<T> type) {
+    try {
+      return read(Files.readString(file), type);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
+    } catch (JsonInputException e) {
+      throw new JsonInputException(file + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static String describe(JsonProcessingException e, Class<?> type) {
+    String path = "$";
+    if (e instanceof JsonMappingException m) {
+      StringBuilder p = new StringBuilder("$");
+      for (JsonMappingException.Reference r : m.getPath()) {
+        if (r.getIndex() >= 0) {
+          p.append('[').append(r.getIndex()).append(']');
+        } else if (r.getFieldName() != null) {
+          p.append('.').append(r.getFieldName());
+        }
+      }
+      path = p.toString();
+    }
+    String cause = rootMessage(e);
+    String where = e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
+    return "invalid " + type.getSimpleName() + " JSON at " + path + where + ": " + cause;
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    if (t instanceof JsonProcessingException j) {
+      return j.getOriginalMessage();
+    }
+    return t.getMessage();
+  }
+}

@@ -1,0 +1,140 @@
+package org.rampa.testing;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.rampa.domain.Cluster;
+import org.rampa.domain.Gpu;
+import org.rampa.domain.Plan;
+import org.rampa.domain.ServiceRequest;
+import org.rampa.importance.GpuCosts;
+import org.rampa.perf.PerformanceModel;
+import org.rampa.perf.PlanEstimate;
+import org.rampa.perf.StageAssignment;
+import org.rampa.strategy.PlacementProblem;
+
+/**
+ * The oracle for tiny instances: enumerates every contiguous split into at most K_max stages and,
+ * for every stage, every non-empty set of completely free GPUs of one type (data-parallel replicas,
+ * exclusive use), disjoint from the other stages; keeps the placement of least cost
+ * ({@link GpuCosts} of the problem's importance model) that meets memory (free memory of every GPU),
+ * throughput and latency under {@link PerformanceModel#estimate}, compared exactly (no tolerance).
+ *
+ * <p>Exponential: meant for at most about 8 layers and 6 free GPUs. It prunes only by rules that
+ * cannot lose the optimum: a partial cost already at least the best found (costs are never
+ * negative); a stage whose compute alone, divided over its replicas, exceeds the period the SLO
+ * allows; compute latency already beyond the bound; a stage that does not fit a GPU's free memory.
+ */
+public final class BruteForcePlacement {
+  private BruteForcePlacement() {}
+
+  /** The optimum and how many complete placements were predicted. */
+  public record Optimum(Plan plan, double cost, long placementsChecked) {}
+
+  /** The least-cost SLO-feasible placement, or empty when there is none. */
+  public static Optional<Optimum> solve(PlacementProblem problem) {
+    Search s = new Search(problem);
+    s.recurse(0, 0, 0, 0, new ArrayList<>());
+    if (s.best == null) {
+      return Optional.empty();
+    }
+    Plan plan = s.performance.plan(s.request, s.best, s.cluster, s.bestCost, "brute-force");
+    return Optional.of(new Optimum(plan, s.bestCost, s.checked));
+  }
+
+  private static final class Search {
+    final ServiceRequest request;
+    final Cluster cluster;
+    final PerformanceModel performance;
+    final PlacementProblem problem;
+    final List<Gpu> free;
+    final double[] cost;
+    final int layers;
+    final int batch;
+    final double maxStageBusy;
+    final double latencyBudget;
+    List<StageAssignment> best;
+    double bestCost = Double.POSITIVE_INFINITY;
+    long checked;
+
+    Search(PlacementProblem problem) {
+      this.problem = problem;
+      this.request = problem.request();
+      this.cluster = problem.state().cluster();
+      this.performance = problem.performance();
+      this.free = problem.state().freeGpus();
+      GpuCosts costs = problem.importance().evaluate(problem.state());
+      this.cost = new double[free.size()];
+      for (int i = 0; i < free.size(); i++) {
+        cost[i] = costs.of(free.get(i).id());
+      }
+      this.layers = request.model().size();
+      this.batch = request.slo().batchSize();
+      this.maxStageBusy = batch / request.slo().requiredThroughput();
+      this.latencyBudget = request.slo().latencyBoundSeconds() - request.slo().batchingWaitSeconds();
+    }
+
+    void recurse(int from, int usedMask, double partialCost, double partialCompute, List<StageAssignment> stages) {
+      if (from == layers) {
+        leaf(stages, partialCost);
+        return;
+      }
+      if (stages.size() == request.maxStages()) {
+        return;
+      }
+      for (int to = from + 1; to <= layers; to++) {
+        long memory = performance.stageMemoryBytes(request.model(), from, to, batch);
+        int n = free.size();
+        for (int mask = 1; mask < (1 << n); mask++) {
+          if ((mask & usedMask) != 0 || !oneType(mask)) {
+            continue;
+          }
+          double c = partialCost;
+          boolean fits = true;
+          List<String> ids = new ArrayList<>();
+          for (int i = 0; i < n; i++) {
+            if ((mask & (1 << i)) != 0) {
+              c += cost[i];
+              ids.add(free.get(i).id());
+              fits &= memory <= problem.state().freeMemoryBytes(free.get(i).id());
+            }
+          }
+          if (!fits || c >= bestCost) {
+            continue;
+          }
+          double compute = performance.stageSeconds(request.model(), from, to, cluster.typeOf(ids.get(0)), batch);
+          if (compute / ids.size() > maxStageBusy || partialCompute + compute > latencyBudget) {
+            continue;
+          }
+          stages.add(new StageAssignment(from, to, ids, 1.0));
+          recurse(to, usedMask | mask, c, partialCompute + compute, stages);
+          stages.remove(stages.size() - 1);
+        }
+      }
+    }
+
+    private boolean oneType(int mask) {
+      String type = null;
+      for (int i = 0; i < free.size(); i++) {
+        if ((mask & (1 << i)) != 0) {
+          if (type == null) {
+            type = free.get(i).type();
+          } else if (!type.equals(free.get(i).type())) {
+            return false;
+          }
+        }
+      }
+      return true;
+    }
+
+    private void leaf(List<StageAssignment> stages, double c) {
+      checked++;
+      PlanEstimate e = performance.estimate(request, stages, cluster);
+      if (e.throughput() >= request.slo().requiredThroughput() && e.latencySeconds() <= request.slo().latencyBoundSeconds()
+          && c < bestCost) {
+        bestCost = c;
+        best = List.copyOf(stages);
+      }
+    }
+  }
+}

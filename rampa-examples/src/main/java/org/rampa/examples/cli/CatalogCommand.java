@@ -1,0 +1,42 @@
+package org.rampa.examples.cli;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import org.rampa.catalog.GpuCatalog;
+import org.rampa.catalog.ModelCatalog;
+import org.rampa.domain.GpuType;
+import org.rampa.domain.Model;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+@Command(name = "catalog", mixinStandardHelpOptions = true,
+    description = "List the catalog's GPU types and models with their key numbers.")
+final class CatalogCommand implements Callable<Integer> {
+
+  @Spec
+  CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    GpuCatalog gpus = GpuCatalog.standard();
+    out.printf("%-16s %8s %8s %9s %6s %6s %9s  %s%n", "GPU type", "TFLOP/s", "mem GiB", "mem GB/s", "eta_c", "eta_m", "overhead", "notes");
+    for (String id : gpus.ids()) {
+      GpuCatalog.Entry e = gpus.entry(id);
+      GpuType t = e.type();
+      out.printf("%-16s %8.1f %8.0f %9.0f %6.3f %6.3f %7.1fus  %s%n", id, t.peakFlopsPerSecond() / 1e12,
+          t.memoryBytes() / (double) (1L << 30), t.memoryBandwidthBytesPerSecond() / 1e9, t.computeEfficiency(),
+          t.memoryEfficiency(), t.layerOverhead().toNanos() / 1e3, e.confidenceNotes().contains("UNVERIFIED") ? "has UNVERIFIED values" : "");
+    }
+    out.println();
+    out.printf("%-14s %7s %10s %12s %11s%n", "model", "layers", "params", "GFLOP/sample", "weights GB");
+    for (String name : ModelCatalog.names()) {
+      Model m = ModelCatalog.model(name);
+      out.printf("%-14s %7d %9.2fB %12.2f %11.2f%n", name, m.size(), ModelCatalog.parameters(m) / 1e9,
+          m.totalFlopsPerSample() / 1e9, m.totalWeightBytes() / 1e9);
+    }
+    out.println("(transformers: prefill at their default sequence length; see ModelCatalog.prefill/decode)");
+    return 0;
+  }
+}

@@ -1,0 +1,44 @@
+package org.rampa.examples.cli;
+
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code rampa} command line. Exit codes: 0 success (an INFEASIBLE result included), 2 bad
+ * input (the message names the problem), 1 internal error.
+ */
+@Command(
+    name = "rampa",
+    mixinStandardHelpOptions = true,
+    version = "rampa 0.1.0",
+    description = "Places DNN inference pipelines on heterogeneous GPU clusters (RAMPA, VastPipe).",
+    subcommands = {PlanCommand.class, SplitCommand.class, SimulateCommand.class, CatalogCommand.class, DemoCommand.class, CommandLine.HelpCommand.class})
+public final class RampaCli {
+
+  public static final int BAD_INPUT = 2;
+  public static final int INTERNAL_ERROR = 1;
+
+  public static void main(String[] args) {
+    System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+  }
+
+  /** Runs one command line and returns its exit code (for tests and embedding). */
+  public static int run(String[] args, PrintWriter out, PrintWriter err) {
+    CommandLine cli = new CommandLine(new RampaCli());
+    cli.setOut(out);
+    cli.setErr(err);
+    cli.setExecutionExceptionHandler((e, line, parse) -> {
+      if (e instanceof IllegalArgumentException || e instanceof java.io.UncheckedIOException) {
+        line.getErr().println("rampa: " + e.getMessage());
+        return BAD_INPUT;
+      }
+      line.getErr().println("rampa: internal error: " + e);
+      e.printStackTrace(line.getErr());
+      return INTERNAL_ERROR;
+    });
+    cli.setExitCodeExceptionMapper(e -> e instanceof CommandLine.ParameterException ? BAD_INPUT : INTERNAL_ERROR);
+    int code = cli.execute(args);
+    return code == CommandLine.ExitCode.USAGE ? BAD_INPUT : code;
+  }
+}

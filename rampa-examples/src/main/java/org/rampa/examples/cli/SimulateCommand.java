@@ -1,0 +1,94 @@
+package org.rampa.examples.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+import org.rampa.domain.Cluster;
+import org.rampa.examples.experiment.AdmissionExperiment;
+import org.rampa.examples.experiment.ExperimentSummary;
+import org.rampa.examples.experiment.Planners;
+import org.rampa.examples.experiment.Presets;
+import org.rampa.examples.sim.RunResult;
+import org.rampa.examples.sim.Workload;
+import org.rampa.examples.sim.WorkloadSpec;
+import org.rampa.json.RampaJson;
+import org.rampa.strategy.StrategyOptions;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "simulate", mixinStandardHelpOptions = true,
+    description = "Run the RAMPA online-admission experiment: every planner on the same arrivals, over a sweep of offered load.")
+final class SimulateCommand implements Callable<Integer> {
+
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--preset", defaultValue = "small",
+      description = "small (48 GPUs, 12 nodes), large (1000 GPUs, 250 nodes) or a cluster JSON file. Default: ${DEFAULT-VALUE}.")
+  String preset;
+
+  @Option(names = "--workload", description = "Workload mix JSON file (default: the built-in standard mix).")
+  Path workload;
+
+  @Option(names = "--planners", split = ",",
+      description = "Planners to compare (default: all baselines, greedy RAMPA with every importance, exact RAMPA with capability).")
+  List<String> planners;
+
+  @Option(names = "--loads", split = ",", defaultValue = "8,16,24,32,40,48",
+      description = "Offered loads in Erlangs (arrival rate x mean lifetime). Default: ${DEFAULT-VALUE}.")
+  List<Double> loads;
+
+  @Option(names = "--arrivals", defaultValue = "400", description = "Arrivals per load. Default: ${DEFAULT-VALUE}.")
+  int arrivals;
+
+  @Option(names = "--lifetime", defaultValue = "3600", description = "Mean service lifetime in seconds. Default: ${DEFAULT-VALUE}.")
+  double lifetime;
+
+  @Option(names = "--seed", defaultValue = "1", description = "Seed of the arrival sequence. Default: ${DEFAULT-VALUE}.")
+  long seed;
+
+  @Option(names = "--time-limit", defaultValue = "PT2S", description = "Time limit per exact solve (ISO-8601). Default: ${DEFAULT-VALUE}.")
+  Duration timeLimit;
+
+  @Option(names = "--out", defaultValue = "rampa-results", description = "Output folder. Default: ${DEFAULT-VALUE}.")
+  Path out;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter stdout = spec.commandLine().getOut();
+    Cluster cluster = Presets.cluster(preset);
+    WorkloadSpec mix = workload == null ? WorkloadSpec.standardMix() : RampaJson.mapper().readValue(workload.toFile(), WorkloadSpec.class);
+    StrategyOptions options = StrategyOptions.builder().timeLimit(timeLimit).seed(seed).build();
+    List<String> names = planners == null ? Planners.defaults() : planners;
+    var settings = new AdmissionExperiment.Settings(cluster, Workload.of(mix, cluster), loads, arrivals, lifetime, seed,
+        names.stream().map(n -> Planners.named(n, options)).toList());
+    stdout.printf("RAMPA admission experiment: %d GPUs on %d nodes, %d service classes, %d planners x %d loads x %d arrivals (seed %d)%n",
+        cluster.gpus().size(), cluster.nodes().size(), settings.workload().classes().size(), names.size(), loads.size(), arrivals, seed);
+    List<RunResult> results;
+    try (ProgressBar bar = new ProgressBarBuilder().setTaskName("simulate").setInitialMax((long) names.size() * loads.size())
+        .setStyle(ProgressBarStyle.ASCII).setConsumer(new me.tongfei.progressbar.ConsoleProgressBarConsumer(System.err))
+        .continuousUpdate().build()) {
+      results = new AdmissionExperiment(settings).run(r -> bar.step());
+    }
+    AdmissionExperiment.printTable(results, stdout);
+    Files.createDirectories(out);
+    List<String> types = cluster.gpuTypes().stream().map(t -> t.name()).toList();
+    AdmissionExperiment.writeCsv(results, types, out.resolve("admission.csv"));
+    AdmissionExperiment.writeChart(results, "RAMPA admission, " + cluster.gpus().size() + " GPUs", out);
+    String summary = ExperimentSummary.paragraph(results);
+    Files.writeString(out.resolve("summary.txt"), summary + System.lineSeparator());
+    stdout.println();
+    stdout.println(summary);
+    stdout.printf("Wrote %s, %s, %s and %s%n", out.resolve("admission.csv"), out.resolve("admission.png"), out.resolve("admission.svg"),
+        out.resolve("summary.txt"));
+    return 0;
+  }
+}

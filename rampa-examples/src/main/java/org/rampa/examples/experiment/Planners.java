@@ -1,0 +1,130 @@
+package org.rampa.examples.experiment;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.rampa.catalog.GpuCatalog;
+import org.rampa.domain.Cluster;
+import org.rampa.domain.ClusterState;
+import org.rampa.domain.GpuType;
+import org.rampa.domain.Invalid;
+import org.rampa.domain.ServiceRequest;
+import org.rampa.examples.sim.Planner;
+import org.rampa.examples.sim.PlannerSpec;
+import org.rampa.examples.sim.StrategyPlanner;
+import org.rampa.heuristics.importance.ImportanceModels;
+import org.rampa.heuristics.importance.Placeability;
+import org.rampa.heuristics.importance.SlidingWindowForecast;
+import org.rampa.importance.ImportanceModel;
+import org.rampa.importance.StaticImportance;
+import org.rampa.perf.PerformanceModel;
+import org.rampa.strategy.PlacementResult;
+import org.rampa.strategy.Strategies;
+import org.rampa.strategy.StrategyOptions;
+
+/**
+ * The planners the experiment compares, by name: the baselines ("performance-first",
+ * "fewest-gpus", "even-split", "compute-balanced", "first-fit") and RAMPA as
+ * "rampa-{greedy|dp|exact}/{importance}" with importance one of {@link #IMPORTANCES}.
+ *
+ * <p>Forecast-driven importances (scarcity, marginal loss) learn the workload online from a
+ * sliding window of the last {@value #FORECAST_WINDOW} arrivals; nothing is told in advance.
+ */
+public final class Planners {
+
+  public static final List<String> BASELINES =
+      List.of("performance-first", "fewest-gpus", "even-split", "compute-balanced", "first-fit");
+
+  public static final List<String> IMPORTANCES =
+      List.of("uniform", "price", "capability", "fragmentation", "scarcity", "marginal-loss", "scarcity+fragmentation");
+
+  static final int FORECAST_WINDOW = 200;
+  private static final int MARGINAL_SAMPLES = 64;
+
+  private Planners() {}
+
+  /**
+   * The default comparison: every baseline, greedy RAMPA with every importance, and exact RAMPA
+   * with capability importance (one exact configuration keeps the default run to minutes).
+   */
+  public static List<String> defaults() {
+    List<String> names = new ArrayList<>(BASELINES);
+    for (String importance : IMPORTANCES) {
+      names.add("rampa-greedy/" + importance);
+    }
+    names.add("rampa-exact/capability");
+    return names;
+  }
+
+  public static PlannerSpec named(String name, StrategyOptions options) {
+    if (BASELINES.contains(name)) {
+      return new PlannerSpec(name, cluster -> new StrategyPlanner(Strategies.named(name), StaticImportance.uniform(), options));
+    }
+    String[] parts = name.split("/", 2);
+    if (parts.length != 2 || !parts[0].startsWith("rampa-") || !IMPORTANCES.contains(parts[1])) {
+      throw Invalid.value("planner", name, "is not a known planner",
+          "use a baseline " + BASELINES + " or rampa-{greedy|dp|exact}/{" + String.join("|", IMPORTANCES) + "}");
+    }
+    String strategy = parts[0].substring("rampa-".length());
+    Strategies.named(strategy); // fails fast, naming the available strategies
+    return new PlannerSpec(name, cluster -> new LearningPlanner(strategy, parts[1], cluster, options));
+  }
+
+  /** A RAMPA planner whose importance may learn from a sliding window of recent arrivals. */
+  private static final class LearningPlanner implements Planner {
+    private final SlidingWindowForecast window = SlidingWindowForecast.lastArrivals(FORECAST_WINDOW);
+    private final StrategyPlanner delegate;
+
+    LearningPlanner(String strategy, String importance, Cluster cluster, StrategyOptions options) {
+      this.delegate = new StrategyPlanner(Strategies.named(strategy), importance(importance, cluster), options);
+    }
+
+    private ImportanceModel importance(String name, Cluster cluster) {
+      PerformanceModel pm = PerformanceModel.defaults();
+      return switch (name) {
+        case "uniform" -> StaticImportance.uniform();
+        case "price" -> StaticImportance.byType(pricePerHour(cluster));
+        case "capability" -> ImportanceModels.capability();
+        case "fragmentation" -> ImportanceModels.fragmentation();
+        case "scarcity" -> ImportanceModels.scarcity(window::snapshot, pm);
+        case "marginal-loss" -> ImportanceModels.marginalAcceptanceLoss(window::snapshot, Placeability.singleType(pm), MARGINAL_SAMPLES, 1);
+        case "scarcity+fragmentation" -> ImportanceModels.combination()
+            .add(1.0, ImportanceModels.scarcity(window::snapshot, pm))
+            .add(0.25, ImportanceModels.fragmentation())
+            .build();
+        default -> throw Invalid.value("importance", name, "unknown");
+      };
+    }
+
+    @Override
+    public void observe(ServiceRequest arrival, Duration at) {
+      window.observe(arrival);
+    }
+
+    @Override
+    public PlacementResult plan(ServiceRequest request, ClusterState state) {
+      return delegate.plan(request, state);
+    }
+  }
+
+  /**
+   * The catalog's hourly price per GPU type as static importance (what a GPU-hour of the type costs
+   * to rent); types without a price get the mean of the priced ones.
+   */
+  static Map<String, Double> pricePerHour(Cluster cluster) {
+    GpuCatalog catalog = GpuCatalog.standard();
+    Map<String, Double> prices = new LinkedHashMap<>();
+    for (GpuType t : cluster.gpuTypes()) {
+      if (catalog.ids().contains(t.name()) && catalog.entry(t.name()).pricePerHourUsd().isPresent()) {
+        prices.put(t.name(), catalog.entry(t.name()).pricePerHourUsd().getAsDouble());
+      }
+    }
+    double mean = prices.values().stream().mapToDouble(Double::doubleValue).average().orElse(1.0);
+    for (GpuType t : cluster.gpuTypes()) {
+      prices.putIfAbsent(t.name(), mean);
+    }
+    return prices;
+  }
+}

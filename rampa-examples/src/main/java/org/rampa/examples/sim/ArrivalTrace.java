@@ -1,0 +1,104 @@
+package org.rampa.examples.sim;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import org.rampa.domain.Invalid;
+
+/** A sequence of arrivals: generated (Poisson arrivals, exponential lifetimes) or replayed from CSV. */
+public final class ArrivalTrace {
+
+  private static final String HEADER = "arrival_s,class,lifetime_s";
+
+  private final List<Arrival> arrivals;
+
+  public ArrivalTrace(List<Arrival> arrivals) {
+    this.arrivals = List.copyOf(arrivals);
+  }
+
+  public List<Arrival> arrivals() {
+    return arrivals;
+  }
+
+  /**
+   * {@code count} arrivals at {@code ratePerSecond} (Poisson) with exponential lifetimes of mean
+   * {@code meanLifetimeSeconds}, classes drawn from {@code workload}. Same seed, same trace.
+   */
+  public static ArrivalTrace poisson(Workload workload, double ratePerSecond, double meanLifetimeSeconds, int count, long seed) {
+    Invalid.requireFinitePositive("ratePerSecond", ratePerSecond);
+    Invalid.requireFinitePositive("meanLifetimeSeconds", meanLifetimeSeconds);
+    SplittableRandom random = new SplittableRandom(seed);
+    List<Arrival> out = new ArrayList<>(count);
+    double t = 0;
+    for (int i = 0; i < count; i++) {
+      t += exponential(random, 1 / ratePerSecond);
+      out.add(new Arrival(i, t, workload.sample(random), exponential(random, meanLifetimeSeconds)));
+    }
+    return new ArrivalTrace(out);
+  }
+
+  private static double exponential(SplittableRandom random, double mean) {
+    return -mean * Math.log(1 - random.nextDouble());
+  }
+
+  public void write(Path file) {
+    StringBuilder b = new StringBuilder(HEADER).append('\n');
+    for (Arrival a : arrivals) {
+      b.append(String.format(Locale.ROOT, "%.6f,%d,%.6f%n", a.timeSeconds(), a.classIndex(), a.lifetimeSeconds()));
+    }
+    try {
+      Files.writeString(file, b);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write trace " + file, e);
+    }
+  }
+
+  /** Reads a trace written by {@link #write} (or by hand): arrival time, class index, lifetime. */
+  public static ArrivalTrace read(Path file, int classCount) {
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read trace " + file, e);
+    }
+    if (lines.isEmpty() || !lines.get(0).trim().equals(HEADER)) {
+      throw Invalid.value(file + ": header", lines.isEmpty() ? "(empty file)" : lines.get(0), "must be " + HEADER);
+    }
+    List<Arrival> out = new ArrayList<>();
+    double previous = 0;
+    for (int i = 1; i < lines.size(); i++) {
+      if (lines.get(i).isBlank()) {
+        continue;
+      }
+      String[] f = lines.get(i).split(",");
+      String where = file + ": line " + (i + 1);
+      if (f.length != 3) {
+        throw Invalid.value(where, lines.get(i), "needs 3 fields: " + HEADER);
+      }
+      try {
+        double t = Double.parseDouble(f[0].trim());
+        int c = Integer.parseInt(f[1].trim());
+        double life = Double.parseDouble(f[2].trim());
+        if (t < previous) {
+          throw Invalid.value(where + " arrival_s", t, "arrivals must be in time order");
+        }
+        if (c < 0 || c >= classCount) {
+          throw Invalid.value(where + " class", c, "must lie in [0, " + classCount + ")");
+        }
+        if (!(life > 0)) {
+          throw Invalid.value(where + " lifetime_s", life, "must be > 0");
+        }
+        out.add(new Arrival(out.size(), t, c, life));
+        previous = t;
+      } catch (NumberFormatException e) {
+        throw Invalid.value(where, lines.get(i), "is not numeric");
+      }
+    }
+    return new ArrivalTrace(out);
+  }
+}

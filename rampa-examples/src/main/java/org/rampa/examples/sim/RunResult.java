@@ -1,0 +1,48 @@
+package org.rampa.examples.sim;
+
+import java.util.Arrays;
+import java.util.Map;
+import org.rampa.strategy.SolveStatus;
+
+/**
+ * What one planner did with one arrival trace.
+ *
+ * @param violations admitted plans the verifier rejected (must be 0; such plans are not admitted)
+ * @param gpuHoursByType GPU-hours held per GPU type (shares weighted) until the last arrival
+ * @param utilisationByType mean fraction of each type's GPUs held over the run
+ * @param meanFreeGpusPerNode at arrivals, the mean number of free GPUs on nodes that have any
+ * @param decisionNanos every planning call's wall time
+ * @param rejectionReasons why arrivals were rejected, by reason, with counts
+ * @param freeGpusAtRejection mean free GPUs per type at the moments arrivals were rejected
+ */
+public record RunResult(
+    String planner,
+    double offeredLoad,
+    int arrivals,
+    int admitted,
+    int violations,
+    Map<String, Double> gpuHoursByType,
+    Map<String, Double> utilisationByType,
+    double meanFreeGpusPerNode,
+    long[] decisionNanos,
+    Map<SolveStatus, Integer> statuses,
+    Map<String, Integer> admittedByClass,
+    Map<String, Integer> arrivalsByClass,
+    Map<String, Integer> rejectionReasons,
+    Map<String, Double> freeGpusAtRejection,
+    double wallSeconds) {
+
+  public double admissionRatio() {
+    return arrivals == 0 ? 0 : (double) admitted / arrivals;
+  }
+
+  public double decisionMillis(double quantile) {
+    if (decisionNanos.length == 0) {
+      return 0;
+    }
+    long[] sorted = decisionNanos.clone();
+    Arrays.sort(sorted);
+    int i = (int) Math.min(sorted.length - 1, Math.max(0, Math.ceil(quantile * sorted.length) - 1));
+    return sorted[i] / 1e6;
+  }
+}

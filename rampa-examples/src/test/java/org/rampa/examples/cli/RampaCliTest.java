@@ -1,0 +1,92 @@
+package org.rampa.examples.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rampa.catalog.ClusterPresets;
+import org.rampa.catalog.ModelCatalog;
+import org.rampa.domain.ServiceRequest;
+import org.rampa.domain.Slo;
+import org.rampa.json.ProblemDocument;
+import org.rampa.json.RampaJson;
+import org.rampa.strategy.PlacementResult;
+import org.rampa.strategy.SolveStatus;
+
+class RampaCliTest {
+
+  record Run(int code, String out, String err) {}
+
+  static Run run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = RampaCli.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  private static Path problem(Path dir, double throughput, String strategy) throws Exception {
+    ServiceRequest request = ServiceRequest.builder().id("bert").model(ModelCatalog.prefill("bert-large", 384))
+        .slo(Slo.of(throughput, Duration.ofMillis(200), 4)).build();
+    Path file = dir.resolve("problem.json");
+    Files.writeString(file, RampaJson.write(ProblemDocument.builder().cluster(ClusterPresets.small()).request(request)
+        .strategy(strategy).build()));
+    return file;
+  }
+
+  @Test
+  void everyCommandHasHelp() {
+    for (String command : new String[] {"plan", "split", "simulate", "catalog", "demo"}) {
+      Run r = run(command, "--help");
+      assertThat(r.code()).as(command).isZero();
+      assertThat(r.out()).as(command).contains("Usage: rampa " + command);
+    }
+  }
+
+  @Test
+  void catalogListsGpusAndModels() {
+    Run r = run("catalog");
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).contains("H100-SXM5-80GB", "llama2-70b", "resnet50");
+  }
+
+  @Test
+  void planPrintsAResultAndExitsZeroEvenWhenInfeasible(@TempDir Path dir) throws Exception {
+    Run ok = run("plan", problem(dir, 50, "greedy").toString());
+    assertThat(ok.code()).as(ok.err()).isZero();
+    assertThat(RampaJson.read(ok.out(), PlacementResult.class).status().hasPlan()).isTrue();
+    Run infeasible = run("plan", problem(dir, 1e7, "greedy").toString());
+    assertThat(infeasible.code()).as(infeasible.err()).isZero();
+    PlacementResult r = RampaJson.read(infeasible.out(), PlacementResult.class);
+    assertThat(r.status()).isEqualTo(SolveStatus.INFEASIBLE);
+    assertThat(r.reason()).isNotBlank();
+  }
+
+  @Test
+  void badInputExitsTwoWithAMessageNamingTheProblem(@TempDir Path dir) throws Exception {
+    Path broken = dir.resolve("broken.json");
+    Files.writeString(broken, Files.readString(problem(dir, 50, "greedy")).replace("\"batchSize\" : 4", "\"batchSize\" : 0"));
+    Run r = run("plan", broken.toString());
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("slo.batchSize = 0");
+    assertThat(run("plan", dir.resolve("missing.json").toString()).code()).isEqualTo(2);
+    assertThat(run("plan", problem(dir, 50, "no-such").toString()).err()).contains("strategy = no-such");
+    assertThat(run("simulate", "--arrivals", "many").code()).isEqualTo(2);
+    assertThat(run("no-such-command").code()).isEqualTo(2);
+  }
+
+  @Test
+  void simulateWritesTableCsvChartsAndSummary(@TempDir Path dir) {
+    Run r = run("simulate", "--planners", "performance-first,rampa-greedy/capability", "--loads", "16,32", "--arrivals", "60",
+        "--out", dir.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.out()).contains("performance-first", "rampa-greedy/capability", "admitted the most services");
+    for (String f : new String[] {"admission.csv", "admission.png", "admission.svg", "summary.txt"}) {
+      assertThat(dir.resolve(f)).exists();
+    }
+  }
+}

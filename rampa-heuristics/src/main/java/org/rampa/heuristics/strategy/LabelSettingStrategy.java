@@ -1,0 +1,623 @@
+package org.rampa.heuristics.strategy;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import org.rampa.domain.GpuType;
+import org.rampa.domain.Plan;
+import org.rampa.perf.PerformanceModel;
+import org.rampa.perf.StageAssignment;
+import org.rampa.perf.TransferMode;
+import org.rampa.strategy.PlacementProblem;
+import org.rampa.strategy.PlacementResult;
+import org.rampa.strategy.PlacementStrategy;
+import org.rampa.strategy.SolveStatus;
+
+/**
+ * Minimum-cost SLO-feasible split and allocation by label setting ("dp"): a shortest path over the
+ * layer boundaries {@code 0..L}, where an arc {@code i → j} is "layers [i, j) form one stage on
+ * r GPUs of one type" and a label at a boundary records what the path used so far.
+ *
+ * <p><b>State.</b> A label holds the number of GPUs taken from every pool (free GPUs of one type on
+ * one node, cheapest first: GPUs of a pool differ only in cost, so counts suffice and cheapest-first
+ * is optimal), the node of the previous stage when all its GPUs sit on one node (else "spread"), the
+ * stage count, the cost, the latency so far and, under serial transfers, the previous stage's busy
+ * time without its outgoing transfer.
+ *
+ * <p><b>Transfers are charged exactly as {@code PerformanceModel.linkBetween}</b>: the node's own link
+ * when the previous stage and the new one sit on that same node (both single-node), the network
+ * otherwise. Tracking the previous stage's node costs labels (labels that differ only in it are
+ * not compared), which is the price of not over-charging co-located stages.
+ *
+ * <p><b>Search.</b> Best-first on cost plus an admissible estimate of the cost still to come (a
+ * relaxation solved once per decision: the least cost of covering the remaining layers in the
+ * remaining stages if every GPU of a type cost as little as its cheapest free one and capacities,
+ * nodes, transfers and latency did not matter; a stage needs ceil(T / max busy) replicas), with an
+ * incumbent from the greedy strategy as an upper bound. A label is dropped only when another label at the same
+ * boundary with the same previous-stage node is at least as good in every component (cost,
+ * latency, stages, serial busy time, and GPUs taken from every pool), or when it cannot beat the
+ * incumbent, or cannot meet the SLO; nodes that look alike and are untouched are tried once (by
+ * symmetry). Stages with more replicas than the period needs are generated only under serial
+ * transfers, where they can shorten a later stage's wait.
+ *
+ * <p><b>Status.</b> OPTIMAL when the search completed without truncation. Two things truncate, and
+ * both make the result FEASIBLE (with the plan found) or NO_SOLUTION_IN_TIME (with none), as the
+ * statistics {@code truncated} and {@code spreadOptionsCut} say: the options {@code maxLabels}
+ * (default 200000 labels created) or the time limit, and {@code maxSpreadOptions} (default 64): how
+ * many ways to spread one stage's replicas over several nodes are tried per stage.
+ */
+final class LabelSettingStrategy implements PlacementStrategy {
+
+  static final String NAME = "dp";
+
+  private static final int START = -2;
+  private static final int SPREAD = -1;
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  private static final class Label {
+    final int boundary;
+    final int[] used;
+    final int prevNode;
+    final int stages;
+    final double cost;
+    final double latency;
+    final double pendingBusy;
+    final double priority;
+    final Label parent;
+    final int from;
+    final int[] take;
+    boolean dead;
+
+    Label(int boundary, int[] used, int prevNode, int stages, double cost, double latency, double pendingBusy,
+        double priority, Label parent, int from, int[] take) {
+      this.boundary = boundary;
+      this.used = used;
+      this.prevNode = prevNode;
+      this.stages = stages;
+      this.cost = cost;
+      this.latency = latency;
+      this.pendingBusy = pendingBusy;
+      this.priority = priority;
+      this.parent = parent;
+      this.from = from;
+      this.take = take;
+    }
+
+    boolean dominates(Label o) {
+      if (cost > o.cost || latency > o.latency || stages > o.stages || pendingBusy > o.pendingBusy) {
+        return false;
+      }
+      for (int p = 0; p < used.length; p++) {
+        if (used[p] > o.used[p]) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
+  @Override
+  public PlacementResult place(PlacementProblem problem) {
+    return new Search(problem).run();
+  }
+
+  private static final class Search {
+    final PlacementProblem problem;
+    final long start = System.nanoTime();
+    final long deadline;
+    final PlacementContext c;
+    final GpuPools pools;
+    final TransferMode mode;
+    final int layers;
+    final int batch;
+    final int maxStages;
+    final int maxLabels;
+    final int maxSpreadOptions;
+    final double maxBusy;
+    final double latencyBudget;
+    final double[][] prefixTime;
+    final double[] suffixMinTime;
+    final long maxTypeMemory;
+    final double[][] relaxedCost;
+    final int maxReplicas;
+    final Map<Long, List<Label>> buckets = new HashMap<>();
+    final PriorityQueue<Label> queue = new PriorityQueue<>(
+        Comparator.comparingDouble((Label l) -> l.priority).thenComparingInt(l -> -l.boundary));
+    double upperBound = Double.POSITIVE_INFINITY;
+    long created;
+    long expanded;
+    long dominated;
+    long spreadCut;
+    boolean truncated;
+    boolean finalCheckFailed;
+
+    Search(PlacementProblem problem) {
+      this.problem = problem;
+      this.c = new PlacementContext(problem);
+      this.deadline = start + problem.options().timeLimit().toNanos();
+      this.pools = new GpuPools(c);
+      this.mode = c.performance.transferMode();
+      this.layers = c.model.size();
+      this.batch = c.batch;
+      this.maxStages = c.request.maxStages();
+      this.maxLabels = Options.positiveInt(problem.options(), "maxLabels", 200_000);
+      this.maxSpreadOptions = Options.positiveInt(problem.options(), "maxSpreadOptions", 64);
+      this.maxBusy = batch / c.request.slo().requiredThroughput();
+      this.latencyBudget = c.request.slo().latencyBoundSeconds() - c.request.slo().batchingWaitSeconds();
+      int types = pools.types.size();
+      prefixTime = new double[types][layers + 1];
+      long maxMem = 0;
+      for (int t = 0; t < types; t++) {
+        double[] times = c.layerSeconds(pools.types.get(t));
+        for (int l = 0; l < layers; l++) {
+          prefixTime[t][l + 1] = prefixTime[t][l] + times[l];
+        }
+        maxMem = Math.max(maxMem, pools.types.get(t).memoryBytes());
+      }
+      maxTypeMemory = maxMem;
+      suffixMinTime = new double[layers + 1];
+      for (int l = layers - 1; l >= 0; l--) {
+        double best = Double.POSITIVE_INFINITY;
+        for (int t = 0; t < types; t++) {
+          best = Math.min(best, prefixTime[t][l + 1] - prefixTime[t][l]);
+        }
+        suffixMinTime[l] = suffixMinTime[l + 1] + best;
+      }
+      double[] cheapestOfType = new double[types];
+      int[] freeOfType = new int[types];
+      Arrays.fill(cheapestOfType, Double.POSITIVE_INFINITY);
+      for (GpuPools.Pool p : pools.pools) {
+        cheapestOfType[p.type] = Math.min(cheapestOfType[p.type], p.gpus.get(0).cost());
+        freeOfType[p.type] += p.size();
+      }
+      relaxedCost = relaxedCosts(cheapestOfType, freeOfType);
+      maxReplicas = Options.positiveInt(problem.options(), "maxReplicas", 64);
+    }
+
+    /**
+     * Admissible estimate of the cost still to come from {@code boundary} after {@code stagesUsed}
+     * stages: the least cost of covering the remaining layers with the remaining stages when every
+     * GPU of a type cost as little as the cheapest free one, capacities and nodes did not matter, and
+     * transfers and latency were free; a stage of layers S on type t needs ceil(T_S / max busy) GPUs
+     * (each holding all of S).
+     */
+    double costToGo(int boundary, int stagesUsed) {
+      if (boundary == layers) {
+        return 0;
+      }
+      int left = maxStages - stagesUsed;
+      return left <= 0 ? Double.POSITIVE_INFINITY : relaxedCost[left][boundary];
+    }
+
+    /**
+     * True when a path whose cost is at least {@code lowerBound} may still be cheaper than the
+     * incumbent. Ties (up to a relative 1e-12, the rounding of summing costs in another order)
+     * cannot: the incumbent is as good.
+     */
+    boolean beatsIncumbent(double lowerBound) {
+      return upperBound == Double.POSITIVE_INFINITY || lowerBound < upperBound - 1e-12 * Math.abs(upperBound);
+    }
+
+    /** relaxed[s][j]: the relaxation of {@link #costToGo} with at most s stages from boundary j. */
+    private double[][] relaxedCosts(double[] cheapestOfType, int[] freeOfType) {
+      int types = pools.types.size();
+      // the cheapest single stage [j, k) over all types, or infinity
+      double[][] stage = new double[layers + 1][layers + 1];
+      for (int j = 0; j < layers; j++) {
+        long additive = 0;
+        long peak = 0;
+        Arrays.fill(stage[j], Double.POSITIVE_INFINITY);
+        for (int k = j + 1; k <= layers; k++) {
+          var layer = c.model.layer(k - 1);
+          additive += layer.weightBytes() + (long) batch * layer.stateBytesPerSample();
+          peak = Math.max(peak, (long) batch * layer.workingBytesPerSample());
+          for (int t = 0; t < types; t++) {
+            if (additive + peak > pools.types.get(t).memoryBytes()) {
+              continue;
+            }
+            double r = Math.max(1, Math.ceil((prefixTime[t][k] - prefixTime[t][j]) / maxBusy - 1e-9));
+            if (r <= freeOfType[t]) {
+              stage[j][k] = Math.min(stage[j][k], r * cheapestOfType[t]);
+            }
+          }
+        }
+      }
+      double[][] relaxed = new double[maxStages + 1][layers + 1];
+      for (int st = 0; st <= maxStages; st++) {
+        Arrays.fill(relaxed[st], Double.POSITIVE_INFINITY);
+        relaxed[st][layers] = 0;
+        if (st == 0) {
+          continue;
+        }
+        for (int j = layers - 1; j >= 0; j--) {
+          double best = Double.POSITIVE_INFINITY;
+          for (int k = j + 1; k <= layers; k++) {
+            double v = stage[j][k] + relaxed[st - 1][k];
+            if (v < best) {
+              best = v;
+            }
+          }
+          relaxed[st][j] = best;
+        }
+      }
+      return relaxed;
+    }
+
+    PlacementResult run() {
+      if (c.free.isEmpty()) {
+        return Results.infeasible(NAME, Infeasibility.obviousReason(c), start, stats());
+      }
+      Optional<Plan> incumbent = Optional.empty();
+      if (!"none".equals(problem.options().extra().getOrDefault("incumbent", "greedy"))) {
+        incumbent = new GreedyStrategy().place(problem).plan();
+        if (incumbent.isPresent()) {
+          upperBound = incumbent.get().cost();
+        }
+      }
+      Label root = new Label(0, new int[pools.pools.size()], START, 0, 0, 0, 0, costToGo(0, 0), null, 0, new int[0]);
+      queue.add(root);
+      Label found = null;
+      while (!queue.isEmpty()) {
+        Label label = queue.poll();
+        if (label.dead) {
+          continue;
+        }
+        if (label.boundary == layers) {
+          found = label;
+          break;
+        }
+        if (created > maxLabels || System.nanoTime() > deadline) {
+          truncated = true;
+          break;
+        }
+        expanded++;
+        expand(label);
+      }
+      boolean exact = !truncated && spreadCut == 0;
+      if (found != null) {
+        Optional<Plan> plan = c.check(assignments(found), found.cost, NAME);
+        if (plan.isPresent()) {
+          return withPlan(plan.get(), exact, exact ? "least-cost plan (label setting completed)" : truncationNote());
+        }
+        // the labels' arithmetic and the performance model disagree at the last digit: trust the model
+        exact = false;
+        finalCheckFailed = true;
+      }
+      if (incumbent.isPresent()) {
+        Plan plan = c.check(PerformanceModel.assignmentsOf(incumbent.get()), incumbent.get().cost(), NAME).orElseThrow();
+        return withPlan(plan, exact, exact ? "least-cost plan: no cheaper placement than the greedy incumbent exists"
+            : truncationNote());
+      }
+      if (exact) {
+        return Results.infeasible(NAME, Infeasibility.afterSearch(c, "complete label-setting search"), start, stats());
+      }
+      return PlacementResult.builder().status(SolveStatus.NO_SOLUTION_IN_TIME).strategy(NAME).solveTime(Results.since(start))
+          .reason("no plan found before the search was truncated (" + truncationNote() + "); feasibility unknown")
+          .statistics(stats()).build();
+    }
+
+    private String truncationNote() {
+      List<String> why = new ArrayList<>();
+      if (truncated) {
+        why.add("label cap " + maxLabels + " or time limit " + problem.options().timeLimit() + " reached");
+      }
+      if (spreadCut > 0) {
+        why.add(spreadCut + " stage(s) had more ways to spread replicas over nodes than maxSpreadOptions " + maxSpreadOptions);
+      }
+      if (finalCheckFailed) {
+        why.add("the cheapest path missed the SLO by rounding in the final check");
+      }
+      return "search not exhaustive: " + String.join("; ", why);
+    }
+
+    private PlacementResult withPlan(Plan plan, boolean exact, String note) {
+      var b = PlacementResult.builder().status(exact ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE).plan(plan).reason(note)
+          .strategy(NAME).solveTime(Results.since(start)).statistics(stats());
+      if (exact) {
+        b.bound(plan.cost()).gap(0);
+      }
+      return b.build();
+    }
+
+    private Map<String, Double> stats() {
+      return Map.of("labelsCreated", (double) created, "labelsExpanded", (double) expanded, "labelsDominated", (double) dominated,
+          "pools", (double) pools.pools.size(), "nodeGroups", (double) pools.nodeGroups.size(),
+          "truncated", truncated ? 1.0 : 0.0, "spreadOptionsCut", (double) spreadCut);
+    }
+
+    private void expand(Label label) {
+      int i = label.boundary;
+      int types = pools.types.size();
+      long additive = 0;
+      long peak = 0;
+      boolean[] touched = touchedNodes(label);
+      int[] nodes = candidateNodes(touched);
+      List<List<GpuPools.Pool>> spreadPools = new ArrayList<>(types);
+      double[] cheapestNext = new double[types];
+      for (int t = 0; t < types; t++) {
+        spreadPools.add(spreadCandidates(label, t, touched));
+        cheapestNext[t] = spreadPools.get(t).stream().mapToDouble(p -> p.gpus.get(label.used[p.index]).cost()).min()
+            .orElse(Double.POSITIVE_INFINITY);
+      }
+      double network = i == 0 ? 0 : c.performance.transferSeconds(c.model, i, batch, c.cluster.network());
+      boolean[] done = new boolean[types];
+      int[] maxReplicasOfType = new int[types];
+      for (int t = 0; t < types; t++) {
+        int free = 0;
+        for (GpuPools.Pool p : pools.poolsOfType.get(t)) {
+          free += p.size() - label.used[p.index];
+        }
+        maxReplicasOfType[t] = Math.max(1, Math.min(free, maxReplicas));
+      }
+      for (int j = i + 1; j <= layers; j++) {
+        var layer = c.model.layer(j - 1);
+        additive += layer.weightBytes() + (long) batch * layer.stateBytesPerSample();
+        peak = Math.max(peak, (long) batch * layer.workingBytesPerSample());
+        long memory = additive + peak;
+        if (memory > maxTypeMemory) {
+          break;
+        }
+        if (label.stages + 1 == maxStages && j < layers) {
+          continue;
+        }
+        boolean anyType = false;
+        for (int t = 0; t < types; t++) {
+          GpuType type = pools.types.get(t);
+          if (done[t] || memory > type.memoryBytes()) {
+            continue;
+          }
+          double compute = prefixTime[t][j] - prefixTime[t][i];
+          if (label.latency + compute + suffixMinTime[j] > latencyBudget || compute / maxReplicasOfType[t] > maxBusy) {
+            done[t] = true; // both only grow with j
+            continue;
+          }
+          anyType = true;
+          if (!beatsIncumbent(label.cost + cheapestNext[t] + costToGo(j, label.stages + 1))) {
+            continue;
+          }
+          singleNodeOptions(label, j, t, compute, network, nodes);
+          spreadOptions(label, j, compute, network, spreadPools.get(t), cheapestNext[t], touched);
+        }
+        if (!anyType) {
+          break;
+        }
+      }
+    }
+
+    private boolean[] touchedNodes(Label label) {
+      boolean[] touched = new boolean[pools.nodeIds.size()];
+      for (GpuPools.Pool p : pools.pools) {
+        if (label.used[p.index] > 0) {
+          touched[p.node] = true;
+        }
+      }
+      return touched;
+    }
+
+    /** Pools of type t with free GPUs left: touched nodes first, then untouched ones group by group. */
+    private List<GpuPools.Pool> spreadCandidates(Label label, int t, boolean[] touched) {
+      List<GpuPools.Pool> candidates = new ArrayList<>();
+      for (GpuPools.Pool p : pools.poolsOfType.get(t)) {
+        if (label.used[p.index] < p.size()) {
+          candidates.add(p);
+        }
+      }
+      candidates.sort(Comparator.comparingInt((GpuPools.Pool p) -> touched[p.node] ? 0 : 1)
+          .thenComparingInt(p -> pools.groupOf[p.node]).thenComparingInt(p -> p.node));
+      return candidates;
+    }
+
+    /**
+     * The nodes a new single-node stage may use: every node the path touched already, and the first
+     * untouched node of each group of look-alike nodes (the others are interchangeable with it).
+     */
+    private int[] candidateNodes(boolean[] touched) {
+      int[] nodes = new int[pools.nodeIds.size()];
+      int count = 0;
+      for (int n = 0; n < touched.length; n++) {
+        if (touched[n]) {
+          nodes[count++] = n;
+        }
+      }
+      for (int[] group : pools.nodeGroups) {
+        for (int n : group) {
+          if (!touched[n]) {
+            nodes[count++] = n;
+            break;
+          }
+        }
+      }
+      return java.util.Arrays.copyOf(nodes, count);
+    }
+
+    private void singleNodeOptions(Label label, int j, int t, double compute, double network, int[] nodes) {
+      for (int n : nodes) {
+        int p = pools.poolOf[n][t];
+        if (p < 0) {
+          continue;
+        }
+        GpuPools.Pool pool = pools.pools.get(p);
+        int remaining = pool.size() - label.used[p];
+        double in = label.boundary == 0 ? 0 : label.prevNode == n
+            ? c.performance.transferSeconds(c.model, label.boundary, batch, pools.nodeLinks.get(n)) : network;
+        for (int r = 1; r <= remaining; r++) {
+          boolean added = offer(label, j, compute, in, r, n, new int[] {p, r}, pool.cost(label.used[p], r));
+          if (added && mode != TransferMode.SERIAL) {
+            break; // more replicas on the same node are dominated by this option
+          }
+        }
+      }
+    }
+
+    private void spreadOptions(Label label, int j, double compute, double network, List<GpuPools.Pool> candidates,
+        double cheapestNext, boolean[] touched) {
+      if (candidates.size() < 2) {
+        return;
+      }
+      int minReplicas = Math.max(2, (int) Math.ceil(compute / maxBusy - 1e-9));
+      // every further GPU costs at least cheapestNext: beyond maxTotal the stage cannot beat the incumbent
+      int maxTotal = maxReplicas;
+      if (cheapestNext > 0 && upperBound < Double.POSITIVE_INFINITY) {
+        double room = upperBound - label.cost - costToGo(j, label.stages + 1);
+        maxTotal = (int) Math.min(maxTotal, Math.floor(room / cheapestNext + 1e-9));
+      }
+      if (maxTotal < minReplicas) {
+        return;
+      }
+      int[] counts = new int[candidates.size()];
+      int[] budget = {maxSpreadOptions};
+      enumerateSpread(label, j, compute, network, candidates, touched, 0, counts, 0, 0, minReplicas, maxTotal, budget);
+      if (budget[0] < 0) {
+        spreadCut++;
+      }
+    }
+
+    /**
+     * Every distribution of {@code minReplicas..maxTotal} replicas over two or more pools of one type,
+     * choosing pools in list order. Untouched look-alike nodes are interchangeable, so within such a
+     * group a node is used only if the node before it in the group is, and with no more GPUs (one
+     * representative per symmetric class). Stops, flagging the truncation, after {@code budget} options.
+     */
+    private void enumerateSpread(Label label, int j, double compute, double network, List<GpuPools.Pool> candidates,
+        boolean[] touched, int start, int[] counts, int total, int poolsUsed, int minReplicas, int maxTotal, int[] budget) {
+      for (int x = start; x < candidates.size() && budget[0] >= 0; x++) {
+        GpuPools.Pool p = candidates.get(x);
+        int cap = Math.min(p.size() - label.used[p.index], maxTotal - total);
+        boolean untouched = !touched[p.node];
+        if (untouched && x > 0) {
+          GpuPools.Pool before = candidates.get(x - 1);
+          if (pools.groupOf[before.node] == pools.groupOf[p.node] && before.node != p.node
+              && !touched[before.node]) {
+            if (counts[x - 1] == 0) {
+              continue; // its twin before it is unused: this choice is a permutation of one already made
+            }
+            cap = Math.min(cap, counts[x - 1]);
+          }
+        }
+        for (int n = 1; n <= cap && budget[0] >= 0; n++) {
+          counts[x] = n;
+          int newTotal = total + n;
+          if (poolsUsed + 1 >= 2 && newTotal >= minReplicas) {
+            if (--budget[0] < 0) {
+              break;
+            }
+            offerSpread(label, j, compute, network, candidates, counts, x, newTotal, poolsUsed + 1);
+          }
+          if (newTotal < maxTotal) {
+            enumerateSpread(label, j, compute, network, candidates, touched, x + 1, counts, newTotal, poolsUsed + 1, minReplicas, maxTotal, budget);
+          }
+        }
+        counts[x] = 0;
+      }
+    }
+
+    private void offerSpread(Label label, int j, double compute, double network, List<GpuPools.Pool> candidates, int[] counts,
+        int last, int total, int poolsUsed) {
+      int[] take = new int[2 * poolsUsed];
+      double cost = 0;
+      int k = 0;
+      for (int x = 0; x <= last; x++) {
+        if (counts[x] > 0) {
+          GpuPools.Pool p = candidates.get(x);
+          take[k++] = p.index;
+          take[k++] = counts[x];
+          cost += p.cost(label.used[p.index], counts[x]);
+        }
+      }
+      offer(label, j, compute, network, total, SPREAD, take, cost);
+    }
+
+    /** Creates the label of "layers [label.boundary, j) on these GPUs" if it can still lead to a plan; true if created. */
+    private boolean offer(Label label, int j, double compute, double in, int replicas, int node, int[] take, double stageCost) {
+      double busy = compute / replicas;
+      double pending = 0;
+      switch (mode) {
+        case NONE:
+          if (busy > maxBusy) {
+            return false;
+          }
+          break;
+        case OVERLAPPED:
+          if (busy > maxBusy || in > maxBusy) {
+            return false;
+          }
+          break;
+        case SERIAL:
+          pending = busy + in;
+          if (pending > maxBusy || label.pendingBusy + in > maxBusy) {
+            return false;
+          }
+          break;
+        default:
+          throw new IllegalStateException("unknown transfer mode " + mode);
+      }
+      double latency = label.latency + in + compute;
+      if (latency + suffixMinTime[j] > latencyBudget) {
+        return false;
+      }
+      double cost = label.cost + stageCost;
+      double priority = cost + costToGo(j, label.stages + 1);
+      if (!beatsIncumbent(priority)) {
+        return false;
+      }
+      int[] used = label.used.clone();
+      for (int k = 0; k < take.length; k += 2) {
+        used[take[k]] += take[k + 1];
+      }
+      int prevNode = j == layers ? SPREAD : node;
+      Label next = new Label(j, used, prevNode, label.stages + 1, cost, latency, mode == TransferMode.SERIAL ? pending : 0,
+          priority, label, label.boundary, take);
+      long key = ((long) j << 32) | (prevNode & 0xffffffffL);
+      List<Label> bucket = buckets.computeIfAbsent(key, k -> new ArrayList<>());
+      for (Label other : bucket) {
+        if (!other.dead && other.dominates(next)) {
+          dominated++;
+          return false;
+        }
+      }
+      bucket.removeIf(other -> {
+        if (next.dominates(other)) {
+          other.dead = true;
+          dominated++;
+          return true;
+        }
+        return false;
+      });
+      bucket.add(next);
+      queue.add(next);
+      created++;
+      return true;
+    }
+
+    private List<StageAssignment> assignments(Label last) {
+      Deque<Label> chain = new ArrayDeque<>();
+      for (Label l = last; l.parent != null; l = l.parent) {
+        chain.push(l);
+      }
+      int[] consumed = new int[pools.pools.size()];
+      List<StageAssignment> stages = new ArrayList<>();
+      for (Label l : chain) {
+        List<String> gpus = new ArrayList<>();
+        for (int k = 0; k < l.take.length; k += 2) {
+          GpuPools.Pool p = pools.pools.get(l.take[k]);
+          for (int x = 0; x < l.take[k + 1]; x++) {
+            gpus.add(p.gpus.get(consumed[p.index]++).id());
+          }
+        }
+        stages.add(new StageAssignment(l.from, l.boundary, gpus, 1.0));
+      }
+      return stages;
+    }
+  }
+}

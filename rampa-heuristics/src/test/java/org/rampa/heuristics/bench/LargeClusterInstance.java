@@ -1,0 +1,127 @@
+package org.rampa.heuristics.bench;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.rampa.domain.Cluster;
+import org.rampa.domain.ClusterState;
+import org.rampa.domain.Gpu;
+import org.rampa.domain.GpuType;
+import org.rampa.domain.Layer;
+import org.rampa.domain.Link;
+import org.rampa.domain.Model;
+import org.rampa.domain.Node;
+import org.rampa.domain.Plan;
+import org.rampa.domain.ServiceRequest;
+import org.rampa.domain.Slo;
+import org.rampa.domain.Stage;
+import org.rampa.importance.StaticImportance;
+import org.rampa.perf.PerformanceModel;
+import org.rampa.strategy.PlacementProblem;
+import org.rampa.strategy.StrategyOptions;
+
+/**
+ * The benchmark instance: an 80-block Llama-2-7B-like model on a 1000-GPU, 250-node cluster of four
+ * GPU types (4 GPUs of one type per node), half of the GPUs held at random.
+ *
+ * <p>Blocks: 404.8 MB of weights, 0.4048 GFLOP per token, 8192 B of activation per token. A request
+ * (one sample) is a 512-token prompt: 207.3 GFLOP and 4 MiB of activation per block.
+ */
+final class LargeClusterInstance {
+  private LargeClusterInstance() {}
+
+  static final int TOKENS = 512;
+  private static final long GB = 1_000_000_000L;
+
+  static List<GpuType> types() {
+    return List.of(
+        type("T4", 65e12, 16 * GB, 320e9),
+        type("A10", 125e12, 24 * GB, 600e9),
+        type("A100-80GB", 312e12, 80 * GB, 2039e9),
+        type("H100-SXM", 989e12, 80 * GB, 3350e9));
+  }
+
+  private static GpuType type(String name, double flops, long memory, double bandwidth) {
+    return GpuType.builder().name(name).peakFlopsPerSecond(flops).memoryBytes(memory)
+        .memoryBandwidthBytesPerSecond(bandwidth).build();
+  }
+
+  static Cluster cluster(long seed) {
+    SplittableRandom r = new SplittableRandom(seed);
+    List<GpuType> types = types();
+    var b = Cluster.builder().gpuTypes(types).network(Link.of("ethernet-100G", 12.5e9, Duration.ofNanos(10_000)));
+    for (int n = 0; n < 250; n++) {
+      String node = String.format("n%03d", n);
+      b.addNodes(Node.of(node, Link.of("nvlink", 300e9, Duration.ofNanos(2_000))));
+      String type = types.get(r.nextInt(types.size())).name();
+      for (int g = 0; g < 4; g++) {
+        b.addGpus(Gpu.of(node + "g" + g, type, node));
+      }
+    }
+    return b.build();
+  }
+
+  /** The state with each GPU held, with probability 1/2, by a background service. */
+  static ClusterState halfAllocated(Cluster cluster, long seed) {
+    SplittableRandom r = new SplittableRandom(seed + 1);
+    var builder = org.rampa.domain.ImmutableClusterState.builder().cluster(cluster);
+    int i = 0;
+    for (Gpu g : cluster.gpus()) {
+      if (r.nextBoolean()) {
+        Plan hold = Plan.builder().serviceId("background-" + i)
+            .addStages(Stage.builder().from(0).to(1).addGpus(g.id()).computeTime(Duration.ZERO).memoryBytes(0).build())
+            .period(Duration.ZERO).throughput(0).latency(Duration.ZERO).build();
+        builder.putAllocations("background-" + i, org.rampa.domain.Allocation.of(hold));
+        i++;
+      }
+    }
+    return builder.build();
+  }
+
+  static Model llamaLike() {
+    List<Layer> blocks = new ArrayList<>();
+    for (int i = 0; i < 80; i++) {
+      blocks.add(Layer.builder().name("block" + i)
+          .flopsPerSample(0.4048e9 * TOKENS)
+          .weightBytes(404_800_000L)
+          .outputBytesPerSample(8192L * TOKENS)
+          .build());
+    }
+    return Model.of("llama-like-80", blocks);
+  }
+
+  /** Importance grows with capability: T4 1, A10 2, A100 4, H100 8. */
+  static StaticImportance importance() {
+    return StaticImportance.byType(Map.of("T4", 1.0, "A10", 2.0, "A100-80GB", 4.0, "H100-SXM", 8.0));
+  }
+
+  /**
+   * The type weights with every GPU's weight scaled by a random factor in [0.5, 1.5): GPUs of one
+   * type then differ in importance (as under fragmentation- or demand-aware models), so the cheapest
+   * plan is no longer just "the cheapest type".
+   */
+  static StaticImportance perGpuImportance(Cluster cluster, long seed) {
+    SplittableRandom r = new SplittableRandom(seed + 2);
+    Map<String, Double> typeWeights = Map.of("T4", 1.0, "A10", 2.0, "A100-80GB", 4.0, "H100-SXM", 8.0);
+    Map<String, Double> weights = new java.util.HashMap<>();
+    for (Gpu g : cluster.gpus()) {
+      weights.put(g.id(), typeWeights.get(g.type()) * (0.5 + r.nextDouble()));
+    }
+    return importance().withGpuWeights(weights);
+  }
+
+  static PlacementProblem problem(long seed, double throughput, Duration latency) {
+    return problem(seed, throughput, latency, false);
+  }
+
+  static PlacementProblem problem(long seed, double throughput, Duration latency, boolean perGpuWeights) {
+    Cluster cluster = cluster(seed);
+    ServiceRequest request = ServiceRequest.builder().id("llama").model(llamaLike())
+        .slo(Slo.of(throughput, latency, 1)).maxStages(8).build();
+    return new PlacementProblem(request, halfAllocated(cluster, seed), perGpuWeights ? perGpuImportance(cluster, seed) : importance(),
+        PerformanceModel.defaults(),
+        StrategyOptions.defaults());
+  }
+}
