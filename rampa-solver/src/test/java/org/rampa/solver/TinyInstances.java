@@ -84,7 +84,7 @@ final class TinyInstances {
     ServiceRequest request = ServiceRequest.builder().id("svc-" + seed).model(model).slo(slo.build())
         .maxStages(r.nextDouble() < 0.15 ? 1 : 2 + r.nextInt(3)).build();
     return new PlacementProblem(request, state, importance(c, r), performance, StrategyOptions.builder()
-        .timeLimit(Duration.ofSeconds(20)).seed(seed).build());
+        .timeLimit(Duration.ofSeconds(20)).seed(seed).transfers(performance.transferMode()).build());
   }
 
   /** Per-type weights, sometimes overridden per GPU with random (often tied) values. */

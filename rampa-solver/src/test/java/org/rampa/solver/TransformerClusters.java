@@ -86,13 +86,14 @@ final class TransformerClusters {
       gpus.set(i, gpus.get(j));
       gpus.set(j, tmp);
     }
-    ClusterState state = ClusterState.empty(cluster);
+    List<Plan> holds = new ArrayList<>();
     for (int i = 0; i < gpus.size() / 2; i++) {
-      state = state.allocate(Plan.builder()
+      holds.add(Plan.builder()
           .serviceId("background-" + i)
           .addStages(Stage.builder().from(0).to(1).addGpus(gpus.get(i).id()).computeTime(Duration.ZERO).memoryBytes(0).build())
           .period(Duration.ZERO).throughput(0).latency(Duration.ZERO).build());
     }
+    ClusterState state = ClusterState.empty(cluster).allocateAll(holds);
     return state;
   }
 
