@@ -46,11 +46,12 @@ public final class Calibration {
       "NVIDIA H100-PCIe-80GB", "H100-PCIe-80GB",
       "NVIDIA H100-SXM-80GB", "H100-SXM5-80GB");
 
-  private static final Map<String, String> HELIX_FILES = Map.of(
+  /** Sorted, so that means over several measured GPUs add up in one order on every run. */
+  private static final Map<String, String> HELIX_FILES = new java.util.TreeMap<>(Map.of(
       "T4", "helix/llama2_70b_t4_decode_bs2time.csv",
       "L4", "helix/llama2_70b_l4_decode_bs2time.csv",
       "V100-SXM2-32GB", "helix/llama2_70b_v100_decode_bs2time.csv",
-      "A100-SXM4-40GB", "helix/llama2_70b_a100_decode_bs2time.csv");
+      "A100-SXM4-40GB", "helix/llama2_70b_a100_decode_bs2time.csv"));
 
   private static final int HELIX_BATCH = 2;
 
