@@ -19,6 +19,12 @@ import org.rampa.verify.Violation.Kind;
  * rebuilds the placement from the plan's layer ranges and GPU ids alone, recomputes throughput,
  * latency and memory with the performance model, checks them against the SLO and the cluster state
  * the plan is to be allocated on, and reports predictions in the plan that disagree.
+ *
+ * <p>Tolerance contract (what a solver's own feasibility tolerances must fit inside): throughput
+ * may fall short of the SLO by one part in a million, latency may exceed its bound by one part in a
+ * million plus 2 ns (predictions are stored as whole nanoseconds, rounded up), and a plan's stated
+ * period, latency, throughput and stage times must agree with the recomputed ones to the same
+ * relative tolerance. Memory has no tolerance.
  */
 public final class PlanVerifier {
 
