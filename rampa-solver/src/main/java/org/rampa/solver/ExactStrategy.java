@@ -251,7 +251,7 @@ public final class ExactStrategy implements PlacementStrategy {
     Duration left = remaining(options, start);
     if (left.isNegative() || left.isZero()) {
       a.terminal = noSolution("the time limit of " + options.timeLimit() + " ran out before the " + label
-          + " model was solved", start, stats);
+          + " model was solved; feasibility is unknown. Maybe raise the time limit", start, stats);
       return a;
     }
     a.solution = solver.solve(f.model, new MilpBackend.Settings(left, options.relativeGap(), options.seed(), hint,
