@@ -3,6 +3,7 @@ package org.rampa.testing;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.GpuType;
@@ -65,6 +66,38 @@ public final class ReferenceWorkloads {
       }
     }
     return b.build();
+  }
+
+  /**
+   * The benchmark fleet: {@code nodes} nodes of 4 GPUs of one random {@link #fourTypes()} type each
+   * (seeded), NVLink (300 GB/s, 2 µs) inside nodes, 100 GbE (12.5 GB/s, 10 µs) between them.
+   */
+  public static Cluster randomFleet(int nodes, long seed) {
+    SplittableRandom r = new SplittableRandom(seed);
+    List<GpuType> types = fourTypes();
+    var b = Cluster.builder().gpuTypes(types).network(RandomInstances.network());
+    for (int n = 0; n < nodes; n++) {
+      String node = String.format("n%03d", n);
+      b.addNodes(Node.of(node, Link.of("nvlink", 300e9, Duration.ofNanos(2_000))));
+      String type = types.get(r.nextInt(types.size())).name();
+      for (int g = 0; g < 4; g++) {
+        b.addGpus(Gpu.of(node + "g" + g, type, node));
+      }
+    }
+    return b.build();
+  }
+
+  /**
+   * {@code blocks} Llama-2-7B-like blocks serving a prompt of {@code tokens} tokens per request:
+   * 404.8 MB of FP16 weights, 0.4048 GFLOP and 8192 B of activation per token per block.
+   */
+  public static Model promptTransformer(int blocks, int tokens) {
+    List<Layer> layers = new ArrayList<>();
+    for (int i = 0; i < blocks; i++) {
+      layers.add(Layer.builder().name("block" + i).flopsPerSample(0.4048e9 * tokens).weightBytes(404_800_000L)
+          .outputBytesPerSample(8192L * tokens).build());
+    }
+    return Model.of("llama-2-7b-like-" + blocks, layers);
   }
 
   /** ResNet-50-like: 18 layers, about 8.2 GFLOP and 100 MB of FP16-plus-overhead weights per image. */

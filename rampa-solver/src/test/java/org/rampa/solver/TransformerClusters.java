@@ -9,10 +9,7 @@ import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.GpuType;
-import org.rampa.domain.Layer;
-import org.rampa.domain.Link;
 import org.rampa.domain.Model;
-import org.rampa.domain.Node;
 import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.Slo;
@@ -21,6 +18,7 @@ import org.rampa.importance.StaticImportance;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.StrategyOptions;
+import org.rampa.testing.ReferenceWorkloads;
 
 /**
  * The benchmark workload: uniform Llama-2-7B-like transformer blocks (202.4 M parameters per
@@ -33,47 +31,19 @@ final class TransformerClusters {
   static final int SEQUENCE = 512;
   private static final long GB = 1_000_000_000L;
 
-  static final List<GpuType> TYPES = List.of(
-      type("T4", 65e12, 16 * GB, 320e9),
-      type("A10", 125e12, 24 * GB, 600e9),
-      type("A100-80GB", 312e12, 80 * GB, 2039e9),
-      type("H100-SXM", 989e12, 80 * GB, 3350e9));
+  static final List<GpuType> TYPES = ReferenceWorkloads.fourTypes();
 
   /** Importance per type: the scarce, capable GPUs cost more to take. */
   static final StaticImportance IMPORTANCE =
       StaticImportance.byType(Map.of("T4", 1.0, "A10", 2.0, "A100-80GB", 5.0, "H100-SXM", 9.0));
 
-  private static GpuType type(String name, double flops, long memory, double bandwidth) {
-    return GpuType.builder().name(name).peakFlopsPerSecond(flops).memoryBytes(memory)
-        .memoryBandwidthBytesPerSecond(bandwidth).build();
-  }
-
   static Model transformer(int blocks) {
-    List<Layer> layers = new ArrayList<>();
-    for (int i = 0; i < blocks; i++) {
-      layers.add(Layer.builder()
-          .name("block" + i)
-          .flopsPerSample(0.4048e9 * SEQUENCE)
-          .weightBytes(404_800_000L)
-          .outputBytesPerSample(8192L * SEQUENCE)
-          .build());
-    }
-    return Model.of("llama-2-7b-like-" + blocks, layers);
+    return ReferenceWorkloads.promptTransformer(blocks, SEQUENCE);
   }
 
   /** {@code gpus / 4} nodes of 4 GPUs, a random type per node, NVLink inside, 100 GbE between. */
   static Cluster cluster(int gpus, long seed) {
-    SplittableRandom r = new SplittableRandom(seed);
-    var b = Cluster.builder().gpuTypes(TYPES).network(Link.of("ethernet-100G", 12.5e9, Duration.ofNanos(10_000)));
-    for (int n = 0; n < gpus / 4; n++) {
-      String node = "n" + n;
-      b.addNodes(Node.of(node, Link.of("nvlink", 300e9, Duration.ofNanos(2_000))));
-      String type = TYPES.get(r.nextInt(TYPES.size())).name();
-      for (int g = 0; g < 4; g++) {
-        b.addGpus(Gpu.of(node + "g" + g, type, node));
-      }
-    }
-    return b.build();
+    return ReferenceWorkloads.randomFleet(gpus / 4, seed);
   }
 
   /** Exactly half of the GPUs held by background services, chosen at random. */

@@ -1,7 +1,6 @@
 package org.rampa.heuristics.bench;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -9,10 +8,7 @@ import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.GpuType;
-import org.rampa.domain.Layer;
-import org.rampa.domain.Link;
 import org.rampa.domain.Model;
-import org.rampa.domain.Node;
 import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.Slo;
@@ -21,6 +17,7 @@ import org.rampa.importance.StaticImportance;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.StrategyOptions;
+import org.rampa.testing.ReferenceWorkloads;
 
 /**
  * The benchmark instance: an 80-block Llama-2-7B-like model on a 1000-GPU, 250-node cluster of four
@@ -36,31 +33,11 @@ final class LargeClusterInstance {
   private static final long GB = 1_000_000_000L;
 
   static List<GpuType> types() {
-    return List.of(
-        type("T4", 65e12, 16 * GB, 320e9),
-        type("A10", 125e12, 24 * GB, 600e9),
-        type("A100-80GB", 312e12, 80 * GB, 2039e9),
-        type("H100-SXM", 989e12, 80 * GB, 3350e9));
-  }
-
-  private static GpuType type(String name, double flops, long memory, double bandwidth) {
-    return GpuType.builder().name(name).peakFlopsPerSecond(flops).memoryBytes(memory)
-        .memoryBandwidthBytesPerSecond(bandwidth).build();
+    return ReferenceWorkloads.fourTypes();
   }
 
   static Cluster cluster(long seed) {
-    SplittableRandom r = new SplittableRandom(seed);
-    List<GpuType> types = types();
-    var b = Cluster.builder().gpuTypes(types).network(Link.of("ethernet-100G", 12.5e9, Duration.ofNanos(10_000)));
-    for (int n = 0; n < 250; n++) {
-      String node = String.format("n%03d", n);
-      b.addNodes(Node.of(node, Link.of("nvlink", 300e9, Duration.ofNanos(2_000))));
-      String type = types.get(r.nextInt(types.size())).name();
-      for (int g = 0; g < 4; g++) {
-        b.addGpus(Gpu.of(node + "g" + g, type, node));
-      }
-    }
-    return b.build();
+    return ReferenceWorkloads.randomFleet(250, seed);
   }
 
   /** The state with each GPU held, with probability 1/2, by a background service. */
@@ -81,15 +58,7 @@ final class LargeClusterInstance {
   }
 
   static Model llamaLike() {
-    List<Layer> blocks = new ArrayList<>();
-    for (int i = 0; i < 80; i++) {
-      blocks.add(Layer.builder().name("block" + i)
-          .flopsPerSample(0.4048e9 * TOKENS)
-          .weightBytes(404_800_000L)
-          .outputBytesPerSample(8192L * TOKENS)
-          .build());
-    }
-    return Model.of("llama-like-80", blocks);
+    return ReferenceWorkloads.promptTransformer(80, TOKENS);
   }
 
   /** Importance grows with capability: T4 1, A10 2, A100 4, H100 8. */
