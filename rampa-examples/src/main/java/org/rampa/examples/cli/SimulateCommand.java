@@ -82,13 +82,13 @@ final class SimulateCommand implements Callable<Integer> {
     Files.createDirectories(out);
     List<String> types = cluster.gpuTypes().stream().map(t -> t.name()).toList();
     AdmissionExperiment.writeCsv(results, types, out.resolve("admission.csv"));
+    AdmissionExperiment.writeRejections(results, out.resolve("rejections.csv"));
     AdmissionExperiment.writeChart(results, "RAMPA admission, " + cluster.gpus().size() + " GPUs", out);
     String summary = ExperimentSummary.paragraph(results);
     Files.writeString(out.resolve("summary.txt"), summary + System.lineSeparator());
     stdout.println();
     stdout.println(summary);
-    stdout.printf("Wrote %s, %s, %s and %s%n", out.resolve("admission.csv"), out.resolve("admission.png"), out.resolve("admission.svg"),
-        out.resolve("summary.txt"));
+    stdout.printf("Wrote admission.csv, rejections.csv, admission.png, admission.svg and summary.txt to %s%n", out);
     return 0;
   }
 }

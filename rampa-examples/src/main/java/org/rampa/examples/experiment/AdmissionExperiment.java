@@ -91,6 +91,21 @@ public final class AdmissionExperiment {
     }
   }
 
+  /** Why arrivals were rejected: one row per planner, load and reason, with its count. */
+  public static void writeRejections(List<RunResult> results, Path file) {
+    StringBuilder b = new StringBuilder("planner,offered_load,count,reason\n");
+    for (RunResult r : results) {
+      r.rejectionReasons().forEach((reason, count) -> b.append(String.format(Locale.ROOT, "%s,%.3f,%d,\"%s\"%n",
+          r.planner(), r.offeredLoad(), count, reason.replace("\"", "'"))));
+    }
+    try {
+      Files.createDirectories(file.getParent());
+      Files.writeString(file, b);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + file, e);
+    }
+  }
+
   /** The admission-ratio chart, as admission.png and admission.svg in {@code directory}. */
   public static void writeChart(List<RunResult> results, String title, Path directory) {
     AdmissionChart.write(results, title, directory);

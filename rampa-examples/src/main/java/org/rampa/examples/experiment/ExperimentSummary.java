@@ -49,7 +49,8 @@ public final class ExperimentSummary {
           100.0 * (best.getValue() - second.getValue()) / Math.max(1, second.getValue()), second.getKey(), second.getValue()));
     }
     Integer pf = totals.get(PERFORMANCE_FIRST);
-    if (pf != null && !best.getKey().equals(PERFORMANCE_FIRST)) {
+    boolean runnerUpIsPerformanceFirst = ranked.size() > 1 && ranked.get(1).getKey().equals(PERFORMANCE_FIRST);
+    if (pf != null && !best.getKey().equals(PERFORMANCE_FIRST) && !runnerUpIsPerformanceFirst) {
       s.append(String.format(Locale.ROOT, " and %.1f %% more than performance-first (%d)", 100.0 * (best.getValue() - pf) / Math.max(1, pf), pf));
     }
     s.append(String.format(Locale.ROOT, "; SLO violations among admitted services, checked by the plan verifier: %d. ", violations));

@@ -153,8 +153,8 @@ public final class Simulator {
 
   /** Groups reasons that differ only in their numbers ("needs 140 GB" and "needs 70 GB"). */
   static String reasonCategory(String reason) {
-    String head = reason.length() > 90 ? reason.substring(0, 90) : reason;
-    return head.replaceAll("[0-9]+([.,][0-9]+)*", "#");
+    String shape = reason.replaceAll("[0-9]+([.,][0-9]+)*(e[-+]?[0-9]+)?", "#");
+    return shape.length() > 160 ? shape.substring(0, 160) + "..." : shape;
   }
 
   /** The types of the cluster, for reports in a stable order. */

@@ -85,7 +85,7 @@ class RampaCliTest {
         "--out", dir.toString());
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out()).contains("performance-first", "rampa-greedy/capability", "admitted the most services");
-    for (String f : new String[] {"admission.csv", "admission.png", "admission.svg", "summary.txt"}) {
+    for (String f : new String[] {"admission.csv", "rejections.csv", "admission.png", "admission.svg", "summary.txt"}) {
       assertThat(dir.resolve(f)).exists();
     }
   }
