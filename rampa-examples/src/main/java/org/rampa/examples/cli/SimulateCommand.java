@@ -14,6 +14,7 @@ import org.rampa.examples.experiment.AdmissionExperiment;
 import org.rampa.examples.experiment.ExperimentSummary;
 import org.rampa.examples.experiment.Planners;
 import org.rampa.examples.experiment.Presets;
+import org.rampa.examples.sim.ArrivalTrace;
 import org.rampa.examples.sim.RunResult;
 import org.rampa.examples.sim.Workload;
 import org.rampa.examples.sim.WorkloadSpec;
@@ -55,6 +56,10 @@ final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--seed", defaultValue = "1", description = "Seed of the arrival sequence. Default: ${DEFAULT-VALUE}.")
   long seed;
 
+  @Option(names = "--trace", paramLabel = "FILE.csv",
+      description = "Replay this arrival trace (arrival_s,class,lifetime_s) instead of the generated load sweep.")
+  Path trace;
+
   @Option(names = "--time-limit", defaultValue = "PT2S", description = "Time limit per exact solve (ISO-8601). Default: ${DEFAULT-VALUE}.")
   Duration timeLimit;
 
@@ -70,13 +75,23 @@ final class SimulateCommand implements Callable<Integer> {
     List<String> names = planners == null ? Planners.defaults() : planners;
     var settings = new AdmissionExperiment.Settings(cluster, Workload.of(mix, cluster), loads, arrivals, lifetime, seed,
         names.stream().map(n -> Planners.named(n, options)).toList());
-    stdout.printf("RAMPA admission experiment: %d GPUs on %d nodes, %d service classes, %d planners x %d loads x %d arrivals (seed %d)%n",
-        cluster.gpus().size(), cluster.nodes().size(), settings.workload().classes().size(), names.size(), loads.size(), arrivals, seed);
+    ArrivalTrace replayed = trace == null ? null : ArrivalTrace.read(trace, settings.workload().classes().size());
+    if (replayed == null) {
+      stdout.printf("RAMPA admission experiment: %d GPUs on %d nodes, %d service classes, %d planners x %d loads x %d arrivals (seed %d)%n",
+          cluster.gpus().size(), cluster.nodes().size(), settings.workload().classes().size(), names.size(), loads.size(), arrivals, seed);
+    } else {
+      stdout.printf("RAMPA admission experiment: %d GPUs on %d nodes, %d planners replaying %s (%d arrivals, offered load %.1f)%n",
+          cluster.gpus().size(), cluster.nodes().size(), names.size(), trace, replayed.arrivals().size(), replayed.offeredLoad());
+    }
     List<RunResult> results;
-    try (ProgressBar bar = new ProgressBarBuilder().setTaskName("simulate").setInitialMax((long) names.size() * loads.size())
+    long runs = replayed == null ? (long) names.size() * loads.size() : names.size();
+    try (ProgressBar bar = new ProgressBarBuilder().setTaskName("simulate").setInitialMax(runs)
         .setStyle(ProgressBarStyle.ASCII).setConsumer(new me.tongfei.progressbar.ConsoleProgressBarConsumer(System.err))
         .continuousUpdate().build()) {
-      results = new AdmissionExperiment(settings).run(r -> bar.step());
+      AdmissionExperiment experiment = new AdmissionExperiment(settings);
+      results = replayed == null
+          ? experiment.run(r -> bar.step())
+          : experiment.replay(replayed, replayed.offeredLoad(), r -> bar.step());
     }
     AdmissionExperiment.printTable(results, stdout);
     Files.createDirectories(out);

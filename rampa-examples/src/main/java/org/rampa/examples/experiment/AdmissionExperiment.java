@@ -40,17 +40,24 @@ public final class AdmissionExperiment {
 
   /** Runs every planner at every load; {@code progress} is told after each run. */
   public List<RunResult> run(Consumer<RunResult> progress) {
-    Simulator simulator = new Simulator(settings.cluster(), settings.workload(), PerformanceModel.defaults());
     List<RunResult> results = new ArrayList<>();
     for (double load : settings.offeredLoads()) {
       double rate = load / settings.meanLifetimeSeconds();
       ArrivalTrace trace = ArrivalTrace.poisson(settings.workload(), rate, settings.meanLifetimeSeconds(),
           settings.arrivalsPerLoad(), settings.seed());
-      for (PlannerSpec planner : settings.planners()) {
-        RunResult r = simulator.run(planner, trace, load);
-        results.add(r);
-        progress.accept(r);
-      }
+      results.addAll(replay(trace, load, progress));
+    }
+    return results;
+  }
+
+  /** Runs every planner on one given trace, whose offered load is {@code load}. */
+  public List<RunResult> replay(ArrivalTrace trace, double load, Consumer<RunResult> progress) {
+    Simulator simulator = new Simulator(settings.cluster(), settings.workload(), PerformanceModel.defaults());
+    List<RunResult> results = new ArrayList<>();
+    for (PlannerSpec planner : settings.planners()) {
+      RunResult r = simulator.run(planner, trace, load);
+      results.add(r);
+      progress.accept(r);
     }
     return results;
   }

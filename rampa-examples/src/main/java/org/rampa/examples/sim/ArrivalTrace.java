@@ -46,6 +46,16 @@ public final class ArrivalTrace {
     return -mean * Math.log(1 - random.nextDouble());
   }
 
+  /** Arrival rate × mean lifetime: the mean number of services the trace would keep running. */
+  public double offeredLoad() {
+    if (arrivals.isEmpty()) {
+      return 0;
+    }
+    double span = arrivals.get(arrivals.size() - 1).timeSeconds();
+    double meanLifetime = arrivals.stream().mapToDouble(Arrival::lifetimeSeconds).average().orElse(0);
+    return span > 0 ? arrivals.size() / span * meanLifetime : 0;
+  }
+
   public void write(Path file) {
     StringBuilder b = new StringBuilder(HEADER).append('\n');
     for (Arrival a : arrivals) {

@@ -80,6 +80,19 @@ class RampaCliTest {
   }
 
   @Test
+  void simulateReplaysATrace(@TempDir Path dir) throws Exception {
+    Path trace = dir.resolve("trace.csv");
+    Files.writeString(trace, "arrival_s,class,lifetime_s\n1.0,0,3600\n2.0,23,3600\n3.5,5,10\n");
+    Run r = run("simulate", "--planners", "first-fit", "--trace", trace.toString(), "--out", dir.resolve("out").toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.out()).contains("replaying").contains("3 arrivals");
+    Files.writeString(trace, "arrival_s,class,lifetime_s\n1.0,99,3600\n");
+    Run bad = run("simulate", "--planners", "first-fit", "--trace", trace.toString(), "--out", dir.resolve("out").toString());
+    assertThat(bad.code()).isEqualTo(2);
+    assertThat(bad.err()).contains("class = 99");
+  }
+
+  @Test
   void simulateWritesTableCsvChartsAndSummary(@TempDir Path dir) {
     Run r = run("simulate", "--planners", "performance-first,rampa-greedy/capability", "--loads", "16,32", "--arrivals", "60",
         "--out", dir.toString());
