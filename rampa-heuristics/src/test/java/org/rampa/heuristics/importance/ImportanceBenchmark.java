@@ -1,13 +1,28 @@
 package org.rampa.heuristics.importance;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
@@ -22,112 +37,146 @@ import org.rampa.perf.PerformanceModel;
 import org.rampa.testing.ReferenceWorkloads;
 
 /**
- * Per-decision cost of every importance model on a 1000-GPU fleet (250 nodes × 4 GPUs of T4, A10,
- * A100-80GB, H100-SXM), about half of it held (or another fraction), with a six-class forecast. Not JMH (the module pom
- * has no JMH dependency): a plain timing harness with warm-up and repeated measurement.
+ * Per-decision cost of the importance models on a 1000-GPU fleet (250 nodes × 4 GPUs of T4, A10,
+ * A100-80GB, H100-SXM), a fraction of it held, with a six-class forecast. Run: see IMPORTANCE.md.
  *
- * <p>One decision = {@code evaluate(state)} plus reading the cost of all 1000 GPUs. The states
- * form a chain like an online simulation: each differs from the previous by one GPU taken or
- * released, so caches see realistic reuse. Run (see IMPORTANCE.md):
- *
- * <pre>java -cp ... org.rampa.heuristics.importance.ImportanceBenchmark [decisions [heldFraction]]</pre>
+ * <p>One decision = {@code evaluate(state)} plus reading the cost of all 1000 GPUs. Successive
+ * invocations walk a chain of {@value #CHAIN_LENGTH} states, each one GPU taken or released from
+ * the previous one, like an online simulation: the chain is much longer than the marginal-loss
+ * cache (32 entries), so wrapping around does not turn every decision into a cache hit.
  */
-public final class ImportanceBenchmark {
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.SampleTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+// 12 s of warm-up: on the half-held fleet the marginal-loss models ran 7-9 ms per decision for the
+// first 6-13 s of a fork and 1.2-2 ms afterwards (measured; 2 x 2 s left them in the slow phase).
+@Warmup(iterations = 4, time = 3)
+@Measurement(iterations = 3, time = 3)
+@Fork(1)
+public class ImportanceBenchmark {
 
-  private ImportanceBenchmark() {}
+  static final int CHAIN_LENGTH = 400;
+  private static final long CHAIN_SEED = 20261130L;
 
-  public static void main(String[] args) {
-    int decisions = args.length > 0 ? Integer.parseInt(args[0]) : 400;
-    double heldFraction = args.length > 1 ? Double.parseDouble(args[1]) : 0.5;
+  /** "marginal-loss" uses 256 draws and the default single-type oracle; "combination" = 1 scarcity + 1 loss + 0.5 fragmentation + 0.25 capability. */
+  @Param({"static", "capability", "fragmentation", "scarcity", "marginal-loss", "combination"})
+  public String model;
+
+  /** Expected fraction of GPUs held before the chain starts. */
+  @Param({"0.5", "0.95"})
+  public double heldFraction;
+
+  private ImportanceModel importance;
+  /** The marginal-loss instance inside {@link #importance}, if any, for its counters. */
+  private MarginalAcceptanceLoss loss;
+  private List<ClusterState> states;
+  private String[] gpuIds;
+  private int next;
+  private long decisions;
+  private long primingHits;
+
+  @Setup(Level.Trial)
+  public void setUp() {
     Cluster cluster = ReferenceWorkloads.fleet(250, 4);
-    List<ClusterState> states = stateChain(cluster, decisions, heldFraction, 20261130L);
+    states = stateChain(cluster, CHAIN_LENGTH, heldFraction, CHAIN_SEED);
+    gpuIds = cluster.gpus().stream().map(Gpu::id).toArray(String[]::new);
     WorkloadForecast forecast = forecast();
     PerformanceModel perf = PerformanceModel.defaults();
-    Placeability oracle = Placeability.singleType(perf);
+    switch (model) {
+      case "static" -> importance = staticByType();
+      case "capability" -> importance = ImportanceModels.capability();
+      case "fragmentation" -> importance = ImportanceModels.fragmentation();
+      case "scarcity" -> importance = ImportanceModels.scarcity(() -> forecast, perf);
+      case "marginal-loss" -> importance = loss = marginalLoss(forecast, perf);
+      case "combination" -> {
+        loss = marginalLoss(forecast, perf);
+        importance = ImportanceModels.combination()
+            .add(1, ImportanceModels.scarcity(() -> forecast, perf))
+            .add(1, loss)
+            .add(0.5, ImportanceModels.fragmentation())
+            .add(0.25, ImportanceModels.capability())
+            .build();
+      }
+      default -> throw new IllegalArgumentException("model '" + model
+          + "' is not one of static, capability, fragmentation, scarcity, marginal-loss, combination");
+    }
+    // One pass over the chain before any timing, as a long-running scheduler would have made:
+    // single-type layouts are memoised for every state the timed passes see. The 32-entry
+    // cross-decision cache then holds only the chain's last states, and timing starts at the first.
+    for (ClusterState state : states) {
+      importance.evaluate(state);
+    }
+    if (loss != null) {
+      primingHits = loss.cacheHits.get();
+    }
+  }
 
+  @Benchmark
+  public double decide() {
+    ClusterState state = states.get(next);
+    next = (next + 1) % states.size();
+    decisions++;
+    GpuCosts costs = importance.evaluate(state);
+    double sum = 0;
+    for (String id : gpuIds) {
+      sum += costs.of(id);
+    }
+    return sum;
+  }
+
+  /** How much work the marginal-loss model did: cache hits in warm-up and measurement; classes and oracle calls over all passes. */
+  @TearDown(Level.Trial)
+  public void reportMarginalLossWork() {
+    if (loss == null) {
+      return;
+    }
+    long hits = loss.cacheHits.get() - primingHits;
+    long computed = states.size() + decisions - loss.cacheHits.get();
+    System.out.printf("%nmarginal-loss: cache hits %d of %d timed decisions; per computed decision %.1f GPU classes, %.1f oracle calls%n",
+        hits, decisions, loss.equivalenceClasses.get() / (double) computed, loss.oracleCalls.get() / (double) computed);
+  }
+
+  /**
+   * Prints what the models say (fewest GPUs per class and type; cost of free GPUs on the last state
+   * of the half-held chain), then runs the benchmark. Arguments override parameters: {@code
+   * model=scarcity,static} or {@code heldFraction=0.95}; a bare argument is a model name.
+   */
+  public static void main(String[] args) throws RunnerException {
+    Cluster cluster = ReferenceWorkloads.fleet(250, 4);
+    WorkloadForecast forecast = forecast();
+    PerformanceModel perf = PerformanceModel.defaults();
     printRequirements(cluster, forecast, perf);
-
-    printCostProfile(cluster, states.get(states.size() - 1), List.of(
-        StaticImportance.byType(Map.of("T4", 1.0, "A10", 1.5, "A100-80GB", 4.0, "H100-SXM", 8.0)),
+    ClusterState last = stateChain(cluster, CHAIN_LENGTH, 0.5, CHAIN_SEED).get(CHAIN_LENGTH - 1);
+    printCostProfile(cluster, last, List.of(
+        staticByType(),
         ImportanceModels.capability(),
         ImportanceModels.fragmentation(),
         ImportanceModels.scarcity(() -> forecast, perf),
-        ImportanceModels.marginalAcceptanceLoss(() -> forecast, oracle, 256, 1)));
+        marginalLoss(forecast, perf)));
 
-    // Two rounds over every model: the first lets the JIT settle for all of them, the second is the one to quote.
-    for (int round = 1; round <= 2; round++) {
-      System.out.printf("%nround %d: %d decisions per model after %d warm-up decisions; thread CPU time per decision, microseconds%n",
-          round, decisions, decisions);
-      System.out.printf("%-44s %10s %10s %10s %10s%n", "model", "median", "p95", "mean", "max");
-      report("static (by type)", time(
-          StaticImportance.byType(Map.of("T4", 1.0, "A10", 1.5, "A100-80GB", 4.0, "H100-SXM", 8.0)), states, cluster));
-      report("capability", time(ImportanceModels.capability(), states, cluster));
-      report("fragmentation", time(ImportanceModels.fragmentation(), states, cluster));
-      report("scarcity", time(ImportanceModels.scarcity(() -> forecast, perf), states, cluster));
-
-      MarginalAcceptanceLoss loss = (MarginalAcceptanceLoss) ImportanceModels.marginalAcceptanceLoss(() -> forecast, oracle, 256, 1);
-      report("marginal-loss (256 draws)", time(loss, states, cluster));
-      long computed = 2L * states.size() - loss.cacheHits.get();
-      System.out.printf("    cache hits %d of %d decisions; per computed decision %.1f GPU classes, %.1f oracle calls%n",
-          loss.cacheHits.get(), 2L * states.size(),
-          loss.equivalenceClasses.get() / (double) computed, loss.oracleCalls.get() / (double) computed);
-
-      // Without the cross-decision cache: a fresh model per decision (layouts stay memoised in the oracle).
-      long[] cold = new long[states.size()];
-      for (int i = 0; i < states.size(); i++) {
-        ImportanceModel fresh = ImportanceModels.marginalAcceptanceLoss(() -> forecast, oracle, 256, 1);
-        long t0 = THREAD.getCurrentThreadCpuTime();
-        consume(fresh.evaluate(states.get(i)), cluster);
-        cold[i] = THREAD.getCurrentThreadCpuTime() - t0;
+    ChainedOptionsBuilder options = new OptionsBuilder().include(ImportanceBenchmark.class.getSimpleName());
+    List<String> models = new ArrayList<>();
+    for (String arg : args) {
+      int eq = arg.indexOf('=');
+      if (eq < 0) {
+        models.add(arg);
+      } else {
+        options.param(arg.substring(0, eq), arg.substring(eq + 1).split(","));
       }
-      report("marginal-loss, no cross-decision cache", cold);
-
-      report("combination of the four dynamic models", time(ImportanceModels.combination()
-          .add(1, ImportanceModels.scarcity(() -> forecast, perf))
-          .add(1, ImportanceModels.marginalAcceptanceLoss(() -> forecast, oracle, 256, 1))
-          .add(0.5, ImportanceModels.fragmentation())
-          .add(0.25, ImportanceModels.capability())
-          .build(), states, cluster));
     }
-    System.out.println("\nchecksum " + sink);
+    if (!models.isEmpty()) {
+      options.param("model", models.toArray(String[]::new));
+    }
+    new Runner(options.build()).run();
   }
 
-  private static double sink;
-
-  /**
-   * Times are CPU time of the measuring thread, not wall time: the build machines are shared and
-   * often overloaded, and CPU time is far less disturbed by other processes (GC threads excluded).
-   */
-  private static final ThreadMXBean THREAD = ManagementFactory.getThreadMXBean();
-
-  private static long[] time(ImportanceModel model, List<ClusterState> states, Cluster cluster) {
-    for (int i = 0; i < states.size(); i++) {
-      consume(model.evaluate(states.get(i)), cluster); // warm-up: JIT, memo tables
-    }
-    long[] nanos = new long[states.size()];
-    for (int i = 0; i < states.size(); i++) {
-      long t0 = THREAD.getCurrentThreadCpuTime();
-      consume(model.evaluate(states.get(i)), cluster);
-      nanos[i] = THREAD.getCurrentThreadCpuTime() - t0;
-    }
-    return nanos;
+  private static ImportanceModel staticByType() {
+    return StaticImportance.byType(Map.of("T4", 1.0, "A10", 1.5, "A100-80GB", 4.0, "H100-SXM", 8.0));
   }
 
-  private static void consume(GpuCosts costs, Cluster cluster) {
-    double s = 0;
-    for (Gpu g : cluster.gpus()) {
-      s += costs.of(g.id());
-    }
-    sink += s;
-  }
-
-  private static void report(String name, long[] nanos) {
-    long[] sorted = nanos.clone();
-    Arrays.sort(sorted);
-    double mean = Arrays.stream(sorted).average().orElse(0);
-    System.out.printf("%-44s %10.1f %10.1f %10.1f %10.1f%n", name,
-        sorted[sorted.length / 2] / 1e3, sorted[(int) Math.ceil(0.95 * sorted.length) - 1] / 1e3, mean / 1e3,
-        sorted[sorted.length - 1] / 1e3);
+  private static MarginalAcceptanceLoss marginalLoss(WorkloadForecast forecast, PerformanceModel perf) {
+    return (MarginalAcceptanceLoss) ImportanceModels.marginalAcceptanceLoss(
+        () -> forecast, Placeability.singleType(perf), 256, 1);
   }
 
   static WorkloadForecast forecast() {
@@ -177,7 +226,8 @@ public final class ImportanceBenchmark {
 
   /** Mean and max cost of the free GPUs of each type in one state: what the models say, not how fast. */
   private static void printCostProfile(Cluster cluster, ClusterState state, List<ImportanceModel> models) {
-    System.out.printf("%ncost of free GPUs in the last state (mean / max per type; %d GPUs free)%n%-16s", state.freeGpus().size(), "model");
+    System.out.printf("%ncost of free GPUs in the last state of the half-held chain (mean / max per type; %d GPUs free)%n%-16s",
+        state.freeGpus().size(), "model");
     for (GpuType t : cluster.gpuTypes()) {
       System.out.printf(" %20s", t.name());
     }
