@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
     name = "rampa",
     mixinStandardHelpOptions = true,
     version = "rampa 0.1.0",
-    description = "Places DNN inference pipelines on heterogeneous GPU clusters (RAMPA, VastPipe).",
+    description = "Places DNN inference pipelines on heterogeneous GPU clusters at least importance-weighted cost (RAMPA).",
     subcommands = {PlanCommand.class, SplitCommand.class, SimulateCommand.class, CatalogCommand.class, DemoCommand.class, CommandLine.HelpCommand.class})
 public final class RampaCli {
 
