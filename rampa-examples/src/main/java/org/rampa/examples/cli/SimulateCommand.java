@@ -70,7 +70,7 @@ final class SimulateCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter stdout = spec.commandLine().getOut();
     Cluster cluster = Presets.cluster(preset);
-    WorkloadSpec mix = workload == null ? WorkloadSpec.standardMix() : RampaJson.mapper().readValue(workload.toFile(), WorkloadSpec.class);
+    WorkloadSpec mix = workload == null ? WorkloadSpec.standardMix() : RampaJson.read(workload, WorkloadSpec.class);
     StrategyOptions options = StrategyOptions.builder().timeLimit(timeLimit).seed(seed).build();
     List<String> names = planners == null ? Planners.defaults() : planners;
     var settings = new AdmissionExperiment.Settings(cluster, Workload.of(mix, cluster), loads, arrivals, lifetime, seed,

@@ -80,6 +80,20 @@ class RampaCliTest {
   }
 
   @Test
+  void simulateReadsAWorkloadFileAndNamesWhatIsWrongInIt(@TempDir Path dir) throws Exception {
+    Path workload = dir.resolve("workload.json");
+    Files.writeString(workload, "{\"classes\": [{\"model\": \"resnet50\", \"phase\": \"model\", \"tokens\": 0, \"batch\": 8,"
+        + " \"slo\": \"LOOSE\", \"weight\": 1, \"maxStages\": 2}]}");
+    Run ok = run("simulate", "--planners", "first-fit", "--workload", workload.toString(), "--loads", "4", "--arrivals", "20",
+        "--out", dir.resolve("out").toString());
+    assertThat(ok.code()).as(ok.err()).isZero();
+    Files.writeString(workload, Files.readString(workload).replace("\"batch\": 8", "\"batch\": 0"));
+    Run bad = run("simulate", "--planners", "first-fit", "--workload", workload.toString(), "--out", dir.resolve("out").toString());
+    assertThat(bad.code()).isEqualTo(2);
+    assertThat(bad.err()).contains("$.classes[0]").contains("batch = 0");
+  }
+
+  @Test
   void simulateReplaysATrace(@TempDir Path dir) throws Exception {
     Path trace = dir.resolve("trace.csv");
     Files.writeString(trace, "arrival_s,class,lifetime_s\n1.0,0,3600\n2.0,23,3600\n3.5,5,10\n");
