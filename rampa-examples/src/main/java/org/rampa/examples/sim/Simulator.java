@@ -10,7 +10,6 @@ import java.util.TreeMap;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
-import org.rampa.domain.GpuType;
 import org.rampa.domain.Holding;
 import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
@@ -155,10 +154,5 @@ public final class Simulator {
   static String reasonCategory(String reason) {
     String shape = reason.replaceAll("[0-9]+([.,][0-9]+)*(e[-+]?[0-9]+)?", "#");
     return shape.length() > 160 ? shape.substring(0, 160) + "..." : shape;
-  }
-
-  /** The types of the cluster, for reports in a stable order. */
-  public List<String> typeNames() {
-    return cluster.gpuTypes().stream().map(GpuType::name).toList();
   }
 }

@@ -164,6 +164,19 @@ final class PlacementContext {
     return Optional.of(plan);
   }
 
+  /** A split's stages as {from, to, group index}, or null (with the reason kept) when it is infeasible. */
+  private List<int[]> stageRanges(SplitResult r) {
+    if (!r.feasible()) {
+      lastRejection = r.reason();
+      return null;
+    }
+    List<int[]> ranges = new ArrayList<>(r.stages().size());
+    for (SplitStage s : r.stages()) {
+      ranges.add(new int[] {s.from(), s.to(), s.device()});
+    }
+    return ranges;
+  }
+
   /** Ranges as {from, to, group index}, or null when the rule finds no split that fits. */
   private List<int[]> split(List<List<FreeGpu>> groups, SplitRule rule, boolean allowUnusedGroups) {
     int layers = model.size();
@@ -174,9 +187,9 @@ final class PlacementContext {
         return null;
       }
     }
-    List<int[]> ranges = new ArrayList<>(k);
     switch (rule) {
       case EVEN_LAYERS: {
+        List<int[]> ranges = new ArrayList<>(k);
         int from = 0;
         for (int j = 0; j < k; j++) {
           int to = (int) ((long) layers * (j + 1) / k);
@@ -190,14 +203,7 @@ final class PlacementContext {
         LayerCostTable table = table(Map.of(reference.name(), kindTimes(reference, 1)), cluster.network());
         SplitResult r = splitter.split(SplitProblem.onDevices(table, java.util.Collections.nCopies(k, reference.name()), TransferMode.NONE)
             .withMemoryCaps(memoryCaps(groups)));
-        if (!r.feasible()) {
-          lastRejection = r.reason();
-          return null;
-        }
-        for (SplitStage s : r.stages()) {
-          ranges.add(new int[] {s.from(), s.to(), s.device()});
-        }
-        return ranges;
+        return stageRanges(r);
       }
       case MIN_PERIOD: {
         Map<String, List<Double>> kinds = new LinkedHashMap<>();
@@ -211,14 +217,7 @@ final class PlacementContext {
         LayerCostTable table = table(kinds, linkFor(groups));
         SplitResult r = splitter.split(
             new SplitProblem(table, devices, allowUnusedGroups, performance.transferMode(), memoryCaps(groups)));
-        if (!r.feasible()) {
-          lastRejection = r.reason();
-          return null;
-        }
-        for (SplitStage s : r.stages()) {
-          ranges.add(new int[] {s.from(), s.to(), s.device()});
-        }
-        return ranges;
+        return stageRanges(r);
       }
       default:
         throw new IllegalStateException("unknown split rule " + rule);
