@@ -8,7 +8,6 @@ import org.rampa.domain.Invalid;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.importance.ImportanceModel;
 import org.rampa.importance.StaticImportance;
-import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.TransferMode;
 import org.rampa.strategy.ImmutableStrategyOptions;
 import org.rampa.strategy.PlacementProblem;
@@ -106,13 +105,9 @@ public final class Rampa {
       return state;
     }
 
-    public PerformanceModel performance() {
-      return PerformanceModel.withTransfers(options.transfers());
-    }
-
     /** The problem this planner would hand its strategy for {@code request}. */
     public PlacementProblem problem(ServiceRequest request) {
-      return new PlacementProblem(request, state, importance, performance(), options);
+      return PlacementProblem.of(request, state, importance, options);
     }
 
     /**
@@ -125,8 +120,9 @@ public final class Rampa {
         throw Invalid.value("strategy", "(none)", "choose a strategy before planning",
             "call .strategy(\"greedy\") or .strategy(\"exact\"); available: " + Strategies.available());
       }
-      PlacementResult result = strategy.place(problem(request));
-      result.plan().ifPresent(p -> new PlanVerifier(performance()).verify(request, p, state).orThrow(request.id()));
+      PlacementProblem problem = problem(request);
+      PlacementResult result = strategy.place(problem);
+      result.plan().ifPresent(p -> new PlanVerifier(problem.performance()).verify(request, p, state).orThrow(request.id()));
       return result;
     }
   }

@@ -30,4 +30,9 @@ public record PlacementProblem(
           "build the model with PerformanceModel.withTransfers(options.transfers())");
     }
   }
+
+  /** A problem whose performance model follows {@code options.transfers()}. */
+  public static PlacementProblem of(ServiceRequest request, ClusterState state, ImportanceModel importance, StrategyOptions options) {
+    return new PlacementProblem(request, state, importance, PerformanceModel.withTransfers(options.transfers()), options);
+  }
 }

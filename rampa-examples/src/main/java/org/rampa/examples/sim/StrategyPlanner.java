@@ -3,7 +3,6 @@ package org.rampa.examples.sim;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.importance.ImportanceModel;
-import org.rampa.perf.PerformanceModel;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.PlacementStrategy;
@@ -14,18 +13,16 @@ public class StrategyPlanner implements Planner {
 
   private final PlacementStrategy strategy;
   private final ImportanceModel importance;
-  private final PerformanceModel performance;
   private final StrategyOptions options;
 
   public StrategyPlanner(PlacementStrategy strategy, ImportanceModel importance, StrategyOptions options) {
     this.strategy = strategy;
     this.importance = importance;
-    this.performance = PerformanceModel.withTransfers(options.transfers());
     this.options = options;
   }
 
   @Override
   public PlacementResult plan(ServiceRequest request, ClusterState state) {
-    return strategy.place(new PlacementProblem(request, state, importance, performance, options));
+    return strategy.place(PlacementProblem.of(request, state, importance, options));
   }
 }
