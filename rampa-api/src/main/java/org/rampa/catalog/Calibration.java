@@ -68,32 +68,34 @@ public final class Calibration {
     Calibration c = new Calibration(gpus);
     Model resnet = ModelCatalog.model("resnet50");
     CsvTable mlperf = CsvTable.resource("mlperf-calibration.csv");
-    for (int r = 0; r < mlperf.size(); r++) {
-      String id = MLPERF_NAMES.get(mlperf.get(r, "gpu"));
-      if (id == null || !mlperf.get(r, "model").startsWith("ResNet-50") || !"Offline".equals(mlperf.get(r, "scenario"))) {
-        continue;
-      }
-      double samplesPerSecond = mlperf.number(r, "per_gpu_value");
-      c.compute.put(id, samplesPerSecond * resnet.totalFlopsPerSample() / gpus.get(id).int8Ops());
-    }
+    resnetRows(mlperf, "Offline").forEach((id, samplesPerSecond) ->
+        c.compute.put(id, samplesPerSecond * resnet.totalFlopsPerSample() / gpus.get(id).int8Ops()));
     double layerBytes = ModelCatalog.decode("llama2-70b", 1).layer(1).weightBytes();
     HELIX_FILES.forEach((id, file) -> {
       double seconds = helixMillis(file, HELIX_BATCH) / 1e3;
       c.memory.put(id, layerBytes / seconds / gpus.get(id).bandwidth());
     });
     PerformanceModel roofline = PerformanceModel.defaults();
-    for (int r = 0; r < mlperf.size(); r++) {
-      String id = MLPERF_NAMES.get(mlperf.get(r, "gpu"));
-      if (id == null || !mlperf.get(r, "model").startsWith("ResNet-50") || !"SingleStream".equals(mlperf.get(r, "scenario"))) {
-        continue;
-      }
-      double measured = mlperf.number(r, "per_gpu_value") / 1e3;
+    resnetRows(mlperf, "SingleStream").forEach((id, latencyMillis) -> {
       GpuType withoutOverhead = c.type(gpus.get(id), Duration.ZERO);
       double predicted = roofline.stageSeconds(resnet, 0, resnet.size(), withoutOverhead, 1);
-      c.overheadSeconds.put(id, Math.max(0, measured - predicted) / resnet.size());
-    }
+      c.overheadSeconds.put(id, Math.max(0, latencyMillis / 1e3 - predicted) / resnet.size());
+    });
     return c;
   }
+
+  /** The per-GPU value of the MLPerf ResNet-50 rows of one scenario, by catalog GPU id, in file order. */
+  private static Map<String, Double> resnetRows(CsvTable mlperf, String scenario) {
+    Map<String, Double> rows = new LinkedHashMap<>();
+    for (int r = 0; r < mlperf.size(); r++) {
+      String id = MLPERF_NAMES.get(mlperf.get(r, "gpu"));
+      if (id != null && mlperf.get(r, "model").startsWith("ResNet-50") && scenario.equals(mlperf.get(r, "scenario"))) {
+        rows.put(id, mlperf.number(r, "per_gpu_value"));
+      }
+    }
+    return rows;
+  }
+
 
   private GpuType type(RawGpu g, Duration overhead) {
     return GpuType.builder()
