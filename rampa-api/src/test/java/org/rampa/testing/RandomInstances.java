@@ -125,15 +125,20 @@ public final class RandomInstances {
     List<Plan> holds = new ArrayList<>();
     for (Gpu g : cluster.gpus()) {
       if (random.nextDouble() < fraction) {
-        holds.add(Plan.builder()
-            .serviceId("background-" + holds.size())
-            .addStages(Stage.builder().from(0).to(1).addGpus(g.id()).computeTime(Duration.ZERO).memoryBytes(0).build())
-            .period(Duration.ZERO)
-            .throughput(0)
-            .latency(Duration.ZERO)
-            .build());
+        holds.add(holdPlan("background-" + holds.size(), g.id()));
       }
     }
     return ClusterState.empty(cluster).allocateAll(holds);
+  }
+
+  /** A plan by which {@code serviceId} simply holds all of GPU {@code gpuId} (background load in tests). */
+  public static Plan holdPlan(String serviceId, String gpuId) {
+    return Plan.builder()
+        .serviceId(serviceId)
+        .addStages(Stage.builder().from(0).to(1).addGpus(gpuId).computeTime(Duration.ZERO).memoryBytes(0).build())
+        .period(Duration.ZERO)
+        .throughput(0)
+        .latency(Duration.ZERO)
+        .build();
   }
 }

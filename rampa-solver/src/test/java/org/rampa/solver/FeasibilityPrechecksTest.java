@@ -119,9 +119,7 @@ class FeasibilityPrechecksTest {
     Model m = model(2, GB, 1e12);
     double onBig = PERF.layerSeconds(m.layer(0), BIG, 1);
     ClusterState state = cluster();
-    state = state.allocate(org.rampa.domain.Plan.builder().serviceId("other")
-        .addStages(org.rampa.domain.Stage.builder().from(0).to(1).addGpus("big1").computeTime(Duration.ZERO).memoryBytes(0).build())
-        .period(Duration.ZERO).throughput(0).latency(Duration.ZERO).build());
+    state = state.allocate(org.rampa.testing.RandomInstances.holdPlan("other", "big1"));
     double throughput = 1 / (1.5 * onBig);
     PlacementResult r = place(m, throughput, Duration.ofNanos((long) (2.5 * onBig * 1e9)), 4, state);
     assertThat(r.reason()).contains("no combination of at most 4 stages on the 5 free GPUs", g4(throughput) + " req/s",

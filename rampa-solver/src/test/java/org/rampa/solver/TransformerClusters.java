@@ -13,11 +13,11 @@ import org.rampa.domain.Model;
 import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.Slo;
-import org.rampa.domain.Stage;
 import org.rampa.importance.StaticImportance;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.StrategyOptions;
+import org.rampa.testing.RandomInstances;
 import org.rampa.testing.ReferenceWorkloads;
 
 /**
@@ -58,10 +58,7 @@ final class TransformerClusters {
     }
     List<Plan> holds = new ArrayList<>();
     for (int i = 0; i < gpus.size() / 2; i++) {
-      holds.add(Plan.builder()
-          .serviceId("background-" + i)
-          .addStages(Stage.builder().from(0).to(1).addGpus(gpus.get(i).id()).computeTime(Duration.ZERO).memoryBytes(0).build())
-          .period(Duration.ZERO).throughput(0).latency(Duration.ZERO).build());
+      holds.add(RandomInstances.holdPlan("background-" + i, gpus.get(i).id()));
     }
     ClusterState state = ClusterState.empty(cluster).allocateAll(holds);
     return state;

@@ -12,11 +12,11 @@ import org.rampa.domain.Model;
 import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.Slo;
-import org.rampa.domain.Stage;
 import org.rampa.importance.StaticImportance;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.StrategyOptions;
+import org.rampa.testing.RandomInstances;
 import org.rampa.testing.ReferenceWorkloads;
 
 /**
@@ -47,9 +47,7 @@ final class LargeClusterInstance {
     int i = 0;
     for (Gpu g : cluster.gpus()) {
       if (r.nextBoolean()) {
-        Plan hold = Plan.builder().serviceId("background-" + i)
-            .addStages(Stage.builder().from(0).to(1).addGpus(g.id()).computeTime(Duration.ZERO).memoryBytes(0).build())
-            .period(Duration.ZERO).throughput(0).latency(Duration.ZERO).build();
+        Plan hold = RandomInstances.holdPlan("background-" + i, g.id());
         builder.putAllocations("background-" + i, org.rampa.domain.Allocation.of(hold));
         i++;
       }

@@ -1,6 +1,5 @@
 package org.rampa.heuristics.importance;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,13 +26,12 @@ import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.GpuType;
-import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
-import org.rampa.domain.Stage;
 import org.rampa.importance.GpuCosts;
 import org.rampa.importance.ImportanceModel;
 import org.rampa.importance.StaticImportance;
 import org.rampa.perf.PerformanceModel;
+import org.rampa.testing.RandomInstances;
 import org.rampa.testing.ReferenceWorkloads;
 
 /**
@@ -197,7 +195,7 @@ public class ImportanceBenchmark {
     int n = 0;
     for (Gpu g : cluster.gpus()) {
       if (random.nextDouble() < heldFraction) {
-        state = state.allocate(holding("bg" + n++, g.id()));
+        state = state.allocate(RandomInstances.holdPlan("bg" + n++, g.id()));
         held.add("bg" + (n - 1));
       }
     }
@@ -208,7 +206,7 @@ public class ImportanceBenchmark {
       } else {
         List<Gpu> free = state.freeGpus();
         String id = "bg" + n++;
-        state = state.allocate(holding(id, free.get(random.nextInt(free.size())).id()));
+        state = state.allocate(RandomInstances.holdPlan(id, free.get(random.nextInt(free.size())).id()));
         held.add(id);
       }
       chain.add(state);
@@ -216,13 +214,6 @@ public class ImportanceBenchmark {
     return chain;
   }
 
-  private static Plan holding(String service, String gpu) {
-    return Plan.builder()
-        .serviceId(service)
-        .addStages(Stage.builder().from(0).to(1).addGpus(gpu).computeTime(Duration.ZERO).memoryBytes(0).build())
-        .period(Duration.ZERO).throughput(0).latency(Duration.ZERO)
-        .build();
-  }
 
   /** Mean and max cost of the free GPUs of each type in one state: what the models say, not how fast. */
   private static void printCostProfile(Cluster cluster, ClusterState state, List<ImportanceModel> models) {

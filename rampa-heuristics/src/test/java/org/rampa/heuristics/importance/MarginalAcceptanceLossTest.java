@@ -14,9 +14,7 @@ import org.rampa.domain.Gpu;
 import org.rampa.domain.Layer;
 import org.rampa.domain.Model;
 import org.rampa.domain.Node;
-import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
-import org.rampa.domain.Stage;
 import org.rampa.importance.GpuCosts;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.testing.RandomInstances;
@@ -27,11 +25,7 @@ class MarginalAcceptanceLossTest {
 
   /** Holds one whole GPU for a dummy service. */
   static ClusterState hold(ClusterState state, String gpu) {
-    return state.allocate(Plan.builder()
-        .serviceId("hold-" + gpu)
-        .addStages(Stage.builder().from(0).to(1).addGpus(gpu).computeTime(Duration.ZERO).memoryBytes(0).build())
-        .period(Duration.ZERO).throughput(0).latency(Duration.ZERO)
-        .build());
+    return state.allocate(RandomInstances.holdPlan("hold-" + gpu, gpu));
   }
 
   /** One layer too big for a 24 GB GPU but fine on an 80 GB one, with an easy SLO. */

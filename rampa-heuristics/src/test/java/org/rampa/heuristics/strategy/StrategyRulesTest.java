@@ -147,8 +147,6 @@ class StrategyRulesTest {
   }
 
   static ClusterState hold(ClusterState state, String gpu) {
-    return state.allocate(Plan.builder().serviceId("bg-" + gpu)
-        .addStages(Stage.builder().from(0).to(1).addGpus(gpu).computeTime(Duration.ZERO).memoryBytes(0).build())
-        .period(Duration.ZERO).throughput(0).latency(Duration.ZERO).build());
+    return state.allocate(RandomInstances.holdPlan("bg-" + gpu, gpu));
   }
 }
