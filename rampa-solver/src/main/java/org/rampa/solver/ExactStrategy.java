@@ -18,7 +18,6 @@ import org.rampa.domain.ServiceRequest;
 import org.rampa.importance.GpuCosts;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.StageAssignment;
-import org.rampa.strategy.ImmutableStrategyOptions;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.PlacementStrategy;
@@ -137,7 +136,7 @@ public final class ExactStrategy implements PlacementStrategy {
     Optional<Plan> heuristicPlan = Optional.empty();
     if (warmStart != null) {
       heuristicPlan = warmStart.place(new PlacementProblem(request, state, problem.importance(), performance,
-          ImmutableStrategyOptions.copyOf(options).withTimeLimit(positive(remaining(options, start))))).plan();
+          StrategyOptions.builder().from(options).timeLimit(positive(remaining(options, start))).build())).plan();
     }
     double bound = Double.NaN;
     if (relaxFirst) {
