@@ -5,6 +5,8 @@
  */
 module org.rampa.heuristics {
   requires transitive org.rampa.api;
+  // the Tarnawski importer reads its JSON as a tree
+  requires com.fasterxml.jackson.databind;
 
   exports org.rampa.heuristics.importance;
   exports org.rampa.heuristics.profiles;
