@@ -9,16 +9,16 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rampa.domain.Cluster;
-import org.rampa.examples.experiment.Planners;
 import org.rampa.examples.experiment.Presets;
-import org.rampa.perf.PerformanceModel;
+import org.rampa.examples.experiment.Schedulers;
+import org.rampa.heuristics.importance.WorkloadForecast;
 import org.rampa.strategy.StrategyOptions;
 
 class SimulatorTest {
 
   private final Cluster cluster = Presets.cluster("small");
-  private final Workload workload = Workload.of(WorkloadSpec.standardMix(), cluster);
-  private final Simulator simulator = new Simulator(cluster, workload, PerformanceModel.defaults());
+  private final WorkloadForecast workload = WorkloadSpec.standardMix().resolve(cluster);
+  private final Simulator simulator = new Simulator(cluster, workload);
 
   private ArrivalTrace trace(long seed) {
     return ArrivalTrace.poisson(workload, 24.0 / 3600, 3600, 150, seed);
@@ -27,9 +27,9 @@ class SimulatorTest {
   @Test
   void sameSeedGivesIdenticalResults() {
     for (String planner : List.of("rampa-greedy/scarcity", "performance-first")) {
-      PlannerSpec spec = Planners.named(planner, StrategyOptions.defaults());
-      RunResult a = simulator.run(spec, trace(5), 24);
-      RunResult b = simulator.run(spec, trace(5), 24);
+      SchedulerSpec spec = Schedulers.named(planner, StrategyOptions.defaults());
+      RunResult a = simulator.run(spec, trace(5), 24, 1);
+      RunResult b = simulator.run(spec, trace(5), 24, 1);
       assertThat(b.admitted()).isEqualTo(a.admitted());
       assertThat(b.admittedByClass()).isEqualTo(a.admittedByClass());
       assertThat(b.gpuHoursByType()).isEqualTo(a.gpuHoursByType());
@@ -40,8 +40,8 @@ class SimulatorTest {
   }
 
   @Test
-  void everyAdmittedPlanPassedTheVerifierAndTheBookkeepingAddsUp() {
-    RunResult r = simulator.run(Planners.named("rampa-greedy/capability", StrategyOptions.defaults()), trace(9), 24);
+  void everyAdmittedPlanWasVerifiedAndCommittedAndTheBookkeepingAddsUp() {
+    RunResult r = simulator.run(Schedulers.named("rampa-greedy/capability", StrategyOptions.defaults()), trace(9), 24, 1);
     assertThat(r.violations()).isZero();
     assertThat(r.admitted()).isPositive().isLessThanOrEqualTo(r.arrivals());
     assertThat(r.arrivalsByClass().values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(r.arrivals());
@@ -59,8 +59,8 @@ class SimulatorTest {
     original.write(file);
     ArrivalTrace replayed = ArrivalTrace.read(file, workload.classes().size());
     assertThat(replayed.arrivals()).hasSameSizeAs(original.arrivals());
-    PlannerSpec spec = Planners.named("rampa-greedy/uniform", StrategyOptions.defaults());
-    assertThat(simulator.run(spec, replayed, 24).admitted()).isEqualTo(simulator.run(spec, original, 24).admitted());
+    SchedulerSpec spec = Schedulers.named("rampa-greedy/uniform", StrategyOptions.defaults());
+    assertThat(simulator.run(spec, replayed, 24, 1).admitted()).isEqualTo(simulator.run(spec, original, 24, 1).admitted());
   }
 
   @Test
