@@ -185,7 +185,7 @@ public final class AdmissionExperiment {
         if (r.admitted() > b.admissions()) {
           throw new IllegalStateException(String.format(Locale.ROOT,
               "%s admitted %d services at load %.1f, seed %d, above the offline bound %d: the bound is not a relaxation",
-              r.planner(), r.admitted(), r.offeredLoad(), r.seed(), b.admissions()));
+              r.scheduler(), r.admitted(), r.offeredLoad(), r.seed(), b.admissions()));
         }
       });
     }
@@ -252,7 +252,7 @@ public final class AdmissionExperiment {
     b.append('\n');
     for (RunResult r : result.runs()) {
       Optional<OfflineBound.Result> bound = result.bound(r.offeredLoad(), r.seed());
-      b.append(String.format(Locale.ROOT, "%s,%.3f,%d,%d,%d,%.5f,%s,%s,%s,%d,%.4f,%.4f,%.4f,%.3f,\"%s\"", r.planner(),
+      b.append(String.format(Locale.ROOT, "%s,%.3f,%d,%d,%d,%.5f,%s,%s,%s,%d,%.4f,%.4f,%.4f,%.3f,\"%s\"", r.scheduler(),
           r.offeredLoad(), r.seed(), r.arrivals(), r.admitted(), r.admissionRatio(),
           bound.map(x -> Integer.toString(x.admissions())).orElse(""),
           bound.map(x -> String.format(Locale.ROOT, "%.3f", x.lpRelaxation())).orElse(""),
@@ -301,7 +301,7 @@ public final class AdmissionExperiment {
     StringBuilder b = new StringBuilder("planner,offered_load,seed,count,reason\n");
     for (RunResult r : result.runs()) {
       r.rejectionReasons().forEach((reason, count) -> b.append(String.format(Locale.ROOT, "%s,%.3f,%d,%d,\"%s\"%n",
-          r.planner(), r.offeredLoad(), r.seed(), count, reason.replace("\"", "'"))));
+          r.scheduler(), r.offeredLoad(), r.seed(), count, reason.replace("\"", "'"))));
     }
     write(file, b);
   }

@@ -22,7 +22,7 @@ public record ExperimentResult(List<RunResult> runs, List<TraceBound> bounds) {
   }
 
   public List<String> schedulers() {
-    return List.copyOf(runs.stream().map(RunResult::planner).collect(java.util.stream.Collectors.toCollection(LinkedHashSet::new)));
+    return List.copyOf(runs.stream().map(RunResult::scheduler).collect(java.util.stream.Collectors.toCollection(LinkedHashSet::new)));
   }
 
   public List<Double> loads() {
@@ -31,7 +31,7 @@ public record ExperimentResult(List<RunResult> runs, List<TraceBound> bounds) {
 
   /** The runs of {@code scheduler} at {@code load}, in seed order. */
   public List<RunResult> runs(String scheduler, double load) {
-    return runs.stream().filter(r -> r.planner().equals(scheduler) && r.offeredLoad() == load).toList();
+    return runs.stream().filter(r -> r.scheduler().equals(scheduler) && r.offeredLoad() == load).toList();
   }
 
   public Optional<OfflineBound.Result> bound(double load, long seed) {

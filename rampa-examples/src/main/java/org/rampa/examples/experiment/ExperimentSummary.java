@@ -42,7 +42,7 @@ public final class ExperimentSummary {
   public static String paragraph(ExperimentResult result) {
     StringBuilder s = new StringBuilder();
     int seeds = result.runs(result.schedulers().get(0), result.loads().get(0)).size();
-    Map<String, Double> totals = result.runs().stream().collect(Collectors.groupingBy(RunResult::planner,
+    Map<String, Double> totals = result.runs().stream().collect(Collectors.groupingBy(RunResult::scheduler,
         java.util.LinkedHashMap::new, Collectors.summingDouble(r -> (double) r.admitted() / seeds)));
     var ranked = totals.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()).toList();
     int violations = result.runs().stream().mapToInt(RunResult::violations).sum();

@@ -7,7 +7,7 @@ import org.rampa.strategy.SolveStatus;
 /**
  * What one scheduler did with one arrival trace.
  *
- * @param planner the scheduler's name ("performance-first", "rampa-greedy/capability")
+ * @param scheduler the scheduler's name ("performance-first", "rampa-greedy/capability")
  * @param seed the seed of the trace (and of the scheduler's own randomness)
  * @param violations plans the verifier rejected or the commit refused (must be 0; such plans are not admitted)
  * @param gpuHoursByType GPU-hours held per GPU type (shares weighted) until the last arrival
@@ -18,7 +18,7 @@ import org.rampa.strategy.SolveStatus;
  * @param freeGpusAtRejection mean free GPUs per type at the moments arrivals were rejected
  */
 public record RunResult(
-    String planner,
+    String scheduler,
     double offeredLoad,
     long seed,
     int arrivals,

@@ -29,7 +29,7 @@ class AdmissionExperimentTest {
       RunResult a = sequential.runs().get(i);
       RunResult b = parallel.runs().get(i);
       // everything but the wall-clock timings
-      assertThat(b.planner()).isEqualTo(a.planner());
+      assertThat(b.scheduler()).isEqualTo(a.scheduler());
       assertThat(b.offeredLoad()).isEqualTo(a.offeredLoad());
       assertThat(b.seed()).isEqualTo(a.seed());
       assertThat(b.admitted()).isEqualTo(a.admitted());
