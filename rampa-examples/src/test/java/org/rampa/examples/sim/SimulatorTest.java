@@ -5,14 +5,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.rampa.Rampa;
 import org.rampa.domain.Cluster;
 import org.rampa.examples.experiment.Presets;
 import org.rampa.examples.experiment.Schedulers;
 import org.rampa.heuristics.importance.WorkloadForecast;
+import org.rampa.strategy.PlacementProblem;
+import org.rampa.strategy.PlacementResult;
+import org.rampa.strategy.PlacementStrategy;
+import org.rampa.strategy.SolveStatus;
 import org.rampa.strategy.StrategyOptions;
+import org.rampa.testing.RandomInstances;
 
 class SimulatorTest {
 
@@ -50,6 +57,28 @@ class SimulatorTest {
     assertThat(rejected).isEqualTo(r.arrivals() - r.admitted());
     r.utilisationByType().values().forEach(u -> assertThat(u).isBetween(0.0, 1.0));
     assertThat(r.statuses().values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(r.arrivals());
+  }
+
+  @Test
+  void aPlanTheVerifierRejectsIsCountedAsAViolationAndNotAdmitted() {
+    // a broken strategy: every service on the cluster's first GPU, covering only the first layer
+    PlacementStrategy broken = new PlacementStrategy() {
+      @Override
+      public String name() {
+        return "broken";
+      }
+
+      @Override
+      public PlacementResult place(PlacementProblem problem) {
+        return PlacementResult.builder().status(SolveStatus.FEASIBLE).strategy(name()).solveTime(Duration.ZERO)
+            .plan(RandomInstances.holdPlan(problem.request().id(), cluster.gpus().get(0).id())).build();
+      }
+    };
+    Rampa.Planner planner = Rampa.on(cluster).strategy(broken);
+    RunResult r = simulator.run(new SchedulerSpec("broken", c -> () -> planner), trace(2), 24, 1);
+    assertThat(r.admitted()).isZero();
+    assertThat(r.violations()).isEqualTo(r.arrivals());
+    assertThat(r.rejectionReasons()).containsOnlyKeys("plan rejected by the verifier: COVERAGE");
   }
 
   @Test
