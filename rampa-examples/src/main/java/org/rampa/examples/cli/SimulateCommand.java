@@ -44,8 +44,8 @@ final class SimulateCommand implements Callable<Integer> {
   List<String> planners;
 
   @Option(names = "--full",
-      description = "The fuller sweep: the default planners plus exact RAMPA with capability importance, and offline bounds"
-          + " solved to proven optimality instead of SCIP's root-node bound (minutes instead of seconds).")
+      description = "The fuller sweep: the default planners plus exact RAMPA with capability importance (unless --planners"
+          + " names others), and offline bounds solved to proven optimality instead of SCIP's root-node bound (minutes, not seconds).")
   boolean full;
 
   @Option(names = "--loads", split = ",", defaultValue = "8,16,24,32,40,48",
@@ -105,8 +105,7 @@ final class SimulateCommand implements Callable<Integer> {
     }
     stdout.flush();
     ExperimentResult result;
-    long tasks = replayed == null ? experiment.taskCount() : names.size() + (noBound ? 0 : 1);
-    try (ProgressBar bar = new ProgressBarBuilder().setTaskName("simulate").setInitialMax(tasks)
+    try (ProgressBar bar = new ProgressBarBuilder().setTaskName("simulate").setInitialMax(experiment.taskCount(replayed != null))
         .setStyle(ProgressBarStyle.ASCII).setConsumer(new me.tongfei.progressbar.ConsoleProgressBarConsumer(System.err))
         .continuousUpdate().build()) {
       result = replayed == null

@@ -74,10 +74,10 @@ public final class AdmissionExperiment {
     this.settings = settings;
   }
 
-  /** How many tasks (runs and bounds) {@link #run} executes. */
-  public int taskCount() {
+  /** How many tasks (runs and bounds) {@link #run} executes, or {@link #replay} when {@code replaying}. */
+  public int taskCount(boolean replaying) {
     int perTrace = settings.schedulers().size() + (computesBound() ? 1 : 0);
-    return settings.offeredLoads().size() * settings.seeds() * perTrace;
+    return replaying ? perTrace : settings.offeredLoads().size() * settings.seeds() * perTrace;
   }
 
   /** Runs every scheduler at every load for every seed; {@code progress} is told after each task, from any thread. */
