@@ -4,9 +4,10 @@ import com.google.ortools.Loader;
 
 /**
  * Loads the OR-Tools native libraries once per JVM, on first use: loading costs about 1.6 s, so
- * it happens lazily (class initialisation is thread-safe and runs once) and never again.
+ * it happens lazily (class initialisation is thread-safe and runs once) and never again. Public so
+ * every MPSolver user of the JVM (the examples' offline admission bound too) shares the one load.
  */
-final class OrToolsNatives {
+public final class OrToolsNatives {
   private OrToolsNatives() {}
 
   private static final class Holder {
@@ -19,7 +20,7 @@ final class OrToolsNatives {
     }
   }
 
-  static void ensureLoaded() {
+  public static void ensureLoaded() {
     Holder.initialise();
   }
 }

@@ -10,13 +10,13 @@ import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 import org.rampa.domain.Cluster;
+import org.rampa.examples.bound.OfflineBound;
 import org.rampa.examples.experiment.AdmissionExperiment;
+import org.rampa.examples.experiment.ExperimentResult;
 import org.rampa.examples.experiment.ExperimentSummary;
-import org.rampa.examples.experiment.Planners;
 import org.rampa.examples.experiment.Presets;
+import org.rampa.examples.experiment.Schedulers;
 import org.rampa.examples.sim.ArrivalTrace;
-import org.rampa.examples.sim.RunResult;
-import org.rampa.examples.sim.Workload;
 import org.rampa.examples.sim.WorkloadSpec;
 import org.rampa.json.RampaJson;
 import org.rampa.strategy.StrategyOptions;
@@ -40,8 +40,13 @@ final class SimulateCommand implements Callable<Integer> {
   Path workload;
 
   @Option(names = "--planners", split = ",",
-      description = "Planners to compare (default: all baselines, greedy RAMPA with every importance, exact RAMPA with capability).")
+      description = "Planners to compare (default: all baselines and greedy RAMPA with every importance; with --full also exact RAMPA with capability).")
   List<String> planners;
+
+  @Option(names = "--full",
+      description = "The fuller sweep: the default planners plus exact RAMPA with capability importance (unless --planners"
+          + " names others), and offline bounds solved to proven optimality instead of SCIP's root-node bound (minutes, not seconds).")
+  boolean full;
 
   @Option(names = "--loads", split = ",", defaultValue = "8,16,24,32,40,48",
       description = "Offered loads in Erlangs (arrival rate x mean lifetime). Default: ${DEFAULT-VALUE}.")
@@ -53,8 +58,19 @@ final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--lifetime", defaultValue = "3600", description = "Mean service lifetime in seconds. Default: ${DEFAULT-VALUE}.")
   double lifetime;
 
-  @Option(names = "--seed", defaultValue = "1", description = "Seed of the arrival sequence. Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--seed", defaultValue = "1",
+      description = "First seed: seeds seed, seed+1, ... make the arrival sequences (and seed the planners). Default: ${DEFAULT-VALUE}.")
   long seed;
+
+  @Option(names = "--seeds", defaultValue = "5",
+      description = "Arrival sequences per load; results are means with 95 %% intervals over them. Default: ${DEFAULT-VALUE}.")
+  int seeds;
+
+  @Option(names = "--threads", description = "Runs executed in parallel (default: the machine's cores). Results do not depend on it.")
+  Integer threads;
+
+  @Option(names = "--no-bound", description = "Skip the offline upper bound on admissions.")
+  boolean noBound;
 
   @Option(names = "--trace", paramLabel = "FILE.csv",
       description = "Replay this arrival trace (arrival_s,class,lifetime_s) instead of the generated load sweep.")
@@ -72,38 +88,42 @@ final class SimulateCommand implements Callable<Integer> {
     Cluster cluster = Presets.cluster(preset);
     WorkloadSpec mix = workload == null ? WorkloadSpec.standardMix() : RampaJson.read(workload, WorkloadSpec.class);
     StrategyOptions options = StrategyOptions.builder().timeLimit(timeLimit).seed(seed).build();
-    List<String> names = planners == null ? Planners.defaults() : planners;
-    var settings = new AdmissionExperiment.Settings(cluster, Workload.of(mix, cluster), loads, arrivals, lifetime, seed,
-        names.stream().map(n -> Planners.named(n, options)).toList());
+    List<String> names = planners != null ? planners : Schedulers.defaults(full);
+    var settings = new AdmissionExperiment.Settings(cluster, mix.resolve(cluster), loads, arrivals, lifetime, seed, seeds, names,
+        options, threads == null ? Runtime.getRuntime().availableProcessors() : threads,
+        noBound ? 0 : full ? -1 : OfflineBound.ROOT_ONLY);
     ArrivalTrace replayed = trace == null ? null : ArrivalTrace.read(trace, settings.workload().classes().size());
+    AdmissionExperiment experiment = new AdmissionExperiment(settings);
     if (replayed == null) {
-      stdout.printf("RAMPA admission experiment: %d GPUs on %d nodes, %d service classes, %d planners x %d loads x %d arrivals (seed %d)%n",
-          cluster.gpus().size(), cluster.nodes().size(), settings.workload().classes().size(), names.size(), loads.size(), arrivals, seed);
+      stdout.printf("RAMPA admission experiment: %d GPUs on %d nodes, %d service classes, %d planners x %d loads x %d seeds"
+              + " x %d arrivals (seeds %d..%d), on %d threads%n",
+          cluster.gpus().size(), cluster.nodes().size(), settings.workload().classes().size(), names.size(), loads.size(), seeds,
+          arrivals, seed, seed + seeds - 1, settings.threads());
     } else {
       stdout.printf("RAMPA admission experiment: %d GPUs on %d nodes, %d planners replaying %s (%d arrivals, offered load %.1f)%n",
           cluster.gpus().size(), cluster.nodes().size(), names.size(), trace, replayed.arrivals().size(), replayed.offeredLoad());
     }
-    List<RunResult> results;
-    long runs = replayed == null ? (long) names.size() * loads.size() : names.size();
-    try (ProgressBar bar = new ProgressBarBuilder().setTaskName("simulate").setInitialMax(runs)
+    stdout.flush();
+    ExperimentResult result;
+    try (ProgressBar bar = new ProgressBarBuilder().setTaskName("simulate").setInitialMax(experiment.taskCount(replayed != null))
         .setStyle(ProgressBarStyle.ASCII).setConsumer(new me.tongfei.progressbar.ConsoleProgressBarConsumer(System.err))
         .continuousUpdate().build()) {
-      AdmissionExperiment experiment = new AdmissionExperiment(settings);
-      results = replayed == null
-          ? experiment.run(r -> bar.step())
-          : experiment.replay(replayed, replayed.offeredLoad(), r -> bar.step());
+      result = replayed == null
+          ? experiment.run(bar::step)
+          : experiment.replay(replayed, replayed.offeredLoad(), bar::step);
     }
-    AdmissionExperiment.printTable(results, stdout);
+    AdmissionExperiment.printTable(result, stdout);
     Files.createDirectories(out);
     List<String> types = cluster.gpuTypes().stream().map(t -> t.name()).toList();
-    AdmissionExperiment.writeCsv(results, types, out.resolve("admission.csv"));
-    AdmissionExperiment.writeRejections(results, out.resolve("rejections.csv"));
-    AdmissionExperiment.writeChart(results, "RAMPA admission, " + cluster.gpus().size() + " GPUs", out);
-    String summary = ExperimentSummary.paragraph(results);
+    AdmissionExperiment.writeCsv(result, types, out.resolve("admission.csv"));
+    AdmissionExperiment.writeSummaryCsv(result, out.resolve("admission-summary.csv"));
+    AdmissionExperiment.writeRejections(result, out.resolve("rejections.csv"));
+    AdmissionExperiment.writeChart(result, "RAMPA admission, " + cluster.gpus().size() + " GPUs", out);
+    String summary = ExperimentSummary.paragraph(result);
     Files.writeString(out.resolve("summary.txt"), summary + System.lineSeparator());
     stdout.println();
     stdout.println(summary);
-    stdout.printf("Wrote admission.csv, rejections.csv, admission.png, admission.svg and summary.txt to %s%n", out);
+    stdout.printf("Wrote admission.csv, admission-summary.csv, rejections.csv, admission.png, admission.svg and summary.txt to %s%n", out);
     return 0;
   }
 }

@@ -5,26 +5,41 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.VectorGraphicsEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
-import org.rampa.examples.sim.RunResult;
 
-/** Admission ratio against offered load, one line per planner, as PNG and SVG. */
+/**
+ * Admissions against offered load, one line per scheduler, as PNG and SVG: as a percentage of the
+ * offline bound when it was computed (else of the arrivals), mean over seeds with the 95 % interval
+ * as error bars.
+ */
 final class AdmissionChart {
   private AdmissionChart() {}
 
-  static void write(List<RunResult> results, String title, Path directory) {
+  static void write(ExperimentResult result, String title, Path directory) {
+    boolean ofBound = !result.bounds().isEmpty();
     XYChart chart = new XYChartBuilder().width(1000).height(620).title(title)
-        .xAxisTitle("offered load (Erlangs: arrival rate x mean lifetime)").yAxisTitle("admission ratio (%)").build();
+        .xAxisTitle("offered load (Erlangs: arrival rate x mean lifetime)")
+        .yAxisTitle(ofBound ? "admitted, % of the offline bound (mean, 95 % interval over seeds)" : "admitted, % of arrivals")
+        .build();
     chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideE);
     chart.getStyler().setMarkerSize(6);
-    for (Map.Entry<String, List<RunResult>> e : AdmissionExperiment.byPlanner(results).entrySet()) {
-      double[] x = e.getValue().stream().mapToDouble(RunResult::offeredLoad).toArray();
-      double[] y = e.getValue().stream().mapToDouble(r -> 100 * r.admissionRatio()).toArray();
-      chart.addSeries(e.getKey(), x, y);
+    List<Double> loads = result.loads();
+    double[] x = loads.stream().mapToDouble(Double::doubleValue).toArray();
+    for (String name : result.schedulers()) {
+      double[] y = new double[x.length];
+      double[] error = new double[x.length];
+      for (int i = 0; i < x.length; i++) {
+        double load = loads.get(i);
+        Interval interval = ofBound
+            ? result.percentOfBound(name, load).orElseThrow()
+            : scaled(result.rejected(name, load));
+        y[i] = interval.mean();
+        error[i] = interval.halfWidth();
+      }
+      chart.addSeries(name, x, y, error);
     }
     try {
       Files.createDirectories(directory);
@@ -34,5 +49,10 @@ final class AdmissionChart {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the chart to " + directory, e);
     }
+  }
+
+  /** Rejected fraction to admitted percentage. */
+  private static Interval scaled(Interval rejected) {
+    return new Interval(100 * (1 - rejected.mean()), 100 * (1 - rejected.high()), 100 * (1 - rejected.low()), rejected.n());
   }
 }

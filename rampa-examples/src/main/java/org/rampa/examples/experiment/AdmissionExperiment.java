@@ -6,31 +6,67 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Consumer;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.rampa.domain.Cluster;
+import org.rampa.domain.Invalid;
+import org.rampa.examples.bound.GpuCountOptions;
+import org.rampa.examples.bound.OfflineBound;
+import org.rampa.examples.experiment.ExperimentResult.TraceBound;
 import org.rampa.examples.sim.ArrivalTrace;
-import org.rampa.examples.sim.PlannerSpec;
 import org.rampa.examples.sim.RunResult;
 import org.rampa.examples.sim.Simulator;
-import org.rampa.examples.sim.Workload;
-import org.rampa.perf.PerformanceModel;
+import org.rampa.heuristics.importance.ServiceClass;
+import org.rampa.heuristics.importance.WorkloadForecast;
+import org.rampa.strategy.ImmutableStrategyOptions;
+import org.rampa.strategy.StrategyOptions;
 
 /**
- * The RAMPA online-admission experiment (SPEC section 8.1): every planner sees the same seeded
- * arrival sequence at every offered load; the report compares admissions.
+ * The RAMPA online-admission experiment (SPEC section 8.1): at every offered load and for every
+ * seed, every scheduler sees the same generated arrival sequence, and the offline bound says how
+ * many of those arrivals any scheduler could have admitted at most.
  *
  * <p>Offered load is in Erlangs: arrival rate × mean lifetime, the mean number of services that
- * would be running if all were admitted.
+ * would be running if all were admitted. Seed {@code s} makes the trace and seeds the schedulers'
+ * own randomness, so a run depends on its (scheduler, load, seed) alone: the runs are independent
+ * and execute in parallel, and the results, collected in a fixed order, are the same whatever the
+ * number of threads (time-limited exact solves aside, whose outcome depends on machine speed).
  */
 public final class AdmissionExperiment {
 
-  /** The experiment's settings. */
-  public record Settings(Cluster cluster, Workload workload, List<Double> offeredLoads, int arrivalsPerLoad,
-      double meanLifetimeSeconds, long seed, List<PlannerSpec> planners) {}
+  /**
+   * The experiment's settings.
+   *
+   * @param seeds seeds {@code firstSeed, firstSeed + 1, ...}: this many traces per load
+   * @param threads runs executed at once
+   * @param boundNodeLimit branch-and-bound nodes of each offline-bound solve ({@link OfflineBound#ROOT_ONLY},
+   *     -1 until proven optimal); 0 skips the bound
+   */
+  public record Settings(Cluster cluster, WorkloadForecast workload, List<Double> offeredLoads, int arrivalsPerLoad,
+      double meanLifetimeSeconds, long firstSeed, int seeds, List<String> schedulers, StrategyOptions options, int threads,
+      long boundNodeLimit) {
+
+    public Settings {
+      offeredLoads = List.copyOf(offeredLoads);
+      schedulers = List.copyOf(schedulers);
+      if (seeds < 1) {
+        throw Invalid.value("seeds", seeds, "must be >= 1", "use 1 for a single trace per load");
+      }
+      if (threads < 1) {
+        throw Invalid.value("threads", threads, "must be >= 1");
+      }
+      schedulers.forEach(name -> Schedulers.named(name, options)); // fails fast on an unknown name
+    }
+  }
 
   private final Settings settings;
 
@@ -38,92 +74,249 @@ public final class AdmissionExperiment {
     this.settings = settings;
   }
 
-  /** Runs every planner at every load; {@code progress} is told after each run. */
-  public List<RunResult> run(Consumer<RunResult> progress) {
-    List<RunResult> results = new ArrayList<>();
+  /** How many tasks (runs and bounds) {@link #run} executes, or {@link #replay} when {@code replaying}. */
+  public int taskCount(boolean replaying) {
+    int perTrace = settings.schedulers().size() + (computesBound() ? 1 : 0);
+    return replaying ? perTrace : settings.offeredLoads().size() * settings.seeds() * perTrace;
+  }
+
+  /** Runs every scheduler at every load for every seed; {@code progress} is told after each task, from any thread. */
+  public ExperimentResult run(Runnable progress) {
+    List<Callable<RunResult>> runs = new ArrayList<>();
+    List<Callable<TraceBound>> bounds = new ArrayList<>();
+    List<List<int[]>> options = computesBound() ? options() : List.of();
     for (double load : settings.offeredLoads()) {
       double rate = load / settings.meanLifetimeSeconds();
-      ArrivalTrace trace = ArrivalTrace.poisson(settings.workload(), rate, settings.meanLifetimeSeconds(),
-          settings.arrivalsPerLoad(), settings.seed());
-      results.addAll(replay(trace, load, progress));
+      for (int k = 0; k < settings.seeds(); k++) {
+        long seed = settings.firstSeed() + k;
+        ArrivalTrace trace = ArrivalTrace.poisson(settings.workload(), rate, settings.meanLifetimeSeconds(),
+            settings.arrivalsPerLoad(), seed);
+        addTasks(trace, load, seed, options, runs, bounds);
+      }
     }
-    return results;
+    return execute(runs, bounds, progress);
   }
 
-  /** Runs every planner on one given trace, whose offered load is {@code load}. */
-  public List<RunResult> replay(ArrivalTrace trace, double load, Consumer<RunResult> progress) {
-    Simulator simulator = new Simulator(settings.cluster(), settings.workload(), PerformanceModel.defaults());
-    List<RunResult> results = new ArrayList<>();
-    for (PlannerSpec planner : settings.planners()) {
-      RunResult r = simulator.run(planner, trace, load);
-      results.add(r);
-      progress.accept(r);
-    }
-    return results;
+  /** Runs every scheduler on one given trace, whose offered load is {@code load}, with the options' seed. */
+  public ExperimentResult replay(ArrivalTrace trace, double load, Runnable progress) {
+    List<Callable<RunResult>> runs = new ArrayList<>();
+    List<Callable<TraceBound>> bounds = new ArrayList<>();
+    addTasks(trace, load, settings.options().seed(), computesBound() ? options() : List.of(), runs, bounds);
+    return execute(runs, bounds, progress);
   }
 
-  /** One line per planner and load. */
-  public static void printTable(List<RunResult> results, PrintWriter out) {
-    out.printf("%-36s %6s %8s %8s %7s %5s %9s %9s %9s%n", "planner", "load", "arrivals", "admitted", "ratio", "viol",
-        "free/node", "p50 ms", "p99 ms");
-    for (RunResult r : results) {
-      out.printf(Locale.ROOT, "%-36s %6.1f %8d %8d %6.1f%% %5d %9.2f %9.3f %9.3f%n", r.planner(), r.offeredLoad(), r.arrivals(),
-          r.admitted(), 100 * r.admissionRatio(), r.violations(), r.meanFreeGpusPerNode(), r.decisionMillis(0.5), r.decisionMillis(0.99));
+  private boolean computesBound() {
+    return settings.boundNodeLimit() != 0;
+  }
+
+  /** The minimal GPU vectors of every class, indexed like the workload's classes. */
+  private List<List<int[]>> options() {
+    List<List<int[]>> options = new ArrayList<>();
+    for (ServiceClass c : settings.workload().classes()) {
+      options.add(GpuCountOptions.of(c.template(), settings.cluster()));
+    }
+    return options;
+  }
+
+  private void addTasks(ArrivalTrace trace, double load, long seed, List<List<int[]>> options,
+      List<Callable<RunResult>> runs, List<Callable<TraceBound>> bounds) {
+    Simulator simulator = new Simulator(settings.cluster(), settings.workload());
+    StrategyOptions seeded = ImmutableStrategyOptions.copyOf(settings.options()).withSeed(seed);
+    for (String name : settings.schedulers()) {
+      var spec = Schedulers.named(name, seeded);
+      runs.add(() -> simulator.run(spec, trace, load, seed));
+    }
+    if (computesBound()) {
+      int[] capacity = GpuCountOptions.capacity(settings.cluster());
+      bounds.add(() -> new TraceBound(load, seed, OfflineBound.of(trace, options, capacity, settings.boundNodeLimit())));
     }
   }
 
-  /** Every metric of every run, one row each. */
-  public static void writeCsv(List<RunResult> results, List<String> types, Path file) {
-    StringBuilder b = new StringBuilder("planner,offered_load,arrivals,admitted,admission_ratio,slo_violations,"
-        + "mean_free_gpus_per_node,decision_p50_ms,decision_p99_ms,wall_s,statuses");
+  /**
+   * Executes every task on {@code settings.threads()} threads, the slow ones (exact solves and
+   * bounds) submitted first so no core idles at the end, and collects the results in task order.
+   */
+  private ExperimentResult execute(List<Callable<RunResult>> runs, List<Callable<TraceBound>> bounds, Runnable progress) {
+    ExecutorService pool = Executors.newFixedThreadPool(settings.threads(), r -> {
+      Thread t = new Thread(r, "rampa-experiment");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      List<Future<RunResult>> runFutures = new ArrayList<>(Collections.nCopies(runs.size(), null));
+      int perTrace = settings.schedulers().size();
+      for (int i = 0; i < runs.size(); i++) {
+        if (settings.schedulers().get(i % perTrace).startsWith("rampa-exact")) {
+          runFutures.set(i, pool.submit(withProgress(runs.get(i), progress)));
+        }
+      }
+      List<Future<TraceBound>> boundFutures = new ArrayList<>();
+      for (Callable<TraceBound> b : bounds) {
+        boundFutures.add(pool.submit(withProgress(b, progress)));
+      }
+      for (int i = 0; i < runs.size(); i++) {
+        if (runFutures.get(i) == null) {
+          runFutures.set(i, pool.submit(withProgress(runs.get(i), progress)));
+        }
+      }
+      List<RunResult> runResults = new ArrayList<>();
+      for (int i = 0; i < runs.size(); i++) {
+        runResults.add(await(runFutures.get(i)));
+      }
+      List<TraceBound> boundResults = new ArrayList<>();
+      for (Future<TraceBound> f : boundFutures) {
+        boundResults.add(await(f));
+      }
+      ExperimentResult result = new ExperimentResult(runResults, boundResults);
+      requireWithinBound(result);
+      return result;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /**
+   * No scheduler may admit more than the offline bound of its trace; one that does means the bound
+   * is not a relaxation, and every number reported against it would be wrong.
+   */
+  private static void requireWithinBound(ExperimentResult result) {
+    for (RunResult r : result.runs()) {
+      result.bound(r.offeredLoad(), r.seed()).ifPresent(b -> {
+        if (r.admitted() > b.admissions()) {
+          throw new IllegalStateException(String.format(Locale.ROOT,
+              "%s admitted %d services at load %.1f, seed %d, above the offline bound %d: the bound is not a relaxation",
+              r.scheduler(), r.admitted(), r.offeredLoad(), r.seed(), b.admissions()));
+        }
+      });
+    }
+  }
+
+  private static <T> Callable<T> withProgress(Callable<T> task, Runnable progress) {
+    return () -> {
+      T result = task.call();
+      progress.run();
+      return result;
+    };
+  }
+
+  private static <T> T await(Future<T> future) {
+    try {
+      return future.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for the experiment's runs", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IllegalStateException(e.getCause());
+    }
+  }
+
+  /**
+   * One line per scheduler and load: admitted services (mean ± half-width of the 95 % interval
+   * over seeds), that as a percentage of the offline bound, SLO violations (all seeds), decision
+   * time quantiles (all seeds' decisions); then the bound itself per load.
+   */
+  public static void printTable(ExperimentResult result, PrintWriter out) {
+    out.printf("%-36s %6s %5s %8s %15s %15s %5s %9s %9s%n", "planner", "load", "seeds", "arrivals", "admitted", "% of bound",
+        "viol", "p50 ms", "p99 ms");
+    for (double load : result.loads()) {
+      for (String name : result.schedulers()) {
+        List<RunResult> runs = result.runs(name, load);
+        long[] decisions = runs.stream().flatMapToLong(r -> java.util.Arrays.stream(r.decisionNanos())).toArray();
+        out.printf(Locale.ROOT, "%-36s %6.1f %5d %8d %15s %15s %5d %9.3f %9.3f%n", name, load, runs.size(),
+            runs.get(0).arrivals(), result.admitted(name, load).format(1),
+            result.percentOfBound(name, load).map(i -> i.format(1)).orElse("-"),
+            runs.stream().mapToInt(RunResult::violations).sum(), RunResult.quantileMillis(decisions, 0.5),
+            RunResult.quantileMillis(decisions, 0.99));
+      }
+      Optional<Interval> bound = result.bound(load);
+      if (bound.isPresent()) {
+        long unproven = result.bounds().stream().filter(b -> b.load() == load && !b.bound().proven()).count();
+        double lp = result.bounds().stream().filter(b -> b.load() == load).mapToDouble(b -> b.bound().lpRelaxation()).average()
+            .orElse(0);
+        out.printf(Locale.ROOT, "%-36s %6.1f %5d %8s %15s %15s   (LP relaxation %.1f%s)%n", "offline bound", load, bound.get().n(), "",
+            bound.get().format(1), "100.0", lp, unproven == 0 ? "" : "; " + unproven + " not proven optimal: dual bound");
+      }
+    }
+  }
+
+  /** Every metric of every run, one row each, with the run's seed and the offline bound of its trace. */
+  public static void writeCsv(ExperimentResult result, List<String> types, Path file) {
+    StringBuilder b = new StringBuilder("planner,offered_load,seed,arrivals,admitted,admission_ratio,offline_bound,"
+        + "lp_relaxation_bound,percent_of_bound,slo_violations,mean_free_gpus_per_node,decision_p50_ms,decision_p99_ms,wall_s,statuses");
     for (String t : types) {
       b.append(",gpu_hours_").append(t).append(",utilisation_").append(t).append(",free_at_rejection_").append(t);
     }
     b.append('\n');
-    for (RunResult r : results) {
-      b.append(String.format(Locale.ROOT, "%s,%.3f,%d,%d,%.5f,%d,%.4f,%.4f,%.4f,%.3f,\"%s\"", r.planner(), r.offeredLoad(),
-          r.arrivals(), r.admitted(), r.admissionRatio(), r.violations(), r.meanFreeGpusPerNode(), r.decisionMillis(0.5),
-          r.decisionMillis(0.99), r.wallSeconds(), r.statuses()));
+    for (RunResult r : result.runs()) {
+      Optional<OfflineBound.Result> bound = result.bound(r.offeredLoad(), r.seed());
+      b.append(String.format(Locale.ROOT, "%s,%.3f,%d,%d,%d,%.5f,%s,%s,%s,%d,%.4f,%.4f,%.4f,%.3f,\"%s\"", r.scheduler(),
+          r.offeredLoad(), r.seed(), r.arrivals(), r.admitted(), r.admissionRatio(),
+          bound.map(x -> Integer.toString(x.admissions())).orElse(""),
+          bound.map(x -> String.format(Locale.ROOT, "%.3f", x.lpRelaxation())).orElse(""),
+          bound.map(x -> String.format(Locale.ROOT, "%.3f", x.admissions() == 0 ? 100.0 : 100.0 * r.admitted() / x.admissions()))
+              .orElse(""),
+          r.violations(), r.meanFreeGpusPerNode(), r.decisionMillis(0.5), r.decisionMillis(0.99), r.wallSeconds(), r.statuses()));
       for (String t : types) {
         b.append(String.format(Locale.ROOT, ",%.4f,%.5f,%.3f", r.gpuHoursByType().getOrDefault(t, 0.0),
             r.utilisationByType().getOrDefault(t, 0.0), r.freeGpusAtRejection().getOrDefault(t, 0.0)));
       }
       b.append('\n');
     }
+    write(file, b);
+  }
+
+  /**
+   * The statistics over seeds, one row per scheduler and load (and one per load for the bound):
+   * mean and 95 % interval of admitted services, of their percentage of the bound, and of the gain
+   * over performance-first, paired per seed.
+   */
+  public static void writeSummaryCsv(ExperimentResult result, Path file) {
+    StringBuilder b = new StringBuilder("planner,offered_load,seeds,admitted_mean,admitted_low,admitted_high,"
+        + "percent_of_bound_mean,percent_of_bound_low,percent_of_bound_high,gain_vs_performance_first_mean,"
+        + "gain_vs_performance_first_low,gain_vs_performance_first_high\n");
+    boolean hasReference = result.schedulers().contains(ExperimentSummary.PERFORMANCE_FIRST);
+    for (double load : result.loads()) {
+      for (String name : result.schedulers()) {
+        b.append(String.format(Locale.ROOT, "%s,%.3f,%d,%s,%s,%s%n", name, load, result.runs(name, load).size(),
+            triple(Optional.of(result.admitted(name, load))), triple(result.percentOfBound(name, load)),
+            triple(hasReference ? Optional.of(result.gainPercent(name, ExperimentSummary.PERFORMANCE_FIRST, load)) : Optional.empty())));
+      }
+      Optional<Interval> bound = result.bound(load);
+      if (bound.isPresent()) {
+        b.append(String.format(Locale.ROOT, "offline-bound,%.3f,%d,%s,,,,,,%n", load, bound.get().n(), triple(bound)));
+      }
+    }
+    write(file, b);
+  }
+
+  private static String triple(Optional<Interval> interval) {
+    return interval.map(i -> String.format(Locale.ROOT, "%.4f,%.4f,%.4f", i.mean(), i.low(), i.high())).orElse(",,");
+  }
+
+  /** Why arrivals were rejected: one row per planner, load, seed and reason, with its count. */
+  public static void writeRejections(ExperimentResult result, Path file) {
+    StringBuilder b = new StringBuilder("planner,offered_load,seed,count,reason\n");
+    for (RunResult r : result.runs()) {
+      r.rejectionReasons().forEach((reason, count) -> b.append(String.format(Locale.ROOT, "%s,%.3f,%d,%d,\"%s\"%n",
+          r.scheduler(), r.offeredLoad(), r.seed(), count, reason.replace("\"", "'"))));
+    }
+    write(file, b);
+  }
+
+  /** The admission chart, as admission.png and admission.svg in {@code directory}. */
+  public static void writeChart(ExperimentResult result, String title, Path directory) {
+    AdmissionChart.write(result, title, directory);
+  }
+
+  private static void write(Path file, CharSequence text) {
     try {
-      Files.createDirectories(file.getParent());
-      Files.writeString(file, b);
+      Files.createDirectories(file.toAbsolutePath().getParent());
+      Files.writeString(file, text);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + file, e);
     }
-  }
-
-  /** Why arrivals were rejected: one row per planner, load and reason, with its count. */
-  public static void writeRejections(List<RunResult> results, Path file) {
-    StringBuilder b = new StringBuilder("planner,offered_load,count,reason\n");
-    for (RunResult r : results) {
-      r.rejectionReasons().forEach((reason, count) -> b.append(String.format(Locale.ROOT, "%s,%.3f,%d,\"%s\"%n",
-          r.planner(), r.offeredLoad(), count, reason.replace("\"", "'"))));
-    }
-    try {
-      Files.createDirectories(file.getParent());
-      Files.writeString(file, b);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + file, e);
-    }
-  }
-
-  /** The admission-ratio chart, as admission.png and admission.svg in {@code directory}. */
-  public static void writeChart(List<RunResult> results, String title, Path directory) {
-    AdmissionChart.write(results, title, directory);
-  }
-
-  /** Results grouped per planner, in load order. */
-  static Map<String, List<RunResult>> byPlanner(List<RunResult> results) {
-    Map<String, List<RunResult>> by = new LinkedHashMap<>();
-    for (RunResult r : results) {
-      by.computeIfAbsent(r.planner(), k -> new ArrayList<>()).add(r);
-    }
-    return by;
   }
 }

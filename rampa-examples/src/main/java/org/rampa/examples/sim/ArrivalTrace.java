@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import org.rampa.domain.Invalid;
+import org.rampa.heuristics.importance.WorkloadForecast;
 
 /** A sequence of arrivals: generated (Poisson arrivals, exponential lifetimes) or replayed from CSV. */
 public final class ArrivalTrace {
@@ -29,7 +30,7 @@ public final class ArrivalTrace {
    * {@code count} arrivals at {@code ratePerSecond} (Poisson) with exponential lifetimes of mean
    * {@code meanLifetimeSeconds}, classes drawn from {@code workload}. Same seed, same trace.
    */
-  public static ArrivalTrace poisson(Workload workload, double ratePerSecond, double meanLifetimeSeconds, int count, long seed) {
+  public static ArrivalTrace poisson(WorkloadForecast workload, double ratePerSecond, double meanLifetimeSeconds, int count, long seed) {
     Invalid.requireFinitePositive("ratePerSecond", ratePerSecond);
     Invalid.requireFinitePositive("meanLifetimeSeconds", meanLifetimeSeconds);
     SplittableRandom random = new SplittableRandom(seed);
@@ -37,7 +38,7 @@ public final class ArrivalTrace {
     double t = 0;
     for (int i = 0; i < count; i++) {
       t += exponential(random, 1 / ratePerSecond);
-      out.add(new Arrival(i, t, workload.sample(random), exponential(random, meanLifetimeSeconds)));
+      out.add(new Arrival(i, t, workload.sampleIndex(random), exponential(random, meanLifetimeSeconds)));
     }
     return new ArrivalTrace(out);
   }

@@ -5,9 +5,11 @@ import java.util.Map;
 import org.rampa.strategy.SolveStatus;
 
 /**
- * What one planner did with one arrival trace.
+ * What one scheduler did with one arrival trace.
  *
- * @param violations admitted plans the verifier rejected (must be 0; such plans are not admitted)
+ * @param scheduler the scheduler's name ("performance-first", "rampa-greedy/capability")
+ * @param seed the seed of the trace (and of the scheduler's own randomness)
+ * @param violations plans the verifier rejected or the commit refused (must be 0; such plans are not admitted)
  * @param gpuHoursByType GPU-hours held per GPU type (shares weighted) until the last arrival
  * @param utilisationByType mean fraction of each type's GPUs held over the run
  * @param meanFreeGpusPerNode at arrivals, the mean number of free GPUs on nodes that have any
@@ -16,8 +18,9 @@ import org.rampa.strategy.SolveStatus;
  * @param freeGpusAtRejection mean free GPUs per type at the moments arrivals were rejected
  */
 public record RunResult(
-    String planner,
+    String scheduler,
     double offeredLoad,
+    long seed,
     int arrivals,
     int admitted,
     int violations,
@@ -37,10 +40,15 @@ public record RunResult(
   }
 
   public double decisionMillis(double quantile) {
-    if (decisionNanos.length == 0) {
+    return quantileMillis(decisionNanos, quantile);
+  }
+
+  /** The {@code quantile} of {@code nanos} (nearest rank), in milliseconds; 0 when there are none. */
+  public static double quantileMillis(long[] nanos, double quantile) {
+    if (nanos.length == 0) {
       return 0;
     }
-    long[] sorted = decisionNanos.clone();
+    long[] sorted = nanos.clone();
     Arrays.sort(sorted);
     int i = (int) Math.min(sorted.length - 1, Math.max(0, Math.ceil(quantile * sorted.length) - 1));
     return sorted[i] / 1e6;

@@ -1,6 +1,7 @@
 package org.rampa.examples.sim;
 
 import java.time.Duration;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,44 +10,48 @@ import java.util.PriorityQueue;
 import java.util.TreeMap;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
+import org.rampa.domain.ClusterStateHolder;
+import org.rampa.domain.ClusterStateHolder.CommitResult;
+import org.rampa.domain.ClusterStateHolder.Outcome;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.Holding;
 import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
-import org.rampa.perf.PerformanceModel;
+import org.rampa.heuristics.importance.ServiceClass;
+import org.rampa.heuristics.importance.WorkloadForecast;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.SolveStatus;
-import org.rampa.verify.PlanVerifier;
-import org.rampa.verify.Verification;
+import org.rampa.verify.PlanRejectedException;
 
 /**
- * A discrete-event simulation of online admission: services arrive, the planner places each one
- * against the current state, admitted services hold their GPUs for their lifetime, then leave.
- * Deterministic for a given trace (the planner's own randomness aside, which is seeded), so two
- * planners compared on one trace see exactly the same arrivals.
+ * A discrete-event simulation of online admission: services arrive, the scheduler plans each one
+ * through {@link org.rampa.Rampa} against the current state and commits the plan through a
+ * {@link ClusterStateHolder}, as a real scheduler would; admitted services hold their GPUs for
+ * their lifetime, then leave. Deterministic for a given trace (the scheduler's own randomness
+ * aside, which is seeded), so two schedulers compared on one trace see exactly the same arrivals.
  *
- * <p>Every admitted plan is checked by the {@link PlanVerifier} against the state it is admitted
- * into: zero SLO violations is a measured result. A plan the verifier rejects is counted as a
- * violation and not admitted.
+ * <p>Every plan {@code Rampa.place} returns has passed the plan verifier against the state it was
+ * made on, and the commit re-checks that it fits: zero SLO violations is a measured result. A plan
+ * the verifier rejects (a strategy bug) or the commit refuses is counted as a violation and not
+ * admitted.
  */
 public final class Simulator {
 
   private final Cluster cluster;
-  private final Workload workload;
-  private final PlanVerifier verifier;
+  private final WorkloadForecast workload;
 
-  public Simulator(Cluster cluster, Workload workload, PerformanceModel performance) {
+  public Simulator(Cluster cluster, WorkloadForecast workload) {
     this.cluster = cluster;
     this.workload = workload;
-    this.verifier = new PlanVerifier(performance);
   }
 
   private record Departure(double time, String serviceId) {}
 
-  public RunResult run(PlannerSpec spec, ArrivalTrace trace, double offeredLoad) {
+  /** Runs one scheduler on one trace; {@code seed} is recorded with the result (it made the trace). */
+  public RunResult run(SchedulerSpec spec, ArrivalTrace trace, double offeredLoad, long seed) {
     long wallStart = System.nanoTime();
-    Planner planner = spec.create(cluster);
-    ClusterState state = ClusterState.empty(cluster);
+    Scheduler scheduler = spec.create(cluster);
+    ClusterStateHolder holder = new ClusterStateHolder(ClusterState.empty(cluster));
     PriorityQueue<Departure> departures = new PriorityQueue<>((a, b) -> Double.compare(a.time, b.time));
     Map<String, Integer> gpuCountByType = new LinkedHashMap<>();
     for (Gpu g : cluster.gpus()) {
@@ -55,7 +60,7 @@ public final class Simulator {
     Map<String, Double> heldShareByType = new HashMap<>();
     Map<String, Double> gpuSecondsByType = new LinkedHashMap<>();
     gpuCountByType.keySet().forEach(t -> gpuSecondsByType.put(t, 0.0));
-    Map<SolveStatus, Integer> statuses = new java.util.EnumMap<>(SolveStatus.class);
+    Map<SolveStatus, Integer> statuses = new EnumMap<>(SolveStatus.class);
     Map<String, Integer> admittedByClass = new LinkedHashMap<>();
     Map<String, Integer> arrivalsByClass = new LinkedHashMap<>();
     Map<String, Integer> reasons = new TreeMap<>();
@@ -75,46 +80,53 @@ public final class Simulator {
         Departure d = departures.poll();
         accumulate(gpuSecondsByType, heldShareByType, d.time - now);
         now = d.time;
-        changeHeld(heldShareByType, state, d.serviceId, -1);
-        state = state.release(d.serviceId);
+        changeHeld(heldShareByType, holder.current(), d.serviceId, -1);
+        expectCommitted(holder.release(d.serviceId, holder.current().version()), d.serviceId);
       }
       accumulate(gpuSecondsByType, heldShareByType, a.timeSeconds() - now);
       now = a.timeSeconds();
+      ClusterState state = holder.current();
       freePerNodeSum += meanFreePerNode(state);
 
-      WorkloadClass wc = workload.classes().get(a.classIndex());
-      ServiceRequest request = ServiceRequest.builder().from(wc.template())
+      ServiceClass serviceClass = workload.classes().get(a.classIndex());
+      String className = serviceClass.template().id();
+      ServiceRequest request = ServiceRequest.builder().from(serviceClass.template())
           .id("svc" + a.sequence())
           .arrivalTime(Duration.ofNanos((long) (a.timeSeconds() * 1e9)))
           .expectedLifetime(Duration.ofNanos(Math.max(1, (long) (a.lifetimeSeconds() * 1e9))))
           .build();
-      arrivalsByClass.merge(wc.name(), 1, Integer::sum);
-      planner.observe(request, request.arrivalTime().orElseThrow());
+      arrivalsByClass.merge(className, 1, Integer::sum);
+      scheduler.observe(request);
       long t0 = System.nanoTime();
-      PlacementResult result = planner.plan(request, state);
+      PlacementResult result;
+      try {
+        result = scheduler.planner().state(state).place(request);
+      } catch (PlanRejectedException e) {
+        decisions[i] = System.nanoTime() - t0;
+        violations++;
+        reasons.merge("plan rejected by the verifier: " + e.violations().get(0).kind(), 1, Integer::sum);
+        rejected = recordRejection(state, freeAtRejection, rejected);
+        continue;
+      }
       decisions[i] = System.nanoTime() - t0;
       statuses.merge(result.status(), 1, Integer::sum);
 
       if (result.plan().isPresent()) {
         Plan plan = result.plan().get();
-        Verification v = verifier.verify(request, plan, state);
-        if (v.ok()) {
-          state = state.allocate(plan);
-          changeHeld(heldShareByType, state, plan.serviceId(), +1);
+        CommitResult commit = holder.commit(plan, state.version());
+        if (commit.outcome() == Outcome.COMMITTED) {
+          changeHeld(heldShareByType, commit.state(), plan.serviceId(), +1);
           departures.add(new Departure(a.timeSeconds() + a.lifetimeSeconds(), plan.serviceId()));
           admitted++;
-          admittedByClass.merge(wc.name(), 1, Integer::sum);
+          admittedByClass.merge(className, 1, Integer::sum);
           continue;
         }
         violations++;
-        reasons.merge("plan rejected by the verifier: " + v.violations().get(0).kind(), 1, Integer::sum);
+        reasons.merge("commit refused: " + commit.reasons().get(0), 1, Integer::sum);
       } else {
         reasons.merge(reasonCategory(result.reason()), 1, Integer::sum);
       }
-      rejected++;
-      for (Gpu g : state.freeGpus()) {
-        freeAtRejection.merge(g.type(), 1.0, Double::sum);
-      }
+      rejected = recordRejection(state, freeAtRejection, rejected);
     }
     int finalRejected = rejected;
     freeAtRejection.replaceAll((t, sum) -> finalRejected == 0 ? 0 : sum / finalRejected);
@@ -125,9 +137,24 @@ public final class Simulator {
       gpuHours.put(t, s / 3600);
       utilisation.put(t, horizon > 0 ? s / (gpuCountByType.get(t) * horizon) : 0);
     });
-    return new RunResult(spec.name(), offeredLoad, arrivals.size(), admitted, violations, gpuHours, utilisation,
+    return new RunResult(spec.name(), offeredLoad, seed, arrivals.size(), admitted, violations, gpuHours, utilisation,
         arrivals.isEmpty() ? 0 : freePerNodeSum / arrivals.size(), decisions, statuses, admittedByClass, arrivalsByClass,
         reasons, freeAtRejection, (System.nanoTime() - wallStart) / 1e9);
+  }
+
+  /** Counts one rejection and the free GPUs by type it happened with; returns the new count. */
+  private static int recordRejection(ClusterState state, Map<String, Double> freeAtRejection, int rejected) {
+    for (Gpu g : state.freeGpus()) {
+      freeAtRejection.merge(g.type(), 1.0, Double::sum);
+    }
+    return rejected + 1;
+  }
+
+  /** The simulator is the holder's only writer, so a departure can only be refused by a bookkeeping bug. */
+  private static void expectCommitted(CommitResult release, String serviceId) {
+    if (release.outcome() != Outcome.COMMITTED) {
+      throw new IllegalStateException("releasing " + serviceId + " was " + release.outcome() + ": " + release.reasons());
+    }
   }
 
   private static void accumulate(Map<String, Double> gpuSeconds, Map<String, Double> held, double dt) {

@@ -1,7 +1,17 @@
 package org.rampa.examples.sim;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
+import org.rampa.catalog.ModelCatalog;
+import org.rampa.domain.Cluster;
+import org.rampa.domain.GpuType;
 import org.rampa.domain.Invalid;
+import org.rampa.domain.Model;
+import org.rampa.domain.ServiceRequest;
+import org.rampa.domain.Slo;
+import org.rampa.heuristics.importance.WorkloadForecast;
+import org.rampa.perf.PerformanceModel;
 
 /**
  * A workload mix as users write it (JSON): catalog models, their form, batch, SLO class, weight.
@@ -29,6 +39,37 @@ public record WorkloadSpec(List<Entry> classes) {
     if (classes.isEmpty()) {
       throw Invalid.value("workload.classes", "[]", "a workload needs at least one class");
     }
+  }
+
+  /**
+   * The mix resolved against a cluster, as the weighted service classes the simulator draws
+   * arrivals from (the same type the forecast-driven importance models read): SLOs relative to the
+   * best GPU type the cluster has; each class's template id names it ("resnet50/b8/tight").
+   */
+  public WorkloadForecast resolve(Cluster cluster) {
+    PerformanceModel pm = PerformanceModel.defaults();
+    WorkloadForecast.Builder forecast = WorkloadForecast.builder();
+    for (Entry e : classes) {
+      Model model = switch (e.phase()) {
+        case "prefill" -> ModelCatalog.prefill(e.model(), e.tokens());
+        case "decode" -> ModelCatalog.decode(e.model(), e.tokens());
+        default -> ModelCatalog.model(e.model());
+      };
+      double best = Double.POSITIVE_INFINITY;
+      for (GpuType t : cluster.gpuTypes()) {
+        best = Math.min(best, pm.stageSeconds(model, 0, model.size(), t, e.batch()));
+      }
+      double throughput = e.slo().throughputFactor * e.batch() / best;
+      Duration latency = PerformanceModel.seconds(e.slo().latencyFactor * best);
+      String name = model.name() + "/b" + e.batch() + "/" + e.slo().name().toLowerCase(Locale.ROOT);
+      forecast.add(ServiceRequest.builder()
+          .id(name)
+          .model(model)
+          .slo(Slo.of(throughput, latency, e.batch()))
+          .maxStages(e.maxStages())
+          .build(), e.weight());
+    }
+    return forecast.build();
   }
 
   /**

@@ -89,6 +89,9 @@ class RampaCliTest {
     assertThat(run("plan", dir.resolve("missing.json").toString()).code()).isEqualTo(2);
     assertThat(run("plan", problem(dir, 50, "no-such").toString()).err()).contains("strategy = no-such");
     assertThat(run("simulate", "--arrivals", "many").code()).isEqualTo(2);
+    Run noSeeds = run("simulate", "--seeds", "0");
+    assertThat(noSeeds.code()).isEqualTo(2);
+    assertThat(noSeeds.err()).contains("seeds = 0");
     assertThat(run("no-such-command").code()).isEqualTo(2);
   }
 
@@ -122,10 +125,12 @@ class RampaCliTest {
   @Test
   void simulateWritesTableCsvChartsAndSummary(@TempDir Path dir) {
     Run r = run("simulate", "--planners", "performance-first,rampa-greedy/capability", "--loads", "16,32", "--arrivals", "60",
-        "--out", dir.toString());
+        "--seeds", "2", "--out", dir.toString());
     assertThat(r.code()).as(r.err()).isZero();
-    assertThat(r.out()).contains("performance-first", "rampa-greedy/capability", "admitted the most services");
-    for (String f : new String[] {"admission.csv", "rejections.csv", "admission.png", "admission.svg", "summary.txt"}) {
+    assertThat(r.out()).contains("performance-first", "rampa-greedy/capability", "admitted the most services", "offline bound",
+        "x 2 seeds");
+    for (String f : new String[] {"admission.csv", "admission-summary.csv", "rejections.csv", "admission.png", "admission.svg",
+        "summary.txt"}) {
       assertThat(dir.resolve(f)).exists();
     }
   }

@@ -5,20 +5,27 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.rampa.Rampa;
 import org.rampa.domain.Cluster;
-import org.rampa.examples.experiment.Planners;
 import org.rampa.examples.experiment.Presets;
-import org.rampa.perf.PerformanceModel;
+import org.rampa.examples.experiment.Schedulers;
+import org.rampa.heuristics.importance.WorkloadForecast;
+import org.rampa.strategy.PlacementProblem;
+import org.rampa.strategy.PlacementResult;
+import org.rampa.strategy.PlacementStrategy;
+import org.rampa.strategy.SolveStatus;
 import org.rampa.strategy.StrategyOptions;
+import org.rampa.testing.RandomInstances;
 
 class SimulatorTest {
 
   private final Cluster cluster = Presets.cluster("small");
-  private final Workload workload = Workload.of(WorkloadSpec.standardMix(), cluster);
-  private final Simulator simulator = new Simulator(cluster, workload, PerformanceModel.defaults());
+  private final WorkloadForecast workload = WorkloadSpec.standardMix().resolve(cluster);
+  private final Simulator simulator = new Simulator(cluster, workload);
 
   private ArrivalTrace trace(long seed) {
     return ArrivalTrace.poisson(workload, 24.0 / 3600, 3600, 150, seed);
@@ -27,9 +34,9 @@ class SimulatorTest {
   @Test
   void sameSeedGivesIdenticalResults() {
     for (String planner : List.of("rampa-greedy/scarcity", "performance-first")) {
-      PlannerSpec spec = Planners.named(planner, StrategyOptions.defaults());
-      RunResult a = simulator.run(spec, trace(5), 24);
-      RunResult b = simulator.run(spec, trace(5), 24);
+      SchedulerSpec spec = Schedulers.named(planner, StrategyOptions.defaults());
+      RunResult a = simulator.run(spec, trace(5), 24, 1);
+      RunResult b = simulator.run(spec, trace(5), 24, 1);
       assertThat(b.admitted()).isEqualTo(a.admitted());
       assertThat(b.admittedByClass()).isEqualTo(a.admittedByClass());
       assertThat(b.gpuHoursByType()).isEqualTo(a.gpuHoursByType());
@@ -40,8 +47,8 @@ class SimulatorTest {
   }
 
   @Test
-  void everyAdmittedPlanPassedTheVerifierAndTheBookkeepingAddsUp() {
-    RunResult r = simulator.run(Planners.named("rampa-greedy/capability", StrategyOptions.defaults()), trace(9), 24);
+  void everyAdmittedPlanWasVerifiedAndCommittedAndTheBookkeepingAddsUp() {
+    RunResult r = simulator.run(Schedulers.named("rampa-greedy/capability", StrategyOptions.defaults()), trace(9), 24, 1);
     assertThat(r.violations()).isZero();
     assertThat(r.admitted()).isPositive().isLessThanOrEqualTo(r.arrivals());
     assertThat(r.arrivalsByClass().values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(r.arrivals());
@@ -53,14 +60,36 @@ class SimulatorTest {
   }
 
   @Test
+  void aPlanTheVerifierRejectsIsCountedAsAViolationAndNotAdmitted() {
+    // a broken strategy: every service on the cluster's first GPU, covering only the first layer
+    PlacementStrategy broken = new PlacementStrategy() {
+      @Override
+      public String name() {
+        return "broken";
+      }
+
+      @Override
+      public PlacementResult place(PlacementProblem problem) {
+        return PlacementResult.builder().status(SolveStatus.FEASIBLE).strategy(name()).solveTime(Duration.ZERO)
+            .plan(RandomInstances.holdPlan(problem.request().id(), cluster.gpus().get(0).id())).build();
+      }
+    };
+    Rampa.Planner planner = Rampa.on(cluster).strategy(broken);
+    RunResult r = simulator.run(new SchedulerSpec("broken", c -> () -> planner), trace(2), 24, 1);
+    assertThat(r.admitted()).isZero();
+    assertThat(r.violations()).isEqualTo(r.arrivals());
+    assertThat(r.rejectionReasons()).containsOnlyKeys("plan rejected by the verifier: COVERAGE");
+  }
+
+  @Test
   void aTraceWrittenToCsvReplaysIdentically(@TempDir Path dir) {
     ArrivalTrace original = trace(3);
     Path file = dir.resolve("trace.csv");
     original.write(file);
     ArrivalTrace replayed = ArrivalTrace.read(file, workload.classes().size());
     assertThat(replayed.arrivals()).hasSameSizeAs(original.arrivals());
-    PlannerSpec spec = Planners.named("rampa-greedy/uniform", StrategyOptions.defaults());
-    assertThat(simulator.run(spec, replayed, 24).admitted()).isEqualTo(simulator.run(spec, original, 24).admitted());
+    SchedulerSpec spec = Schedulers.named("rampa-greedy/uniform", StrategyOptions.defaults());
+    assertThat(simulator.run(spec, replayed, 24, 1).admitted()).isEqualTo(simulator.run(spec, original, 24, 1).admitted());
   }
 
   @Test

@@ -1,0 +1,19 @@
+package org.rampa.examples.sim;
+
+import org.rampa.Rampa;
+import org.rampa.domain.ServiceRequest;
+
+/**
+ * A scheduler under test, as a real one would use the library: a configured {@link Rampa.Planner}
+ * (strategy, importance, options) that the simulator points at the current state for each arrival.
+ * One instance serves one simulation run, on one thread, so it may learn from what it sees (a
+ * sliding-window forecast of recent arrivals, read by its importance model, say).
+ */
+public interface Scheduler {
+
+  /** The planner configuration; the simulator sets its state before every decision. */
+  Rampa.Planner planner();
+
+  /** Called for every arrival before it is planned, admitted or not. */
+  default void observe(ServiceRequest arrival) {}
+}
