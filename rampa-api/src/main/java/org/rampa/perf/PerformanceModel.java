@@ -184,11 +184,15 @@ public final class PerformanceModel {
     return builder.build();
   }
 
-  /** Seconds to a Duration, rounded up to the next nanosecond so predictions are never optimistic. */
+  /**
+   * Seconds to a Duration, rounded to the nearest nanosecond: a latency that equals a bound given in
+   * whole nanoseconds, as a sum of layer times whose last bits rounded up, is reported as the bound
+   * and not a nanosecond above it. The SLO itself is judged on the seconds, by {@link SloPredicate}.
+   */
   public static Duration seconds(double seconds) {
     if (!Double.isFinite(seconds)) {
       throw Invalid.value("seconds", seconds, "must be finite");
     }
-    return Duration.ofNanos((long) Math.ceil(seconds * 1e9));
+    return Duration.ofNanos(Math.round(seconds * 1e9));
   }
 }
