@@ -23,7 +23,7 @@ public abstract class PlacementResult {
 
   public abstract Optional<Plan> plan();
 
-  /** Why there is no plan (INFEASIBLE, NO_SOLUTION_IN_TIME), or a note on the plan. */
+  /** Why there is no plan (INFEASIBLE, NO_SOLUTION_IN_TIME, NO_PLAN_FOUND), or a note on the plan. */
   @Value.Default
   public String reason() {
     return "";

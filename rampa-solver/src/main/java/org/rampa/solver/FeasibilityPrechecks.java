@@ -13,6 +13,7 @@ import org.rampa.domain.Model;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.Slo;
 import org.rampa.perf.PerformanceModel;
+import org.rampa.perf.SloPredicate;
 
 /**
  * Cheap necessary conditions checked before any solver runs, each a lower bound every plan must
@@ -114,7 +115,7 @@ final class FeasibilityPrechecks {
   }
 
   private boolean meetsPeriod(double load) {
-    return load <= 0 || batch / load >= slo.requiredThroughput();
+    return SloPredicate.meetsPeriod(load, slo);
   }
 
   /** Every layer's stage must reach the throughput with all free GPUs of some type as replicas. */
@@ -173,7 +174,7 @@ final class FeasibilityPrechecks {
     double wait = slo.batchingWaitSeconds();
     double floor = compute + wait;
     double bound = slo.latencyBoundSeconds();
-    if (floor > bound * (1 + 1e-9)) {
+    if (!SloPredicate.meetsLatency(floor, slo)) {
       return Optional.of(String.format(
           "latency floor %.4g s > bound %.4g s: even with every layer on its fastest free GPU type and free transfers, "
               + "one batch of %d needs %.4g s of compute%s", floor, bound, batch, compute,
@@ -192,7 +193,9 @@ final class FeasibilityPrechecks {
       compute += s;
     }
     double period = batch / slo.requiredThroughput();
-    int forThroughput = (int) Math.ceil(compute / period * (1 - 1e-9));
+    // replicas r of a stage need T/r <= the largest load the predicate admits; a hair less than the
+    // quotient, so that a quotient whose exact value is whole never rounds up to one GPU too many
+    int forThroughput = (int) Math.ceil(compute / SloPredicate.maxLoadSeconds(slo) * (1 - 1e-9));
     int forMemory = minimumStagesByMemory(largestFree().memoryBytes());
     int freeGpus = free.values().stream().mapToInt(Integer::intValue).sum();
     int needed = Math.max(forThroughput, forMemory);

@@ -20,6 +20,7 @@ import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.Stage;
 import org.rampa.importance.GpuCosts;
 import org.rampa.perf.PerformanceModel;
+import org.rampa.perf.SloPredicate;
 import org.rampa.perf.StageAssignment;
 import org.rampa.perf.TransferMode;
 import org.rampa.solver.LinearModel.Term;
@@ -112,6 +113,14 @@ import org.rampa.solver.LinearModel.Term;
 final class IntervalFlowFormulation {
 
   private static final double MICROS = 1e6;
+  /**
+   * The latency row's right-hand side is the SLO predicate's budget less this fraction of it, so
+   * that SCIP, whose feasibility tolerance {@link ScipBackend} sets to 1e-9 (relative), cannot carry
+   * a solution past what {@link SloPredicate} admits; CP-SAT rounds the row conservatively anyway.
+   * A hundred times below the predicate's own tolerance, it keeps every plan that meets the SLO
+   * with equality (or up to 0.99 of the tolerance beyond it) in the model.
+   */
+  static final double SOLVER_MARGIN = 1e-8;
 
   /** Layers [from, to) on {@code replicas} GPUs of {@code type}; {@code slot} -1 = network. */
   static final class Arc {
@@ -185,7 +194,6 @@ final class IntervalFlowFormulation {
   private final TransferMode mode;
   private final int layers;
   private final int batch;
-  private final double lambda;
 
   final List<GpuType> types = new ArrayList<>();
   final int[] freePerType;
@@ -227,7 +235,6 @@ final class IntervalFlowFormulation {
     Model m = request.model();
     this.layers = m.size();
     this.batch = request.slo().batchSize();
-    this.lambda = request.slo().requiredThroughput();
 
     // Free GPUs by type and by (type, cost); nodes by their free GPUs.
     Map<String, Integer> typeIndex = new LinkedHashMap<>();
@@ -322,9 +329,9 @@ final class IntervalFlowFormulation {
     }
   }
 
-  /** Throughput holds when one stage is busy {@code load} seconds per batch (as estimate() decides it). */
+  /** Throughput holds when one stage is busy {@code load} seconds per batch, by the one SLO predicate. */
   private boolean meetsPeriod(double load) {
-    return load <= 0 || batch / load >= lambda;
+    return SloPredicate.meetsPeriod(load, request.slo());
   }
 
   /**
@@ -363,7 +370,7 @@ final class IntervalFlowFormulation {
     for (int l = 0; l < layers; l++) {
       before[l + 1] = before[l] + fastest[l];
     }
-    double budget = (request.slo().latencyBoundSeconds() - request.slo().batchingWaitSeconds()) * (1 + 1e-9);
+    double budget = SloPredicate.latencyBudgetSeconds(request.slo());
     for (int i = 0; i < layers; i++) {
       for (int t = 0; t < types.size(); t++) {
         GpuType type = types.get(t);
@@ -629,9 +636,9 @@ final class IntervalFlowFormulation {
       }
     }
 
-    // latency: compute of every stage plus the transfer after it, intra-node where marked. In
-    // microseconds: SCIP's feasibility tolerance (1e-6) is relative for values above 1, so a
-    // solution can overshoot the bound by at most a millionth, inside the plan verifier's tolerance.
+    // latency: compute of every stage plus the transfer after it, intra-node where marked, in
+    // microseconds (SCIP's feasibility tolerance is relative for values above 1), within the SLO
+    // predicate's budget less the solvers' margin.
     List<Term> latency = new ArrayList<>();
     for (Arc a : arcs) {
       latency.add(new Term(a.variable, (a.computeSeconds + out(a.to)) * MICROS));
@@ -643,7 +650,7 @@ final class IntervalFlowFormulation {
         }
       }
     }
-    double budget = request.slo().latencyBoundSeconds() - request.slo().batchingWaitSeconds();
+    double budget = SloPredicate.latencyBudgetSeconds(request.slo()) * (1 - SOLVER_MARGIN);
     lp.addRow("latency_us", Double.NEGATIVE_INFINITY, budget * MICROS, latency);
 
     // GPU counts: network stages draw from every free GPU, slots from their node

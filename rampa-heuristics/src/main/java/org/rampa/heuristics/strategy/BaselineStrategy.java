@@ -13,7 +13,8 @@ import org.rampa.strategy.SolveStatus;
 
 /**
  * One of the {@link Baseline} methods. It returns the first plan its own search order finds
- * (FEASIBLE: it makes no claim about cost) or INFEASIBLE with a reason.
+ * (FEASIBLE: it makes no claim about cost), INFEASIBLE when a necessary condition fails, or
+ * NO_PLAN_FOUND when its search order finds nothing (a plan may still exist).
  *
  * <p>Option ({@code StrategyOptions.extra}): {@code maxReplicas} (default 32) replicas per stage.
  */
@@ -51,7 +52,7 @@ final class BaselineStrategy implements PlacementStrategy {
     }
     Map<String, Double> stats = Map.of("candidatesEvaluated", (double) c.candidatesEvaluated());
     if (plan.isEmpty()) {
-      return Results.infeasible(name(), Infeasibility.afterSearch(c, "up to " + maxStages + " stages of up to "
+      return Results.noPlanFound(name(), Infeasibility.afterSearch(c, "up to " + maxStages + " stages of up to "
           + maxReplicas + " replicas in " + baseline.rank.name().toLowerCase().replace('_', ' ') + " order"), start, stats);
     }
     return Results.withPlan(name(), SolveStatus.FEASIBLE, plan.get(), "", start, stats);

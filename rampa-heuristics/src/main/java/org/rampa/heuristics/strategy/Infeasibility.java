@@ -3,6 +3,7 @@ package org.rampa.heuristics.strategy;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.rampa.domain.GpuType;
+import org.rampa.perf.SloPredicate;
 
 /**
  * Human-readable reasons why no plan exists, from necessary conditions a person can act on: no
@@ -52,7 +53,7 @@ final class Infeasibility {
       fastest += best;
     }
     double latency = fastest + c.request.slo().batchingWaitSeconds();
-    if (latency > c.request.slo().latencyBoundSeconds()) {
+    if (!SloPredicate.meetsLatency(latency, c.request.slo())) {
       return String.format("even on the fastest free GPU type for every layer the model takes %.4g s per batch, above the latency bound %.4g s",
           latency, c.request.slo().latencyBoundSeconds());
     }
@@ -67,14 +68,10 @@ final class Infeasibility {
     return sum;
   }
 
-  /** The reason for an INFEASIBLE result after a search that found nothing. */
+  /** What a search that found nothing tried, and the last rejection it saw. */
   static String afterSearch(PlacementContext c, String searched) {
-    String obvious = obviousReason(c);
-    if (!obvious.isEmpty()) {
-      return obvious;
-    }
     String last = c.lastRejection().isEmpty() ? "" : "; last candidate rejected because " + c.lastRejection();
-    return String.format("no placement found meeting %.4g req/s within %.4g s (%s, %d candidates tried%s)",
-        c.request.slo().requiredThroughput(), c.request.slo().latencyBoundSeconds(), searched, c.candidatesEvaluated(), last);
+    return String.format("%s, %d candidates tried, for %.4g req/s within %.4g s%s",
+        searched, c.candidatesEvaluated(), c.request.slo().requiredThroughput(), c.request.slo().latencyBoundSeconds(), last);
   }
 }

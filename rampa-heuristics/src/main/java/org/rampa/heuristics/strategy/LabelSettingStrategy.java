@@ -13,6 +13,7 @@ import java.util.PriorityQueue;
 import org.rampa.domain.GpuType;
 import org.rampa.domain.Plan;
 import org.rampa.perf.PerformanceModel;
+import org.rampa.perf.SloPredicate;
 import org.rampa.perf.StageAssignment;
 import org.rampa.perf.TransferMode;
 import org.rampa.strategy.PlacementProblem;
@@ -47,11 +48,17 @@ import org.rampa.strategy.SolveStatus;
  * symmetry). Stages with more replicas than the period needs are generated only under serial
  * transfers, where they can shorten a later stage's wait.
  *
- * <p><b>Status.</b> OPTIMAL when the search completed without truncation. Two things truncate, and
- * both make the result FEASIBLE (with the plan found) or NO_SOLUTION_IN_TIME (with none), as the
- * statistics {@code truncated} and {@code spreadOptionsCut} say: the options {@code maxLabels}
- * (default 200000 labels created) or the time limit, and {@code maxSpreadOptions} (default 64): how
- * many ways to spread one stage's replicas over several nodes are tried per stage.
+ * <p><b>SLO.</b> Every in-search test and the final check use {@link SloPredicate}. The labels add
+ * times in their own order, so at the SLO's edge a complete path may still miss it in the
+ * performance model's final check: the search then goes on with the next cheapest path.
+ *
+ * <p><b>Status.</b> OPTIMAL when the search completed without truncation; INFEASIBLE (a proof) when
+ * it completed and found nothing. Three things make the search inexhaustive, as the statistics
+ * {@code truncated}, {@code spreadOptionsCut} and {@code finalCheckRejected} say: the options
+ * {@code maxLabels} (default 200000 labels created) or the time limit (then FEASIBLE, or
+ * NO_SOLUTION_IN_TIME without a plan); {@code maxSpreadOptions} (default 64): how many ways to spread
+ * one stage's replicas over several nodes are tried per stage; and a complete path the final check
+ * rejected, which may have dominated one that passes (then FEASIBLE, or NO_PLAN_FOUND).
  */
 final class LabelSettingStrategy implements PlacementStrategy {
 
@@ -124,6 +131,7 @@ final class LabelSettingStrategy implements PlacementStrategy {
     final int maxStages;
     final int maxLabels;
     final int maxSpreadOptions;
+    /** The largest busy time per batch the SLO predicate admits: for replica lower bounds only. */
     final double maxBusy;
     final double latencyBudget;
     final double[][] prefixTime;
@@ -140,7 +148,9 @@ final class LabelSettingStrategy implements PlacementStrategy {
     long dominated;
     long spreadCut;
     boolean truncated;
-    boolean finalCheckFailed;
+    /** Complete paths the final check rejected; the cost of the first is a lower bound on the rest. */
+    long finalCheckRejected;
+    double rejectedBound = Double.NaN;
 
     Search(PlacementProblem problem) {
       this.problem = problem;
@@ -153,8 +163,8 @@ final class LabelSettingStrategy implements PlacementStrategy {
       this.maxStages = c.request.maxStages();
       this.maxLabels = Options.positiveInt(problem.options(), "maxLabels", 200_000);
       this.maxSpreadOptions = Options.positiveInt(problem.options(), "maxSpreadOptions", 64);
-      this.maxBusy = batch / c.request.slo().requiredThroughput();
-      this.latencyBudget = c.request.slo().latencyBoundSeconds() - c.request.slo().batchingWaitSeconds();
+      this.maxBusy = SloPredicate.maxLoadSeconds(c.request.slo());
+      this.latencyBudget = SloPredicate.latencyBudgetSeconds(c.request.slo());
       int types = pools.types.size();
       prefixTime = new double[types][layers + 1];
       long maxMem = 0;
@@ -267,15 +277,24 @@ final class LabelSettingStrategy implements PlacementStrategy {
       }
       Label root = new Label(0, new int[pools.pools.size()], START, 0, 0, 0, 0, costToGo(0, 0), null, 0, new int[0]);
       queue.add(root);
-      Label found = null;
+      Plan found = null;
       while (!queue.isEmpty()) {
         Label label = queue.poll();
         if (label.dead) {
           continue;
         }
         if (label.boundary == layers) {
-          found = label;
-          break;
+          Optional<Plan> plan = c.check(assignments(label), label.cost, NAME);
+          if (plan.isPresent()) {
+            found = plan.get();
+            break;
+          }
+          // the labels' sums and the performance model disagree in the last bits at the SLO's edge:
+          // the model decides, and the search goes on to the next cheapest path
+          if (finalCheckRejected++ == 0) {
+            rejectedBound = label.cost;
+          }
+          continue;
         }
         if (created > maxLabels || System.nanoTime() > deadline) {
           truncated = true;
@@ -284,15 +303,10 @@ final class LabelSettingStrategy implements PlacementStrategy {
         expanded++;
         expand(label);
       }
-      boolean exact = !truncated && spreadCut == 0;
+      // a rejected path may have dominated a label that would have passed: no proof of optimality then
+      boolean exact = !truncated && spreadCut == 0 && finalCheckRejected == 0;
       if (found != null) {
-        Optional<Plan> plan = c.check(assignments(found), found.cost, NAME);
-        if (plan.isPresent()) {
-          return withPlan(plan.get(), exact, exact ? "least-cost plan (label setting completed)" : truncationNote());
-        }
-        // the labels' arithmetic and the performance model disagree at the last digit: trust the model
-        exact = false;
-        finalCheckFailed = true;
+        return withPlan(found, exact, exact ? "least-cost plan (label setting completed)" : truncationNote());
       }
       if (incumbent.isPresent()) {
         Plan plan = c.check(PerformanceModel.assignmentsOf(incumbent.get()), incumbent.get().cost(), NAME).orElseThrow();
@@ -300,7 +314,12 @@ final class LabelSettingStrategy implements PlacementStrategy {
             : truncationNote());
       }
       if (exact) {
-        return Results.infeasible(NAME, Infeasibility.afterSearch(c, "complete label-setting search"), start, stats());
+        String obvious = Infeasibility.obviousReason(c);
+        return Results.infeasible(NAME, obvious.isEmpty()
+            ? "no placement meets the SLO: " + Infeasibility.afterSearch(c, "complete label-setting search") : obvious, start, stats());
+      }
+      if (!truncated) {
+        return Results.noPlanFound(NAME, truncationNote(), start, stats());
       }
       return PlacementResult.builder().status(SolveStatus.NO_SOLUTION_IN_TIME).strategy(NAME).solveTime(Results.since(start))
           .reason("no plan found before the search was truncated (" + truncationNote() + "); feasibility unknown")
@@ -315,8 +334,8 @@ final class LabelSettingStrategy implements PlacementStrategy {
       if (spreadCut > 0) {
         why.add(spreadCut + " stage(s) had more ways to spread replicas over nodes than maxSpreadOptions " + maxSpreadOptions);
       }
-      if (finalCheckFailed) {
-        why.add("the cheapest path missed the SLO by rounding in the final check");
+      if (finalCheckRejected > 0) {
+        why.add(finalCheckRejected + " path(s) the labels admitted missed the SLO in the performance model's final check");
       }
       return "search not exhaustive: " + String.join("; ", why);
     }
@@ -326,6 +345,10 @@ final class LabelSettingStrategy implements PlacementStrategy {
           .strategy(NAME).solveTime(Results.since(start)).statistics(stats());
       if (exact) {
         b.bound(plan.cost()).gap(0);
+      } else if (!truncated && spreadCut == 0) {
+        // best-first: every path left in the queue costs at least the first rejected one
+        double bound = Math.min(rejectedBound, plan.cost());
+        b.bound(bound).gap(plan.cost() > 0 ? (plan.cost() - bound) / plan.cost() : 0);
       }
       return b.build();
     }
@@ -333,7 +356,7 @@ final class LabelSettingStrategy implements PlacementStrategy {
     private Map<String, Double> stats() {
       return Map.of("labelsCreated", (double) created, "labelsExpanded", (double) expanded, "labelsDominated", (double) dominated,
           "pools", (double) pools.pools.size(), "nodeGroups", (double) pools.nodeGroups.size(),
-          "truncated", truncated ? 1.0 : 0.0, "spreadOptionsCut", (double) spreadCut);
+          "truncated", truncated ? 1.0 : 0.0, "spreadOptionsCut", (double) spreadCut, "finalCheckRejected", (double) finalCheckRejected);
     }
 
     private void expand(Label label) {
@@ -378,7 +401,7 @@ final class LabelSettingStrategy implements PlacementStrategy {
             continue;
           }
           double compute = prefixTime[t][j] - prefixTime[t][i];
-          if (label.latency + compute + suffixMinTime[j] > latencyBudget || compute / maxReplicasOfType[t] > maxBusy) {
+          if (label.latency + compute + suffixMinTime[j] > latencyBudget || !meetsPeriod(compute / maxReplicasOfType[t])) {
             done[t] = true; // both only grow with j
             continue;
           }
@@ -538,24 +561,29 @@ final class LabelSettingStrategy implements PlacementStrategy {
       offer(label, j, compute, network, total, SPREAD, take, cost);
     }
 
+    /** A stage (or, overlapped, a transfer) busy {@code load} per batch keeps the throughput, by the one SLO predicate. */
+    private boolean meetsPeriod(double load) {
+      return SloPredicate.meetsPeriod(load, c.request.slo());
+    }
+
     /** Creates the label of "layers [label.boundary, j) on these GPUs" if it can still lead to a plan; true if created. */
     private boolean offer(Label label, int j, double compute, double in, int replicas, int node, int[] take, double stageCost) {
       double busy = compute / replicas;
       double pending = 0;
       switch (mode) {
         case NONE:
-          if (busy > maxBusy) {
+          if (!meetsPeriod(busy)) {
             return false;
           }
           break;
         case OVERLAPPED:
-          if (busy > maxBusy || in > maxBusy) {
+          if (!meetsPeriod(busy) || !meetsPeriod(in)) {
             return false;
           }
           break;
         case SERIAL:
           pending = busy + in;
-          if (pending > maxBusy || label.pendingBusy + in > maxBusy) {
+          if (!meetsPeriod(pending) || !meetsPeriod(label.pendingBusy + in)) {
             return false;
           }
           break;

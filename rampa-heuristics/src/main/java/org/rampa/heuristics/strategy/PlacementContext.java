@@ -17,6 +17,7 @@ import org.rampa.heuristics.split.PeriodSplitters;
 import org.rampa.importance.GpuCosts;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.PlanEstimate;
+import org.rampa.perf.SloPredicate;
 import org.rampa.perf.StageAssignment;
 import org.rampa.perf.TransferMode;
 import org.rampa.split.LayerCostTable;
@@ -34,9 +35,6 @@ import org.rampa.verify.Verification;
  * Confined to one thread and one call.
  */
 final class PlacementContext {
-
-  /** The SLO check leaves this relative margin so that nanosecond rounding never flips a verdict. */
-  private static final double SLO_MARGIN = 1e-9;
 
   final PlacementProblem problem;
   final ServiceRequest request;
@@ -147,11 +145,11 @@ final class PlacementContext {
         }
       }
     }
-    if (e.throughput() < request.slo().requiredThroughput() * (1 + SLO_MARGIN)) {
+    if (!SloPredicate.meetsThroughput(e.throughput(), request.slo())) {
       lastRejection = String.format("throughput %.4g req/s < required %.4g req/s", e.throughput(), request.slo().requiredThroughput());
       return Optional.empty();
     }
-    if (e.latencySeconds() > request.slo().latencyBoundSeconds() * (1 - SLO_MARGIN)) {
+    if (!SloPredicate.meetsLatency(e.latencySeconds(), request.slo())) {
       lastRejection = String.format("latency %.4g s > bound %.4g s", e.latencySeconds(), request.slo().latencyBoundSeconds());
       return Optional.empty();
     }

@@ -25,9 +25,21 @@ final class Results {
         .build();
   }
 
+  /** A proof that no plan exists (a necessary condition fails, or a complete exact search found none). */
   static PlacementResult infeasible(String strategy, String reason, long startNanos, Map<String, Double> stats) {
+    return withoutPlan(strategy, SolveStatus.INFEASIBLE, reason, startNanos, stats);
+  }
+
+  /** A heuristic search that found nothing: no proof, so NO_PLAN_FOUND, pointing to an exact strategy. */
+  static PlacementResult noPlanFound(String strategy, String searched, long startNanos, Map<String, Double> stats) {
+    return withoutPlan(strategy, SolveStatus.NO_PLAN_FOUND,
+        "no plan found by " + strategy + "; a plan may exist, try the exact planner \"exact\" (" + searched + ")", startNanos, stats);
+  }
+
+  private static PlacementResult withoutPlan(String strategy, SolveStatus status, String reason, long startNanos,
+      Map<String, Double> stats) {
     return PlacementResult.builder()
-        .status(SolveStatus.INFEASIBLE)
+        .status(status)
         .reason(reason)
         .strategy(strategy)
         .solveTime(since(startNanos))
