@@ -11,7 +11,6 @@ import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.GpuType;
-import org.rampa.domain.Layer;
 import org.rampa.domain.Link;
 import org.rampa.domain.Model;
 import org.rampa.domain.Node;
@@ -21,7 +20,9 @@ import org.rampa.domain.Stage;
 import org.rampa.importance.GpuCosts;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.StageAssignment;
+import org.rampa.perf.StageCursor;
 import org.rampa.perf.TransferMode;
+import org.rampa.perf.WholeGpu;
 import org.rampa.solver.LinearModel.Term;
 
 /**
@@ -366,21 +367,13 @@ final class IntervalFlowFormulation {
     double budget = (request.slo().latencyBoundSeconds() - request.slo().batchingWaitSeconds()) * (1 + 1e-9);
     for (int i = 0; i < layers; i++) {
       for (int t = 0; t < types.size(); t++) {
-        GpuType type = types.get(t);
-        double compute = 0;
-        long weights = 0;
-        long state = 0;
-        long working = 0;
+        WholeGpu kind = new WholeGpu(types.get(t));
+        StageCursor stage = performance.cursor(m, batch, i, List.of(kind));
         for (int j = i + 1; j <= layers; j++) {
-          Layer layer = m.layer(j - 1);
-          compute += performance.layerSeconds(layer, type, batch);
-          // PerformanceModel.stageMemoryBytes(m, i, j, batch), grown one layer at a time
-          weights += layer.weightBytes();
-          state += layer.stateBytesPerSample();
-          working = Math.max(working, layer.workingBytesPerSample());
-          if (weights + (long) batch * (state + working) > type.memoryBytes()) {
+          if (!stage.add().fitsOn(kind)) {
             break;
           }
+          double compute = stage.seconds(0);
           if (leastReplicas(compute, 0, freePerType[t]) < 0) {
             break; // T grows with j: no longer stage from i fits either
           }

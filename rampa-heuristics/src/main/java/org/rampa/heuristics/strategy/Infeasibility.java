@@ -1,8 +1,10 @@
 package org.rampa.heuristics.strategy;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.rampa.domain.GpuType;
+import org.rampa.perf.StageCursor;
 
 /**
  * Human-readable reasons why no plan exists, from necessary conditions a person can act on: no
@@ -60,11 +62,11 @@ final class Infeasibility {
   }
 
   private static long totalWeights(PlacementContext c) {
-    long sum = 0;
-    for (int l = 0; l < c.model.size(); l++) {
-      sum += c.model.layer(l).weightBytes() + (long) c.batch * c.model.layer(l).stateBytesPerSample();
+    StageCursor whole = c.performance.cursor(c.model, c.batch, 0, List.of());
+    while (whole.canAdd()) {
+      whole.add();
     }
-    return sum;
+    return whole.additiveMemoryBytes();
   }
 
   /** The reason for an INFEASIBLE result after a search that found nothing. */

@@ -15,6 +15,7 @@ import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.heuristics.split.PeriodSplitters;
 import org.rampa.importance.GpuCosts;
+import org.rampa.perf.LayerMemory;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.PlanEstimate;
 import org.rampa.perf.StageAssignment;
@@ -51,8 +52,7 @@ final class PlacementContext {
   private final Map<String, List<Double>> layerTimesByKind = new HashMap<>();
   private final Map<String, double[]> layerSecondsByType = new HashMap<>();
   private final Map<String, List<Double>> cutTimesByLink = new HashMap<>();
-  private List<Long> layerMemory;
-  private List<Long> layerPeakMemory;
+  private LayerMemory layerMemory;
   private long candidatesEvaluated;
   private String lastRejection = "";
 
@@ -275,15 +275,8 @@ final class PlacementContext {
       return List.copyOf(list);
     });
     if (layerMemory == null) {
-      List<Long> memory = new ArrayList<>(layers);
-      List<Long> peak = new ArrayList<>(layers);
-      for (int l = 0; l < layers; l++) {
-        memory.add(model.layer(l).weightBytes() + (long) batch * model.layer(l).stateBytesPerSample());
-        peak.add((long) batch * model.layer(l).workingBytesPerSample());
-      }
-      layerMemory = List.copyOf(memory);
-      layerPeakMemory = List.copyOf(peak);
+      layerMemory = PerformanceModel.layerMemory(model, batch);
     }
-    return new LayerCostTable("s", kinds, cuts, layerMemory, layerPeakMemory, List.of());
+    return new LayerCostTable("s", kinds, cuts, layerMemory.additiveBytes(), layerMemory.peakBytes(), List.of());
   }
 }
