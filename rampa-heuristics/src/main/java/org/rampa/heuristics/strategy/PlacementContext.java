@@ -103,11 +103,6 @@ final class PlacementContext {
     return sum;
   }
 
-  /** Stage memory of one layer alone. */
-  long layerMemory(int l) {
-    return performance.stageMemoryBytes(model, l, l + 1, batch);
-  }
-
   /**
    * Splits the model over {@code groups} (each: replicas of one type, in pipeline order) by
    * {@code rule}, predicts, and returns the verified plan if it meets the SLO. With
