@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
+import org.rampa.domain.Capacity;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.GpuType;
@@ -54,17 +55,9 @@ public final class NecessaryConditions {
     this.slo = request.slo();
     ClusterState state = problem.state();
     this.totalGpus = state.cluster().gpus().size();
-    List<Gpu> freeGpus = state.freeGpus();
-    for (GpuType t : state.cluster().gpuTypes()) {
-      int n = 0;
-      for (Gpu g : freeGpus) {
-        n += g.type().equals(t.name()) ? 1 : 0;
-      }
-      if (n > 0) {
-        free.put(t, n);
-      }
-    }
-    for (Gpu g : freeGpus) {
+    Capacity capacity = state.capacity();
+    capacity.countByType().forEach((type, n) -> free.put(state.cluster().type(type), n));
+    for (Gpu g : capacity.gpus()) {
       freeMemoryLargestFirst.add(state.cluster().type(g.type()).memoryBytes());
     }
     freeMemoryLargestFirst.sort((a, b) -> Long.compare(b, a));

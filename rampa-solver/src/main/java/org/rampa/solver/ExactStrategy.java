@@ -332,7 +332,7 @@ public final class ExactStrategy implements PlacementStrategy {
   private static String solverReason(ServiceRequest request, ClusterState state) {
     return String.format("no combination of at most %d stages on the %d free GPUs meets both throughput >= %.4g req/s "
         + "and latency <= %.4g s (each is attainable on its own by the cheap checks; together, with GPU counts and "
-        + "transfers, they are not)", request.maxStages(), state.freeGpus().size(), request.slo().requiredThroughput(),
+        + "transfers, they are not)", request.maxStages(), state.capacity().count(), request.slo().requiredThroughput(),
         request.slo().latencyBoundSeconds());
   }
 

@@ -233,7 +233,7 @@ final class IntervalFlowFormulation {
     // Free GPUs by type and by (type, cost); nodes by their free GPUs.
     Map<String, Integer> typeIndex = new LinkedHashMap<>();
     for (GpuType t : cluster.gpuTypes()) {
-      for (Gpu g : state.freeGpus()) {
+      for (Gpu g : state.capacity().gpus()) {
         if (g.type().equals(t.name())) {
           typeIndex.put(t.name(), types.size());
           types.add(t);
@@ -244,7 +244,7 @@ final class IntervalFlowFormulation {
     freePerType = new int[types.size()];
     Map<List<Object>, Integer> groupIndex = new LinkedHashMap<>();
     Map<String, List<Integer>> freeGroupsByNode = new LinkedHashMap<>();
-    for (Gpu g : state.freeGpus()) {
+    for (Gpu g : state.capacity().gpus()) {
       int t = typeIndex.get(g.type());
       freePerType[t]++;
       double cost = costs.of(g.id());

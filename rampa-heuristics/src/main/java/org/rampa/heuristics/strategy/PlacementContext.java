@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.rampa.domain.Capacity;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.GpuType;
@@ -66,10 +67,11 @@ final class PlacementContext {
     this.batch = request.slo().batchSize();
     this.verifier = new PlanVerifier(performance);
     List<FreeGpu> list = new ArrayList<>();
+    Capacity capacity = problem.state().capacity();
     List<Gpu> gpus = cluster.gpus();
     for (int i = 0; i < gpus.size(); i++) {
       Gpu g = gpus.get(i);
-      if (problem.state().isFree(g.id())) {
+      if (capacity.contains(g.id())) {
         list.add(new FreeGpu(g, cluster.type(g.type()), costs.of(g.id()), i));
       }
     }
