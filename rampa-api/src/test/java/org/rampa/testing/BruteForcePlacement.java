@@ -62,7 +62,7 @@ public final class BruteForcePlacement {
       this.request = problem.request();
       this.cluster = problem.state().cluster();
       this.performance = problem.performance();
-      this.free = problem.state().freeGpus();
+      this.free = problem.state().capacity().gpus();
       GpuCosts costs = problem.importance().evaluate(problem.state());
       this.cost = new double[free.size()];
       for (int i = 0; i < free.size(); i++) {

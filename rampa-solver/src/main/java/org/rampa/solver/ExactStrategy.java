@@ -19,6 +19,7 @@ import org.rampa.importance.GpuCosts;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.StageAssignment;
 import org.rampa.strategy.ImmutableStrategyOptions;
+import org.rampa.strategy.NecessaryConditions;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.PlacementStrategy;
@@ -114,7 +115,7 @@ public final class ExactStrategy implements PlacementStrategy {
     ClusterState state = problem.state();
     PerformanceModel performance = problem.performance();
 
-    Optional<String> precheck = new FeasibilityPrechecks(request, state, performance).firstFailure();
+    Optional<String> precheck = NecessaryConditions.firstFailure(problem);
     if (precheck.isPresent()) {
       return PlacementResult.infeasible(name, precheck.get(), since(start));
     }
@@ -331,7 +332,7 @@ public final class ExactStrategy implements PlacementStrategy {
   private static String solverReason(ServiceRequest request, ClusterState state) {
     return String.format("no combination of at most %d stages on the %d free GPUs meets both throughput >= %.4g req/s "
         + "and latency <= %.4g s (each is attainable on its own by the cheap checks; together, with GPU counts and "
-        + "transfers, they are not)", request.maxStages(), state.freeGpus().size(), request.slo().requiredThroughput(),
+        + "transfers, they are not)", request.maxStages(), state.capacity().count(), request.slo().requiredThroughput(),
         request.slo().latencyBoundSeconds());
   }
 

@@ -11,7 +11,6 @@ import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.GpuType;
-import org.rampa.domain.Layer;
 import org.rampa.domain.Link;
 import org.rampa.domain.Model;
 import org.rampa.domain.Node;
@@ -22,7 +21,9 @@ import org.rampa.importance.GpuCosts;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.SloPredicate;
 import org.rampa.perf.StageAssignment;
+import org.rampa.perf.StageCursor;
 import org.rampa.perf.TransferMode;
+import org.rampa.perf.WholeGpu;
 import org.rampa.solver.LinearModel.Term;
 
 /**
@@ -239,7 +240,7 @@ final class IntervalFlowFormulation {
     // Free GPUs by type and by (type, cost); nodes by their free GPUs.
     Map<String, Integer> typeIndex = new LinkedHashMap<>();
     for (GpuType t : cluster.gpuTypes()) {
-      for (Gpu g : state.freeGpus()) {
+      for (Gpu g : state.capacity().gpus()) {
         if (g.type().equals(t.name())) {
           typeIndex.put(t.name(), types.size());
           types.add(t);
@@ -250,7 +251,7 @@ final class IntervalFlowFormulation {
     freePerType = new int[types.size()];
     Map<List<Object>, Integer> groupIndex = new LinkedHashMap<>();
     Map<String, List<Integer>> freeGroupsByNode = new LinkedHashMap<>();
-    for (Gpu g : state.freeGpus()) {
+    for (Gpu g : state.capacity().gpus()) {
       int t = typeIndex.get(g.type());
       freePerType[t]++;
       double cost = costs.of(g.id());
@@ -373,21 +374,13 @@ final class IntervalFlowFormulation {
     double budget = SloPredicate.latencyBudgetSeconds(request.slo());
     for (int i = 0; i < layers; i++) {
       for (int t = 0; t < types.size(); t++) {
-        GpuType type = types.get(t);
-        double compute = 0;
-        long weights = 0;
-        long state = 0;
-        long working = 0;
+        WholeGpu kind = new WholeGpu(types.get(t));
+        StageCursor stage = performance.cursor(m, batch, i, List.of(kind));
         for (int j = i + 1; j <= layers; j++) {
-          Layer layer = m.layer(j - 1);
-          compute += performance.layerSeconds(layer, type, batch);
-          // PerformanceModel.stageMemoryBytes(m, i, j, batch), grown one layer at a time
-          weights += layer.weightBytes();
-          state += layer.stateBytesPerSample();
-          working = Math.max(working, layer.workingBytesPerSample());
-          if (weights + (long) batch * (state + working) > type.memoryBytes()) {
+          if (!stage.add().fitsOn(kind)) {
             break;
           }
+          double compute = stage.seconds(0);
           if (leastReplicas(compute, 0, freePerType[t]) < 0) {
             break; // T grows with j: no longer stage from i fits either
           }

@@ -40,7 +40,7 @@ final class BruteForcePlanner {
     this.cluster = p.state().cluster();
     this.performance = p.performance();
     this.costs = p.importance().evaluate(p.state());
-    this.free = p.state().freeGpus();
+    this.free = p.state().capacity().gpus();
     this.model = request.model();
     this.batch = request.slo().batchSize();
   }

@@ -14,6 +14,7 @@ import org.rampa.domain.GpuType;
 import org.rampa.domain.Plan;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.SloPredicate;
+import org.rampa.perf.StageCursor;
 import org.rampa.perf.StageAssignment;
 import org.rampa.perf.TransferMode;
 import org.rampa.strategy.PlacementProblem;
@@ -225,15 +226,12 @@ final class LabelSettingStrategy implements PlacementStrategy {
       // the cheapest single stage [j, k) over all types, or infinity
       double[][] stage = new double[layers + 1][layers + 1];
       for (int j = 0; j < layers; j++) {
-        long additive = 0;
-        long peak = 0;
+        StageCursor stageFromJ = c.performance.cursor(c.model, batch, j, List.of());
         Arrays.fill(stage[j], Double.POSITIVE_INFINITY);
         for (int k = j + 1; k <= layers; k++) {
-          var layer = c.model.layer(k - 1);
-          additive += layer.weightBytes() + (long) batch * layer.stateBytesPerSample();
-          peak = Math.max(peak, (long) batch * layer.workingBytesPerSample());
+          long memory = stageFromJ.add().memoryBytes();
           for (int t = 0; t < types; t++) {
-            if (additive + peak > pools.types.get(t).memoryBytes()) {
+            if (memory > pools.types.get(t).memoryBytes()) {
               continue;
             }
             double r = Math.max(1, Math.ceil((prefixTime[t][k] - prefixTime[t][j]) / maxBusy - 1e-9));
@@ -362,8 +360,7 @@ final class LabelSettingStrategy implements PlacementStrategy {
     private void expand(Label label) {
       int i = label.boundary;
       int types = pools.types.size();
-      long additive = 0;
-      long peak = 0;
+      StageCursor stage = c.performance.cursor(c.model, batch, i, List.of());
       boolean[] touched = touchedNodes(label);
       int[] nodes = candidateNodes(touched);
       List<List<GpuPools.Pool>> spreadPools = new ArrayList<>(types);
@@ -384,10 +381,7 @@ final class LabelSettingStrategy implements PlacementStrategy {
         maxReplicasOfType[t] = Math.max(1, Math.min(free, maxReplicas));
       }
       for (int j = i + 1; j <= layers; j++) {
-        var layer = c.model.layer(j - 1);
-        additive += layer.weightBytes() + (long) batch * layer.stateBytesPerSample();
-        peak = Math.max(peak, (long) batch * layer.workingBytesPerSample());
-        long memory = additive + peak;
+        long memory = stage.add().memoryBytes();
         if (memory > maxTypeMemory) {
           break;
         }

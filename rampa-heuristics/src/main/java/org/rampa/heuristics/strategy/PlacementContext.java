@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.rampa.domain.Capacity;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.GpuType;
@@ -15,6 +16,7 @@ import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.heuristics.split.PeriodSplitters;
 import org.rampa.importance.GpuCosts;
+import org.rampa.perf.LayerMemory;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.PlanEstimate;
 import org.rampa.perf.SloPredicate;
@@ -49,8 +51,7 @@ final class PlacementContext {
   private final Map<String, List<Double>> layerTimesByKind = new HashMap<>();
   private final Map<String, double[]> layerSecondsByType = new HashMap<>();
   private final Map<String, List<Double>> cutTimesByLink = new HashMap<>();
-  private List<Long> layerMemory;
-  private List<Long> layerPeakMemory;
+  private LayerMemory layerMemory;
   private long candidatesEvaluated;
   private String lastRejection = "";
 
@@ -64,10 +65,11 @@ final class PlacementContext {
     this.batch = request.slo().batchSize();
     this.verifier = new PlanVerifier(performance);
     List<FreeGpu> list = new ArrayList<>();
+    Capacity capacity = problem.state().capacity();
     List<Gpu> gpus = cluster.gpus();
     for (int i = 0; i < gpus.size(); i++) {
       Gpu g = gpus.get(i);
-      if (problem.state().isFree(g.id())) {
+      if (capacity.contains(g.id())) {
         list.add(new FreeGpu(g, cluster.type(g.type()), costs.of(g.id()), i));
       }
     }
@@ -99,11 +101,6 @@ final class PlacementContext {
       sum += t;
     }
     return sum;
-  }
-
-  /** Stage memory of one layer alone. */
-  long layerMemory(int l) {
-    return performance.stageMemoryBytes(model, l, l + 1, batch);
   }
 
   /**
@@ -273,15 +270,8 @@ final class PlacementContext {
       return List.copyOf(list);
     });
     if (layerMemory == null) {
-      List<Long> memory = new ArrayList<>(layers);
-      List<Long> peak = new ArrayList<>(layers);
-      for (int l = 0; l < layers; l++) {
-        memory.add(model.layer(l).weightBytes() + (long) batch * model.layer(l).stateBytesPerSample());
-        peak.add((long) batch * model.layer(l).workingBytesPerSample());
-      }
-      layerMemory = List.copyOf(memory);
-      layerPeakMemory = List.copyOf(peak);
+      layerMemory = PerformanceModel.layerMemory(model, batch);
     }
-    return new LayerCostTable("s", kinds, cuts, layerMemory, layerPeakMemory, List.of());
+    return new LayerCostTable("s", kinds, cuts, layerMemory.additiveBytes(), layerMemory.peakBytes(), List.of());
   }
 }

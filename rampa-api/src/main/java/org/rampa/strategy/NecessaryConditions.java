@@ -1,11 +1,12 @@
-package org.rampa.solver;
+package org.rampa.strategy;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.rampa.domain.Cluster;
+import java.util.function.Supplier;
+import org.rampa.domain.Capacity;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.GpuType;
@@ -14,52 +15,68 @@ import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.Slo;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.SloPredicate;
+import org.rampa.perf.StageCursor;
 
 /**
- * Cheap necessary conditions checked before any solver runs, each a lower bound every plan must
- * meet. When one fails the request is infeasible on this state for a reason a scheduler engineer
- * can act on (free a larger GPU, relax the throughput, raise maxStages ...), and the message names
- * the numbers.
+ * Cheap necessary conditions every plan of a {@link PlacementProblem} must meet, shared by every
+ * strategy so that the same condition reads the same everywhere. When one fails the request is
+ * infeasible on this state (a proof under the performance model and {@link SloPredicate}), for a
+ * reason a scheduler engineer can act on (free a larger GPU, relax the throughput, raise
+ * maxStages ...); the message names the numbers.
+ *
+ * <p>The conditions, in the order they are checked: some GPU is free; every layer fits on the
+ * largest free GPU; the model fits in maxStages stages of the largest free type; its weights and
+ * state fit on the maxStages largest free GPUs; every layer's stage reaches the throughput with
+ * all free GPUs of some type as replicas; the latency floor (every layer on its fastest free type
+ * that holds it, transfers free) is within the bound; and there are enough free GPUs for the
+ * compute the period asks for and the stages memory asks for.
  */
-final class FeasibilityPrechecks {
+public final class NecessaryConditions {
   private static final double GB = 1e9;
+  /** Relative slack on the GPU-count bound so that rounding of a whole quotient never proves infeasibility. */
+  private static final double ROUNDING = 1e-9;
 
   private final ServiceRequest request;
   private final PerformanceModel performance;
   private final Model model;
   private final int batch;
   private final Slo slo;
+  private final int totalGpus;
   /** Free GPU count per free type, in cluster type order. */
   private final Map<GpuType, Integer> free = new LinkedHashMap<>();
-  private final int totalGpus;
+  private final List<Long> freeMemoryLargestFirst = new ArrayList<>();
+  /** Per layer, the memory of a stage holding it alone. */
+  private final long[] layerMemory;
 
-  FeasibilityPrechecks(ServiceRequest request, ClusterState state, PerformanceModel performance) {
-    this.request = request;
-    this.performance = performance;
+  private NecessaryConditions(PlacementProblem problem) {
+    this.request = problem.request();
+    this.performance = problem.performance();
     this.model = request.model();
     this.batch = request.slo().batchSize();
     this.slo = request.slo();
-    Cluster cluster = state.cluster();
-    this.totalGpus = cluster.gpus().size();
-    for (GpuType t : cluster.gpuTypes()) {
-      int n = 0;
-      for (Gpu g : state.freeGpus()) {
-        n += g.type().equals(t.name()) ? 1 : 0;
-      }
-      if (n > 0) {
-        free.put(t, n);
-      }
+    ClusterState state = problem.state();
+    this.totalGpus = state.cluster().gpus().size();
+    Capacity capacity = state.capacity();
+    capacity.countByType().forEach((type, n) -> free.put(state.cluster().type(type), n));
+    for (Gpu g : capacity.gpus()) {
+      freeMemoryLargestFirst.add(state.cluster().type(g.type()).memoryBytes());
+    }
+    freeMemoryLargestFirst.sort((a, b) -> Long.compare(b, a));
+    this.layerMemory = new long[model.size()];
+    for (int l = 0; l < model.size(); l++) {
+      layerMemory[l] = performance.cursor(model, batch, l, List.of()).add().memoryBytes();
     }
   }
 
-  /** The first failed check's explanation, or empty when every check passes. */
-  Optional<String> firstFailure() {
-    if (free.isEmpty()) {
-      return Optional.of("no GPU is free: all " + totalGpus + " GPUs of the cluster are held, wholly or in part, "
-          + "by other services (the exact planner uses only completely free GPUs)");
+  /** The first condition that fails, explained, or empty when every condition holds. */
+  public static Optional<String> firstFailure(PlacementProblem problem) {
+    NecessaryConditions c = new NecessaryConditions(problem);
+    if (c.free.isEmpty()) {
+      return Optional.of("no GPU is free: all " + c.totalGpus + " GPUs of the cluster are held, wholly or in part, "
+          + "by other services (strategies use only completely free GPUs)");
     }
-    for (var check : List.<java.util.function.Supplier<Optional<String>>>of(
-        this::memory, this::throughput, this::latencyFloor, this::gpuCount)) {
+    for (Supplier<Optional<String>> check : List.<Supplier<Optional<String>>>of(
+        c::largestLayer, c::stagesForMemory, c::weightsOnLargestGpus, c::throughput, c::latencyFloor, c::gpuCount)) {
       Optional<String> failure = check.get();
       if (failure.isPresent()) {
         return failure;
@@ -78,17 +95,22 @@ final class FeasibilityPrechecks {
     return best;
   }
 
-  /** Every layer must fit on some free GPU, and the model into maxStages of the largest ones. */
-  private Optional<String> memory() {
+  /** Every layer must fit on some free GPU. */
+  private Optional<String> largestLayer() {
     GpuType largest = largestFree();
     for (int l = 0; l < model.size(); l++) {
-      long need = performance.stageMemoryBytes(model, l, l + 1, batch);
-      if (need > largest.memoryBytes()) {
+      if (layerMemory[l] > largest.memoryBytes()) {
         return Optional.of(String.format(
-            "layer %d (%s) alone needs %.2f GB at batch %d, but the largest free GPU (%s) has %.2f GB; "
-                + "no stage can hold it", l, model.layer(l).name(), need / GB, batch, largest.name(), largest.memoryBytes() / GB));
+            "layer %d (%s) alone needs %.2f GB at batch %d, but the largest free GPU (%s) has %.2f GB; no stage can hold it",
+            l, model.layer(l).name(), layerMemory[l] / GB, batch, largest.name(), largest.memoryBytes() / GB));
       }
     }
+    return Optional.empty();
+  }
+
+  /** The model must fit into maxStages stages on GPUs of the largest free type. */
+  private Optional<String> stagesForMemory() {
+    GpuType largest = largestFree();
     int stages = minimumStagesByMemory(largest.memoryBytes());
     if (stages > request.maxStages()) {
       return Optional.of(String.format(
@@ -102,16 +124,36 @@ final class FeasibilityPrechecks {
   /** Greedy packing into stages of {@code capacity} bytes: the fewest contiguous stages possible. */
   private int minimumStagesByMemory(long capacity) {
     int stages = 0;
-    int from = 0;
-    while (from < model.size()) {
-      int to = from + 1;
-      while (to < model.size() && performance.stageMemoryBytes(model, from, to + 1, batch) <= capacity) {
-        to++;
+    StageCursor stage = null;
+    for (int l = 0; l < model.size(); l++) {
+      if (stage == null || stage.add().memoryBytes() > capacity) {
+        stage = performance.cursor(model, batch, l, List.of()).add();
+        stages++;
       }
-      stages++;
-      from = to;
     }
     return stages;
+  }
+
+  /**
+   * Every stage holds the weights and state of its layers, on distinct GPUs, so all of them must
+   * fit on the maxStages largest free GPUs together.
+   */
+  private Optional<String> weightsOnLargestGpus() {
+    StageCursor whole = performance.cursor(model, batch, 0, List.of());
+    while (whole.canAdd()) {
+      whole.add();
+    }
+    int k = Math.min(request.maxStages(), freeMemoryLargestFirst.size());
+    long topK = 0;
+    for (int i = 0; i < k; i++) {
+      topK += freeMemoryLargestFirst.get(i);
+    }
+    if (whole.additiveMemoryBytes() > topK) {
+      return Optional.of(String.format(
+          "the model needs %.2f GB of weights and state in at most %d stages, the %d largest free GPUs hold %.2f GB",
+          whole.additiveMemoryBytes() / GB, request.maxStages(), k, topK / GB));
+    }
+    return Optional.empty();
   }
 
   private boolean meetsPeriod(double load) {
@@ -121,11 +163,10 @@ final class FeasibilityPrechecks {
   /** Every layer's stage must reach the throughput with all free GPUs of some type as replicas. */
   private Optional<String> throughput() {
     for (int l = 0; l < model.size(); l++) {
-      long need = performance.stageMemoryBytes(model, l, l + 1, batch);
       double best = 0;
       GpuType bestType = null;
       for (Map.Entry<GpuType, Integer> e : free.entrySet()) {
-        if (need > e.getKey().memoryBytes()) {
+        if (layerMemory[l] > e.getKey().memoryBytes()) {
           continue;
         }
         double seconds = performance.layerSeconds(model.layer(l), e.getKey(), batch);
@@ -150,27 +191,24 @@ final class FeasibilityPrechecks {
     return Optional.empty();
   }
 
-  /** Per-layer fastest compute time among free types whose memory holds the layer. */
-  private double[] fastestLayerSeconds() {
-    double[] fastest = new double[model.size()];
+  /** One batch's compute with every layer on its fastest free type whose memory holds the layer. */
+  private double fastestComputeSeconds() {
+    double compute = 0;
     for (int l = 0; l < model.size(); l++) {
-      long need = performance.stageMemoryBytes(model, l, l + 1, batch);
-      fastest[l] = Double.POSITIVE_INFINITY;
+      double fastest = Double.POSITIVE_INFINITY;
       for (GpuType t : free.keySet()) {
-        if (need <= t.memoryBytes()) {
-          fastest[l] = Math.min(fastest[l], performance.layerSeconds(model.layer(l), t, batch));
+        if (layerMemory[l] <= t.memoryBytes()) {
+          fastest = Math.min(fastest, performance.layerSeconds(model.layer(l), t, batch));
         }
       }
+      compute += fastest;
     }
-    return fastest;
+    return compute;
   }
 
   /** Latency is at least every layer on its fastest free type plus the batching wait. */
   private Optional<String> latencyFloor() {
-    double compute = 0;
-    for (double s : fastestLayerSeconds()) {
-      compute += s;
-    }
+    double compute = fastestComputeSeconds();
     double wait = slo.batchingWaitSeconds();
     double floor = compute + wait;
     double bound = slo.latencyBoundSeconds();
@@ -188,14 +226,10 @@ final class FeasibilityPrechecks {
    * least T/P GPUs per stage and sum(T)/P in all; memory asks for a GPU per stage.
    */
   private Optional<String> gpuCount() {
-    double compute = 0;
-    for (double s : fastestLayerSeconds()) {
-      compute += s;
-    }
+    double compute = fastestComputeSeconds();
     double period = batch / slo.requiredThroughput();
-    // replicas r of a stage need T/r <= the largest load the predicate admits; a hair less than the
-    // quotient, so that a quotient whose exact value is whole never rounds up to one GPU too many
-    int forThroughput = (int) Math.ceil(compute / SloPredicate.maxLoadSeconds(slo) * (1 - 1e-9));
+    // replicas r of a stage need T/r <= the largest load the SLO predicate admits
+    int forThroughput = (int) Math.ceil(compute / SloPredicate.maxLoadSeconds(slo) * (1 - ROUNDING));
     int forMemory = minimumStagesByMemory(largestFree().memoryBytes());
     int freeGpus = free.values().stream().mapToInt(Integer::intValue).sum();
     int needed = Math.max(forThroughput, forMemory);
