@@ -43,7 +43,8 @@ import org.rampa.verify.PlanVerifier;
  * time, or the conservative corner);
  * INFEASIBLE with a reason from cheap pre-checks (memory, throughput, latency floor, GPU count,
  * stage count) or from the solver's proof; NO_SOLUTION_IN_TIME when the time limit ends the
- * search before any plan. Every plan returned has passed {@link PlanVerifier}.
+ * search before any plan; NO_PLAN_FOUND in the conservative corner when no safe plan is found.
+ * Every plan returned has passed {@link PlanVerifier}.
  *
  * <p>{@link StrategyOptions#extra()} keys: {@code backend} = {@code scip} | {@code cpsat} (overrides
  * the strategy's default); {@code exportLp} = a file path to write the model to in LP format;
@@ -227,9 +228,11 @@ public final class ExactStrategy implements PlacementStrategy {
           + "co-location model's plans relied on intra-node links slower than the network", start, stats);
     }
     if (!thirdUsable) {
-      return noSolution("the cheapest plans found rely on a cut between stages that share a node whose intra-node link "
-          + "is slower than the network, which breaks the SLO, and no plan is safe under the slowest link; "
-          + "feasibility is unknown", start, stats);
+      // not a proof either way, and not the clock: the model's own limit with slow intra-node links
+      return PlacementResult.builder().status(SolveStatus.NO_PLAN_FOUND).strategy(name).solveTime(since(start))
+          .statistics(stats).reason("no plan found: the cheapest plans rely on a cut between stages that share a node "
+              + "whose intra-node link is slower than the network, which breaks the SLO, and no plan is safe under the "
+              + "slowest link; a plan may exist (the label-setting strategy \"dp\" models every link exactly)").build();
     }
     return result(third.plan, false, bound, "some node's intra-node link is slower than the network, so this plan was "
         + "found by charging every cross-stage transfer the slowest link; a cheaper plan may exist (the bound is proven)",

@@ -900,15 +900,90 @@ final class IntervalFlowFormulation {
       }
     }
     List<StageAssignment> stages = new ArrayList<>();
-    for (Arc a : path) {
+    for (int k = 0; k < path.size(); k++) {
+      Arc a = path.get(k);
       List<String> pool = taken.getOrDefault((a.slot < 0 ? "net" : "s" + a.slot) + "/" + a.type, new ArrayList<>());
       if (pool.size() < a.replicas) {
         throw new IllegalStateException("solution counts too few GPUs for stage [" + a.from + ", " + a.to + ")");
+      }
+      if (a.slot < 0) {
+        keepOffSlowNodes(pool, a.replicas, slowNeighbours(path, stages, k), used);
       }
       List<String> gpus = new ArrayList<>(pool.subList(0, a.replicas));
       pool.subList(0, a.replicas).clear();
       stages.add(new StageAssignment(a.from, a.to, gpus, 1.0));
     }
     return stages;
+  }
+
+  /**
+   * The nodes a network stage must not sit on entirely: the node of the stage before it, or of the
+   * slot stage after it, when that node's own link is slower than the network at the cut between
+   * them. The model charged that cut the network; on such a node it would cost more.
+   */
+  private java.util.Set<String> slowNeighbours(List<Arc> path, List<StageAssignment> before, int k) {
+    java.util.Set<String> avoid = new java.util.HashSet<>();
+    Arc a = path.get(k);
+    if (k > 0) {
+      String node = onlyNode(before.get(k - 1).gpus());
+      if (node != null && slowerThanNetwork(node, a.from)) {
+        avoid.add(node);
+      }
+    }
+    if (k + 1 < path.size() && path.get(k + 1).slot >= 0) {
+      String node = slots.get(path.get(k + 1).slot).node;
+      if (slowerThanNetwork(node, a.to)) {
+        avoid.add(node);
+      }
+    }
+    return avoid;
+  }
+
+  private String onlyNode(List<String> gpus) {
+    String node = cluster.gpu(gpus.get(0)).node();
+    for (String g : gpus) {
+      if (!cluster.gpu(g).node().equals(node)) {
+        return null;
+      }
+    }
+    return node;
+  }
+
+  private boolean slowerThanNetwork(String node, int cut) {
+    Model m = request.model();
+    return performance.transferSeconds(m, cut, batch, cluster.node(node).intraLink())
+        > performance.transferSeconds(m, cut, batch, cluster.network());
+  }
+
+  /**
+   * Makes the first {@code r} GPUs of {@code pool} not all sit on one node of {@code avoid}, at no
+   * cost: by swapping the last of them with a GPU of the pool on another node (every GPU of a
+   * network pool goes to some network stage of its type, so which stage gets which changes only the
+   * links), else by trading it for an unused GPU of its cost group (same type, same cost) elsewhere.
+   */
+  private void keepOffSlowNodes(List<String> pool, int r, java.util.Set<String> avoid, java.util.Set<String> used) {
+    String node = onlyNode(pool.subList(0, r));
+    if (node == null || !avoid.contains(node)) {
+      return;
+    }
+    for (int i = r; i < pool.size(); i++) {
+      if (!cluster.gpu(pool.get(i)).node().equals(node)) {
+        java.util.Collections.swap(pool, r - 1, i);
+        return;
+      }
+    }
+    String last = pool.get(r - 1);
+    for (CostGroup g : groups) {
+      if (g.gpus.stream().noneMatch(gpu -> gpu.id().equals(last))) {
+        continue;
+      }
+      for (Gpu gpu : g.gpus) {
+        if (!gpu.node().equals(node) && used.add(gpu.id())) {
+          used.remove(last);
+          pool.set(r - 1, gpu.id());
+          return;
+        }
+      }
+    }
   }
 }
