@@ -33,7 +33,7 @@ final class Results {
   /** A heuristic search that found nothing: no proof, so NO_PLAN_FOUND, pointing to an exact strategy. */
   static PlacementResult noPlanFound(String strategy, String searched, long startNanos, Map<String, Double> stats) {
     return withoutPlan(strategy, SolveStatus.NO_PLAN_FOUND,
-        "no plan found by " + strategy + "; a plan may exist, try the exact planner \"exact\" (" + searched + ")", startNanos, stats);
+        "no plan found by " + strategy + " (a plan may exist: try \"exact\"): " + searched, startNanos, stats);
   }
 
   private static PlacementResult withoutPlan(String strategy, SolveStatus status, String reason, long startNanos,
