@@ -11,6 +11,7 @@ public enum SolveStatus {
   /** The time limit ran out before any plan was found; feasibility is unknown. */
   NO_SOLUTION_IN_TIME;
 
+  /** True for the statuses that carry a plan (OPTIMAL, FEASIBLE). */
   public boolean hasPlan() {
     return this == OPTIMAL || this == FEASIBLE;
   }
