@@ -18,6 +18,7 @@ public record PlacementProblem(
     PerformanceModel performance,
     StrategyOptions options) {
 
+  /** Checks that the performance model follows the options' transfer mode. */
   public PlacementProblem {
     Objects.requireNonNull(request, "request");
     Objects.requireNonNull(state, "state");

@@ -16,6 +16,7 @@ public enum SolveStatus {
    */
   NO_PLAN_FOUND;
 
+  /** True for the statuses that carry a plan (OPTIMAL, FEASIBLE). */
   public boolean hasPlan() {
     return this == OPTIMAL || this == FEASIBLE;
   }

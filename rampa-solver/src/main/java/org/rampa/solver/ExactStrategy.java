@@ -12,18 +12,17 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.rampa.domain.ClusterState;
-import org.rampa.domain.Invalid;
 import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.importance.GpuCosts;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.StageAssignment;
-import org.rampa.strategy.ImmutableStrategyOptions;
 import org.rampa.strategy.NecessaryConditions;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.PlacementStrategy;
 import org.rampa.strategy.SolveStatus;
+import org.rampa.strategy.WarmStart;
 import org.rampa.strategy.StrategyOptions;
 import org.rampa.verify.PlanVerifier;
 
@@ -46,13 +45,8 @@ import org.rampa.verify.PlanVerifier;
  * search before any plan; NO_PLAN_FOUND in the conservative corner when no safe plan is found.
  * Every plan returned has passed {@link PlanVerifier}.
  *
- * <p>{@link StrategyOptions#extra()} keys: {@code backend} = {@code scip} | {@code cpsat} (overrides
- * the strategy's default); {@code exportLp} = a file path to write the model to in LP format;
- * {@code solverParameters} = backend parameters in the backend's text format (SCIP:
- * {@code "limits/nodes = 1000"} lines; CP-SAT: SatParameters text), rejected loudly when the
- * backend does not accept them; {@code model} = {@code auto} (default: the small relaxation first,
- * the co-location model only when the relaxation's plan needs intra-node links it does not get) or
- * {@code full} (the co-location model at once; slower, for testing and debugging). The time limit
+ * <p>Settings: {@link ExactOptions} (backend, solver parameters, model choice, LP export), read
+ * from {@link StrategyOptions#extra()}; an unknown key is an error. The time limit
  * covers the whole call, warm start included; the solver runs on one thread.
  *
  * <p>Instances are immutable and thread-safe; each call builds and frees its own solver.
@@ -68,9 +62,9 @@ public final class ExactStrategy implements PlacementStrategy {
 
   private final String name;
   private final String backend;
-  private final PlacementStrategy warmStart;
+  private final WarmStart warmStart;
 
-  private ExactStrategy(String name, String backend, PlacementStrategy warmStart) {
+  private ExactStrategy(String name, String backend, WarmStart warmStart) {
     this.name = name;
     this.backend = backend;
     this.warmStart = warmStart;
@@ -92,7 +86,7 @@ public final class ExactStrategy implements PlacementStrategy {
    * the time limit; a heuristic plan the model cannot express is ignored.
    */
   public ExactStrategy withWarmStart(PlacementStrategy heuristic) {
-    return new ExactStrategy(name, backend, Objects.requireNonNull(heuristic, "heuristic"));
+    return new ExactStrategy(name, backend, WarmStart.from(Objects.requireNonNull(heuristic, "heuristic")));
   }
 
   @Override
@@ -104,14 +98,10 @@ public final class ExactStrategy implements PlacementStrategy {
   public PlacementResult place(PlacementProblem problem) {
     long start = System.nanoTime();
     StrategyOptions options = problem.options();
-    MilpBackend solver = backend(options.extra().getOrDefault("backend", backend));
-    String solverParameters = options.extra().getOrDefault("solverParameters", "");
-    String modelChoice = options.extra().getOrDefault("model", "auto");
-    if (!modelChoice.equals("auto") && !modelChoice.equals("full")) {
-      throw Invalid.value("options.extra.model", modelChoice, "unknown model choice",
-          "use \"auto\" (relaxation first, co-location model when needed) or \"full\" (co-location model at once)");
-    }
-    boolean relaxFirst = modelChoice.equals("auto");
+    ExactOptions settings = ExactOptions.of(options, name, backend);
+    MilpBackend solver = backend(settings.backend());
+    String solverParameters = settings.solverParameters();
+    boolean relaxFirst = settings.relaxFirst();
     ServiceRequest request = problem.request();
     ClusterState state = problem.state();
     PerformanceModel performance = problem.performance();
@@ -131,15 +121,13 @@ public final class ExactStrategy implements PlacementStrategy {
     if (structural.isPresent()) {
       return PlacementResult.infeasible(name, structural.get(), since(start));
     }
-    String exportLp = options.extra().get("exportLp");
-    if (exportLp != null) {
+    if (settings.exportLp().isPresent()) {
       writeLp(new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.NETWORK).model,
-          exportLp);
+          settings.exportLp().get());
     }
     Optional<Plan> heuristicPlan = Optional.empty();
     if (warmStart != null) {
-      heuristicPlan = warmStart.place(new PlacementProblem(request, state, problem.importance(), performance,
-          ImmutableStrategyOptions.copyOf(options).withTimeLimit(positive(remaining(options, start))))).plan();
+      heuristicPlan = warmStart.plan(problem, remaining(options, start));
     }
     double bound = Double.NaN;
     if (relaxFirst) {
@@ -348,7 +336,7 @@ public final class ExactStrategy implements PlacementStrategy {
     return switch (name) {
       case ScipBackend.NAME -> new ScipBackend();
       case CpSatBackend.NAME -> new CpSatBackend();
-      default -> throw Invalid.value("options.extra.backend", name, "unknown MILP backend", "use \"scip\" or \"cpsat\"");
+      default -> throw new IllegalStateException("ExactOptions admitted backend " + name);
     };
   }
 
@@ -362,10 +350,6 @@ public final class ExactStrategy implements PlacementStrategy {
 
   private static Duration remaining(StrategyOptions options, long start) {
     return options.timeLimit().minusNanos(System.nanoTime() - start);
-  }
-
-  private static Duration positive(Duration d) {
-    return d.isNegative() || d.isZero() ? Duration.ofMillis(1) : d;
   }
 
   private static Duration since(long start) {

@@ -173,5 +173,11 @@ class ExactStrategyOptionsTest {
     assertThatThrownBy(() -> ExactStrategy.cpSat().place(
         with(p, Duration.ofSeconds(5), Map.of("solverParameters", "no_such_field: 3"))))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("CP-SAT rejected");
+    assertThatThrownBy(() -> ExactStrategy.scip().place(with(p, Duration.ofSeconds(5), Map.of("maxLabels", "3"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("options.extra.maxLabels = 3")
+        .hasMessageContaining("not an option of exact (known: [backend, exportLp, model, solverParameters])");
+    assertThatThrownBy(() -> ExactStrategy.scip().place(with(p, Duration.ofSeconds(5), Map.of("model", "partial"))))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must be one of [auto, full] (exact)");
   }
 }

@@ -34,12 +34,12 @@ final class BaselineStrategy implements PlacementStrategy {
   @Override
   public PlacementResult place(PlacementProblem problem) {
     long start = System.nanoTime();
+    int maxReplicas = BaselineOptions.of(problem.options(), name()).maxReplicas();
     PlacementContext c = new PlacementContext(problem);
     String obvious = Infeasibility.obviousReason(c);
     if (!obvious.isEmpty()) {
       return Results.infeasible(name(), obvious, start, Map.of("candidatesEvaluated", 0.0));
     }
-    int maxReplicas = Options.positiveInt(problem.options(), "maxReplicas", 32);
     List<FreeGpu> ranked = new ArrayList<>(c.free);
     ranked.sort(baseline.rank.order);
     int maxStages = Math.min(c.request.maxStages(), c.model.size());

@@ -56,13 +56,14 @@ final class GreedyStrategy implements PlacementStrategy {
   @Override
   public PlacementResult place(PlacementProblem problem) {
     long start = System.nanoTime();
+    GreedyOptions options = GreedyOptions.of(problem.options());
     PlacementContext c = new PlacementContext(problem);
     String obvious = Infeasibility.obviousReason(c);
     if (!obvious.isEmpty()) {
       return Results.infeasible(NAME, obvious, start, Map.of("candidatesEvaluated", 0.0));
     }
-    int maxReplicas = Options.positiveInt(problem.options(), "maxReplicas", 64);
-    int maxCandidates = Options.positiveInt(problem.options(), "maxCandidates", 256);
+    int maxReplicas = options.maxReplicas();
+    int maxCandidates = options.maxCandidates();
     boolean transfersMatter = transfersMatter(c);
     Map<String, Integer> freePerNodeAndType = new HashMap<>();
     for (FreeGpu g : c.free) {

@@ -21,6 +21,7 @@ import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.PlacementStrategy;
 import org.rampa.strategy.SolveStatus;
+import org.rampa.strategy.WarmStart;
 
 /**
  * Minimum-cost SLO-feasible split and allocation by label setting ("dp"): a shortest path over the
@@ -64,6 +65,9 @@ import org.rampa.strategy.SolveStatus;
 final class LabelSettingStrategy implements PlacementStrategy {
 
   static final String NAME = "dp";
+
+  /** The incumbent's source: greedy, whose plan bounds the search from the start. */
+  private final WarmStart warmStart = WarmStart.from(new GreedyStrategy());
 
   private static final int START = -2;
   private static final int SPREAD = -1;
@@ -117,11 +121,14 @@ final class LabelSettingStrategy implements PlacementStrategy {
 
   @Override
   public PlacementResult place(PlacementProblem problem) {
-    return new Search(problem).run();
+    LabelSettingOptions options = LabelSettingOptions.of(problem.options());
+    return new Search(problem, options, warmStart).run();
   }
 
   private static final class Search {
     final PlacementProblem problem;
+    final LabelSettingOptions options;
+    final WarmStart warmStart;
     final long start = System.nanoTime();
     final long deadline;
     final PlacementContext c;
@@ -153,8 +160,10 @@ final class LabelSettingStrategy implements PlacementStrategy {
     long finalCheckRejected;
     double rejectedBound = Double.NaN;
 
-    Search(PlacementProblem problem) {
+    Search(PlacementProblem problem, LabelSettingOptions options, WarmStart warmStart) {
       this.problem = problem;
+      this.options = options;
+      this.warmStart = warmStart;
       this.c = new PlacementContext(problem);
       this.deadline = start + problem.options().timeLimit().toNanos();
       this.pools = new GpuPools(c);
@@ -162,8 +171,8 @@ final class LabelSettingStrategy implements PlacementStrategy {
       this.layers = c.model.size();
       this.batch = c.batch;
       this.maxStages = c.request.maxStages();
-      this.maxLabels = Options.positiveInt(problem.options(), "maxLabels", 200_000);
-      this.maxSpreadOptions = Options.positiveInt(problem.options(), "maxSpreadOptions", 64);
+      this.maxLabels = options.maxLabels();
+      this.maxSpreadOptions = options.maxSpreadOptions();
       this.maxBusy = SloPredicate.maxLoadSeconds(c.request.slo());
       this.latencyBudget = SloPredicate.latencyBudgetSeconds(c.request.slo());
       int types = pools.types.size();
@@ -193,7 +202,7 @@ final class LabelSettingStrategy implements PlacementStrategy {
         freeOfType[p.type] += p.size();
       }
       relaxedCost = relaxedCosts(cheapestOfType, freeOfType);
-      maxReplicas = Options.positiveInt(problem.options(), "maxReplicas", 64);
+      maxReplicas = options.maxReplicas();
     }
 
     /**
@@ -267,8 +276,8 @@ final class LabelSettingStrategy implements PlacementStrategy {
         return Results.infeasible(NAME, Infeasibility.obviousReason(c), start, stats());
       }
       Optional<Plan> incumbent = Optional.empty();
-      if (!"none".equals(problem.options().extra().getOrDefault("incumbent", "greedy"))) {
-        incumbent = new GreedyStrategy().place(problem).plan();
+      if (options.warmStart()) {
+        incumbent = warmStart.plan(problem, problem.options().timeLimit().minusNanos(System.nanoTime() - start));
         if (incumbent.isPresent()) {
           upperBound = incumbent.get().cost();
         }

@@ -28,12 +28,10 @@ import org.rampa.split.SplitProblem;
 import org.rampa.split.SplitResult;
 import org.rampa.split.SplitStage;
 import org.rampa.strategy.PlacementProblem;
-import org.rampa.verify.PlanVerifier;
-import org.rampa.verify.Verification;
 
 /**
  * Everything one placement decision computes once: the free GPUs and their costs, per-type layer
- * times, and the evaluation of candidate GPU groups (split, predict, check the SLO, verify).
+ * times, and the evaluation of candidate GPU groups (split, predict, check memory and the SLO).
  * Confined to one thread and one call.
  */
 final class PlacementContext {
@@ -47,7 +45,6 @@ final class PlacementContext {
   final int batch;
   final List<FreeGpu> free;
   private final PeriodSplitter splitter = PeriodSplitters.exact();
-  private final PlanVerifier verifier;
   private final Map<String, List<Double>> layerTimesByKind = new HashMap<>();
   private final Map<String, double[]> layerSecondsByType = new HashMap<>();
   private final Map<String, List<Double>> cutTimesByLink = new HashMap<>();
@@ -63,7 +60,6 @@ final class PlacementContext {
     this.performance = problem.performance();
     this.costs = problem.importance().evaluate(problem.state());
     this.batch = request.slo().batchSize();
-    this.verifier = new PlanVerifier(performance);
     List<FreeGpu> list = new ArrayList<>();
     Capacity capacity = problem.state().capacity();
     List<Gpu> gpus = cluster.gpus();
@@ -105,7 +101,7 @@ final class PlacementContext {
 
   /**
    * Splits the model over {@code groups} (each: replicas of one type, in pipeline order) by
-   * {@code rule}, predicts, and returns the verified plan if it meets the SLO. With
+   * {@code rule}, predicts, and returns the plan if it fits and meets the SLO. With
    * {@code allowUnusedGroups} the min-period split may leave groups out; they are then not part of
    * the plan and cost nothing.
    */
@@ -129,7 +125,10 @@ final class PlacementContext {
     return check(assignments, cost, strategy);
   }
 
-  /** Predicts {@code assignments}; returns the verified plan when it meets the SLO and fits. */
+  /**
+   * Predicts {@code assignments}; returns the plan when it fits the free memory and meets the SLO
+   * (the cheap check; the verifying step checks the returned plan once, outside the search).
+   */
   Optional<Plan> check(List<StageAssignment> assignments, double cost, String strategy) {
     PlanEstimate e = performance.estimate(request, assignments, cluster);
     for (int i = 0; i < assignments.size(); i++) {
@@ -150,13 +149,7 @@ final class PlacementContext {
       lastRejection = String.format("latency %.4g s > bound %.4g s", e.latencySeconds(), request.slo().latencyBoundSeconds());
       return Optional.empty();
     }
-    Plan plan = performance.plan(request, assignments, cluster, cost, strategy);
-    Verification v = verifier.verify(request, plan, problem.state());
-    if (!v.ok()) {
-      lastRejection = "verifier: " + v.violations();
-      return Optional.empty();
-    }
-    return Optional.of(plan);
+    return Optional.of(performance.plan(request, assignments, cluster, cost, strategy));
   }
 
   /** A split's stages as {from, to, group index}, or null (with the reason kept) when it is infeasible. */
