@@ -11,14 +11,15 @@ import org.rampa.domain.ServiceRequest;
 import org.rampa.importance.GpuCosts;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.PlanEstimate;
+import org.rampa.perf.SloPredicate;
 import org.rampa.perf.StageAssignment;
 import org.rampa.strategy.PlacementProblem;
 
 /**
  * The oracle: every contiguous split into at most maxStages stages and every assignment of
  * disjoint non-empty sets of free same-type GPUs to them, judged by the real
- * {@link PerformanceModel#estimate} and costed with the same GPU costs. Branch and bound only
- * skips what cannot win: partial cost at least the best found, memory, and a stage whose own
+ * {@link PerformanceModel#estimate} and {@link SloPredicate}, costed with the same GPU costs.
+ * Branch and bound only skips what cannot win: partial cost at least the best found, memory, and a stage whose own
  * compute T/r already breaks the period (every transfer mode's load is at least T/r).
  */
 final class BruteForcePlanner {
@@ -58,7 +59,7 @@ final class BruteForcePlanner {
     if (from == model.size()) {
       plansEvaluated++;
       PlanEstimate e = performance.estimate(request, stages, cluster);
-      if (e.throughput() >= request.slo().requiredThroughput() && e.latencySeconds() <= request.slo().latencyBoundSeconds()) {
+      if (SloPredicate.meets(e, request.slo())) {
         best = new Best(cost, List.copyOf(stages));
       }
       return;
@@ -82,7 +83,7 @@ final class BruteForcePlanner {
         for (int subset = typeMask; subset != 0; subset = (subset - 1) & typeMask) {
           int r = Integer.bitCount(subset);
           double load = compute / r;
-          if (load > 0 && batch / load < request.slo().requiredThroughput()) {
+          if (!SloPredicate.meetsPeriod(load, request.slo())) {
             continue;
           }
           List<String> gpus = new ArrayList<>();
