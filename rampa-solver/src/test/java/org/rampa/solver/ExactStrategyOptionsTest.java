@@ -3,6 +3,7 @@ package org.rampa.solver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.common.base.Ticker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,6 +17,7 @@ import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.PlacementStrategy;
 import org.rampa.strategy.SolveStatus;
 import org.rampa.strategy.Strategies;
+import org.rampa.strategy.TimeBudget;
 
 /** Names, backends, time limits, warm starts, model export and loud failures on bad options. */
 class ExactStrategyOptionsTest {
@@ -125,7 +127,7 @@ class ExactStrategyOptionsTest {
         p.performance(), IntervalFlowFormulation.Charging.NETWORK);
     for (MilpBackend backend : new MilpBackend[] {new ScipBackend(), new CpSatBackend()}) {
       MilpBackend.Solution s = backend.solve(f.model,
-          new MilpBackend.Settings(Duration.ofMillis(300), 1e-6, 1, Optional.empty(), ""));
+          new MilpBackend.Settings(TimeBudget.start(Ticker.systemTicker(), Duration.ofMillis(300)), 1e-6, 1, Optional.empty(), ""));
       assertThat(s.outcome()).as(backend.name()).isIn(MilpBackend.Outcome.UNKNOWN, MilpBackend.Outcome.FEASIBLE,
           MilpBackend.Outcome.OPTIMAL);
     }

@@ -20,6 +20,7 @@ import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.PlacementStrategy;
 import org.rampa.strategy.SolveStatus;
+import org.rampa.strategy.TimeBudget;
 import org.rampa.strategy.WarmStart;
 
 /**
@@ -122,8 +123,7 @@ final class LabelSettingStrategy implements PlacementStrategy {
     final PlacementProblem problem;
     final LabelSettingOptions options;
     final WarmStart warmStart;
-    final long start = System.nanoTime();
-    final long deadline;
+    final TimeBudget budget;
     final PlacementContext c;
     final GpuPools pools;
     final TransferMode mode;
@@ -152,10 +152,10 @@ final class LabelSettingStrategy implements PlacementStrategy {
 
     Search(PlacementProblem problem, LabelSettingOptions options, WarmStart warmStart) {
       this.problem = problem;
+      this.budget = TimeBudget.start(problem);
       this.options = options;
       this.warmStart = warmStart;
       this.c = new PlacementContext(problem);
-      this.deadline = start + problem.options().timeLimit().toNanos();
       this.pools = new GpuPools(c);
       this.mode = c.performance.transferMode();
       this.layers = c.model.size();
@@ -263,11 +263,11 @@ final class LabelSettingStrategy implements PlacementStrategy {
 
     PlacementResult run() {
       if (c.free.isEmpty()) {
-        return Results.infeasible(NAME, Infeasibility.obviousReason(c), start, stats());
+        return Results.infeasible(NAME, Infeasibility.obviousReason(c), budget, stats());
       }
       Optional<Plan> incumbent = Optional.empty();
       if (options.warmStart()) {
-        incumbent = warmStart.plan(problem, problem.options().timeLimit().minusNanos(System.nanoTime() - start));
+        incumbent = warmStart.plan(problem, budget.remaining());
         if (incumbent.isPresent()) {
           upperBound = incumbent.get().cost();
         }
@@ -284,7 +284,7 @@ final class LabelSettingStrategy implements PlacementStrategy {
           found = label;
           break;
         }
-        if (created > maxLabels || System.nanoTime() > deadline) {
+        if (created > maxLabels || budget.expired()) {
           truncated = true;
           break;
         }
@@ -307,9 +307,9 @@ final class LabelSettingStrategy implements PlacementStrategy {
             : truncationNote());
       }
       if (exact) {
-        return Results.infeasible(NAME, Infeasibility.afterSearch(c, "complete label-setting search"), start, stats());
+        return Results.infeasible(NAME, Infeasibility.afterSearch(c, "complete label-setting search"), budget, stats());
       }
-      return PlacementResult.builder().status(SolveStatus.NO_SOLUTION_IN_TIME).strategy(NAME).solveTime(Results.since(start))
+      return PlacementResult.builder().status(SolveStatus.NO_SOLUTION_IN_TIME).strategy(NAME).solveTime(budget.elapsed())
           .reason("no plan found before the search was truncated (" + truncationNote() + "); feasibility unknown")
           .statistics(stats()).build();
     }
@@ -330,7 +330,7 @@ final class LabelSettingStrategy implements PlacementStrategy {
 
     private PlacementResult withPlan(Plan plan, boolean exact, String note) {
       var b = PlacementResult.builder().status(exact ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE).plan(plan).reason(note)
-          .strategy(NAME).solveTime(Results.since(start)).statistics(stats());
+          .strategy(NAME).solveTime(budget.elapsed()).statistics(stats());
       if (exact) {
         b.bound(plan.cost()).gap(0);
       }
