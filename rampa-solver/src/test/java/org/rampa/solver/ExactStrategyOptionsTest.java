@@ -18,6 +18,7 @@ import org.rampa.strategy.PlacementStrategy;
 import org.rampa.strategy.SolveStatus;
 import org.rampa.strategy.Strategies;
 import org.rampa.strategy.TimeBudget;
+import org.rampa.testing.BruteForcePlacement;
 
 /** Names, backends, time limits, warm starts, model export and loud failures on bad options. */
 class ExactStrategyOptionsTest {
@@ -26,7 +27,7 @@ class ExactStrategyOptionsTest {
   private static PlacementProblem feasible() {
     for (long seed = 40_000; ; seed++) {
       PlacementProblem p = TinyInstances.problem(seed, false);
-      if (new BruteForcePlanner(p).solve().isPresent()) {
+      if (BruteForcePlacement.solve(p).isPresent()) {
         return p;
       }
     }
