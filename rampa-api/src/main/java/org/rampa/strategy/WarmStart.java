@@ -38,7 +38,7 @@ public final class WarmStart {
   public Optional<Plan> plan(PlacementProblem problem, Duration remaining) {
     Duration limit = remaining.compareTo(LEAST) < 0 ? LEAST : remaining;
     StrategyOptions own = ImmutableStrategyOptions.copyOf(problem.options()).withTimeLimit(limit).withExtra(Map.of());
-    return strategy.place(new PlacementProblem(problem.request(), problem.state(), problem.importance(), problem.performance(), own))
-        .plan();
+    return strategy.place(new PlacementProblem(problem.request(), problem.state(), problem.importance(), problem.performance(), own,
+        problem.ticker())).plan();
   }
 }

@@ -66,7 +66,11 @@ final class CpSatBackend implements MilpBackend {
 
     CpSolver solver = new CpSolver();
     var params = solver.getParameters();
-    params.setMaxTimeInSeconds(Math.max(1e-3, settings.timeLimit().toNanos() * 1e-9));
+    long leftNanos = settings.budget().remaining().toNanos();
+    if (leftNanos <= 0) {
+      return new Solution(Outcome.UNKNOWN, new double[0], Double.NaN, Double.NaN, Map.of("solverMillis", 0.0));
+    }
+    params.setMaxTimeInSeconds(leftNanos * 1e-9);
     params.setNumWorkers(1);
     params.setRandomSeed((int) Math.floorMod(settings.seed(), Integer.MAX_VALUE));
     params.setRelativeGapLimit(settings.relativeGap());

@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
@@ -22,6 +24,7 @@ import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.PlacementStrategy;
 import org.rampa.strategy.SolveStatus;
+import org.rampa.strategy.TimeBudget;
 import org.rampa.strategy.WarmStart;
 import org.rampa.strategy.StrategyOptions;
 import org.rampa.verify.PlanVerifier;
@@ -46,8 +49,10 @@ import org.rampa.verify.PlanVerifier;
  * Every plan returned has passed {@link PlanVerifier}.
  *
  * <p>Settings: {@link ExactOptions} (backend, solver parameters, model choice, LP export), read
- * from {@link StrategyOptions#extra()}; an unknown key is an error. The time limit
- * covers the whole call, warm start included; the solver runs on one thread.
+ * from {@link StrategyOptions#extra()}; an unknown key is an error. The time limit covers the whole
+ * call, measured on the problem's ticker: checks, model building (before each model and inside the
+ * backend, whose own limit starts after the model is loaded), warm start and solving. OR-Tools'
+ * native libraries load when the strategy is created, not in a call. The solver runs on one thread.
  *
  * <p>Instances are immutable and thread-safe; each call builds and frees its own solver.
  */
@@ -65,6 +70,8 @@ public final class ExactStrategy implements PlacementStrategy {
   private final WarmStart warmStart;
 
   private ExactStrategy(String name, String backend, WarmStart warmStart) {
+    // once per JVM (about 1.6 s): here, so that no call's time limit pays for it
+    OrToolsNatives.ensureLoaded();
     this.name = name;
     this.backend = backend;
     this.warmStart = warmStart;
@@ -96,7 +103,7 @@ public final class ExactStrategy implements PlacementStrategy {
 
   @Override
   public PlacementResult place(PlacementProblem problem) {
-    long start = System.nanoTime();
+    TimeBudget budget = TimeBudget.start(problem);
     StrategyOptions options = problem.options();
     ExactOptions settings = ExactOptions.of(options, name, backend);
     MilpBackend solver = backend(settings.backend());
@@ -108,18 +115,23 @@ public final class ExactStrategy implements PlacementStrategy {
 
     Optional<String> precheck = NecessaryConditions.firstFailure(problem);
     if (precheck.isPresent()) {
-      return PlacementResult.infeasible(name, precheck.get(), since(start));
+      return PlacementResult.infeasible(name, precheck.get(), budget.elapsed());
     }
     GpuCosts costs = problem.importance().evaluate(state);
     Map<String, Double> stats = new LinkedHashMap<>();
-    IntervalFlowFormulation relaxed =
-        new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.OPTIMISTIC);
+    IntervalFlowFormulation relaxed;
+    try {
+      relaxed = new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.OPTIMISTIC,
+          budget::expired);
+    } catch (IntervalFlowFormulation.OutOfTime e) {
+      return noSolution(timeUp(options, "relaxed"), budget, stats);
+    }
     stats.put("arcs", (double) relaxed.arcs.size());
     stats.put("variables", (double) relaxed.model.variableCount());
     stats.put("constraints", (double) relaxed.model.rows().size());
     Optional<String> structural = structuralReason(relaxed, request);
     if (structural.isPresent()) {
-      return PlacementResult.infeasible(name, structural.get(), since(start));
+      return PlacementResult.infeasible(name, structural.get(), budget.elapsed());
     }
     if (settings.exportLp().isPresent()) {
       writeLp(new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.NETWORK).model,
@@ -127,7 +139,7 @@ public final class ExactStrategy implements PlacementStrategy {
     }
     Optional<Plan> heuristicPlan = Optional.empty();
     if (warmStart != null) {
-      heuristicPlan = warmStart.plan(problem, remaining(options, start));
+      heuristicPlan = warmStart.plan(problem, budget.remaining());
     }
     double bound = Double.NaN;
     if (relaxFirst) {
@@ -135,13 +147,13 @@ public final class ExactStrategy implements PlacementStrategy {
       if (warmStart != null) {
         stats.put("warmStartUsed", hint.isPresent() ? 1.0 : 0.0);
       }
-      Attempt first = attempt(relaxed, hint, problem, costs, solver, solverParameters, start, stats, "relaxed");
+      Attempt first = attempt(() -> relaxed, f -> hint, problem, costs, solver, solverParameters, budget, stats, "relaxed");
       if (first.terminal != null) {
         return first.terminal;
       }
       if (first.verified) {
         return result(first.plan, first.solution.outcome() == MilpBackend.Outcome.OPTIMAL, first.solution.bestBound(), "",
-            start, stats);
+            budget, stats);
       }
       bound = first.solution.bestBound();
       // Same stages, packed onto shared nodes: if that gets the intra-node links the relaxation
@@ -151,17 +163,18 @@ public final class ExactStrategy implements PlacementStrategy {
       boolean packedHolds = new PlanVerifier(performance).verify(request, packed, state).ok();
       stats.put("packedRetry", packedHolds ? 1.0 : 0.0);
       if (packedHolds && packed.cost() <= first.plan.cost() + 1e-9 * Math.max(1, first.plan.cost())) {
-        return result(packed, first.solution.outcome() == MilpBackend.Outcome.OPTIMAL, bound, "", start, stats);
+        return result(packed, first.solution.outcome() == MilpBackend.Outcome.OPTIMAL, bound, "", budget, stats);
       }
     }
     // The cheapest plan relies on intra-node transfers it does not get. First a plan that ignores
     // co-location (every cut on the network): small to solve, an incumbent for the exact model.
     Plan incumbent = null;
     if (relaxFirst) {
-      IntervalFlowFormulation networkOnly =
-          new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.NETWORK_ONLY);
-      Attempt fallback = attempt(networkOnly, heuristicPlan.flatMap(networkOnly::hint), problem, costs, solver,
-          solverParameters, start, stats, "networkOnly");
+      Optional<Plan> warm = heuristicPlan;
+      Attempt fallback = attempt(
+          () -> new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.NETWORK_ONLY,
+              budget::expired),
+          f -> warm.flatMap(f::hint), problem, costs, solver, solverParameters, budget, stats, "networkOnly");
       if (fallback.terminal != null && fallback.terminal.status() == SolveStatus.NO_SOLUTION_IN_TIME) {
         return fallback.terminal;
       }
@@ -169,92 +182,111 @@ public final class ExactStrategy implements PlacementStrategy {
         incumbent = fallback.plan;
         if (fallback.solution.outcome() == MilpBackend.Outcome.OPTIMAL
             && relativeGap(incumbent.cost(), bound) <= OPTIMALITY_GAP) {
-          return result(incumbent, true, bound, "", start, stats);
+          return result(incumbent, true, bound, "", budget, stats);
         }
       }
     }
     // Model co-location exactly.
-    IntervalFlowFormulation exact =
-        new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.NETWORK);
-    stats.put("exactArcs", (double) exact.arcs.size());
-    stats.put("exactSlots", (double) exact.slots.size());
-    Optional<double[]> exactHint = incumbent != null ? exact.hint(incumbent) : heuristicPlan.flatMap(exact::hint);
-    if (!relaxFirst && warmStart != null) {
-      stats.put("warmStartUsed", exactHint.isPresent() ? 1.0 : 0.0);
-    }
-    Attempt second = attempt(exact, exactHint, problem, costs, solver, solverParameters, start, stats, "exact");
+    Plan networkIncumbent = incumbent;
+    Optional<Plan> warm = heuristicPlan;
+    Attempt second = attempt(() -> {
+      IntervalFlowFormulation exact =
+          new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.NETWORK, budget::expired);
+      stats.put("exactArcs", (double) exact.arcs.size());
+      stats.put("exactSlots", (double) exact.slots.size());
+      return exact;
+    }, exact -> {
+      Optional<double[]> exactHint = networkIncumbent != null ? exact.hint(networkIncumbent) : warm.flatMap(exact::hint);
+      if (!relaxFirst && warmStart != null) {
+        stats.put("warmStartUsed", exactHint.isPresent() ? 1.0 : 0.0);
+      }
+      return exactHint;
+    }, problem, costs, solver, solverParameters, budget, stats, "exact");
     if (second.terminal != null) {
       if (incumbent != null && second.terminal.status() == SolveStatus.NO_SOLUTION_IN_TIME) {
         return result(incumbent, false, bound, "the co-location model was not solved within the time limit; this plan "
             + "ignores co-location (every cut on the network) and is within the reported gap of the optimum",
-            start, stats);
+            budget, stats);
       }
       return second.terminal;
     }
     bound = Double.isNaN(bound) ? second.solution.bestBound() : Math.max(bound, second.solution.bestBound());
     if (incumbent != null && second.verified && second.solution.outcome() != MilpBackend.Outcome.OPTIMAL
         && incumbent.cost() < second.plan.cost()) {
-      return result(incumbent, false, bound, "", start, stats);
+      return result(incumbent, false, bound, "", budget, stats);
     }
     if (second.verified) {
-      return result(second.plan, second.solution.outcome() == MilpBackend.Outcome.OPTIMAL, bound, "", start, stats);
+      return result(second.plan, second.solution.outcome() == MilpBackend.Outcome.OPTIMAL, bound, "", budget, stats);
     }
-    if (!exact.slowIntraLinks) {
+    if (!second.formulation.slowIntraLinks) {
       throw new IllegalStateException("the exact planner produced a plan the verifier rejects, a bug: "
           + new PlanVerifier(performance).verify(request, second.plan, state).violations() + " for plan " + second.plan);
     }
     // Two network-charged stages landed on a node whose intra link is slower than the network.
-    IntervalFlowFormulation safe =
-        new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.CONSERVATIVE);
-    Attempt third = attempt(safe, Optional.empty(), problem, costs, solver, solverParameters, start, stats, "conservative");
+    Attempt third = attempt(
+        () -> new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.CONSERVATIVE,
+            budget::expired),
+        f -> Optional.empty(), problem, costs, solver, solverParameters, budget, stats, "conservative");
     if (third.terminal != null && third.terminal.status() == SolveStatus.NO_SOLUTION_IN_TIME) {
       return third.terminal;
     }
     boolean thirdUsable = third.terminal == null && third.verified;
     if (incumbent != null && (!thirdUsable || incumbent.cost() <= third.plan.cost())) {
       return result(incumbent, false, bound, "this plan ignores co-location (every cut on the network); the "
-          + "co-location model's plans relied on intra-node links slower than the network", start, stats);
+          + "co-location model's plans relied on intra-node links slower than the network", budget, stats);
     }
     if (!thirdUsable) {
       // not a proof either way, and not the clock: the model's own limit with slow intra-node links
-      return PlacementResult.builder().status(SolveStatus.NO_PLAN_FOUND).strategy(name).solveTime(since(start))
+      return PlacementResult.builder().status(SolveStatus.NO_PLAN_FOUND).strategy(name).solveTime(budget.elapsed())
           .statistics(stats).reason("no plan found: the cheapest plans rely on a cut between stages that share a node "
               + "whose intra-node link is slower than the network, which breaks the SLO, and no plan is safe under the "
               + "slowest link; a plan may exist (the label-setting strategy \"dp\" models every link exactly)").build();
     }
     return result(third.plan, false, bound, "some node's intra-node link is slower than the network, so this plan was "
         + "found by charging every cross-stage transfer the slowest link; a cheaper plan may exist (the bound is proven)",
-        start, stats);
+        budget, stats);
   }
 
   /** One solve: a terminal result (infeasible, out of time), or a plan and whether it verified. */
   private static final class Attempt {
+    IntervalFlowFormulation formulation;
     PlacementResult terminal;
     MilpBackend.Solution solution;
     Plan plan;
     boolean verified;
   }
 
-  private Attempt attempt(IntervalFlowFormulation f, Optional<double[]> hint, PlacementProblem problem, GpuCosts costs,
-      MilpBackend solver, String solverParameters, long start, Map<String, Double> stats, String label) {
+  /**
+   * Builds a model (unless the time is up already) and solves it within what is left of the budget;
+   * the backend's limit starts after it has loaded the model, so building counts against it too.
+   */
+  private Attempt attempt(Supplier<IntervalFlowFormulation> build, Function<IntervalFlowFormulation, Optional<double[]>> hint,
+      PlacementProblem problem, GpuCosts costs, MilpBackend solver, String solverParameters, TimeBudget budget,
+      Map<String, Double> stats, String label) {
     Attempt a = new Attempt();
     StrategyOptions options = problem.options();
-    stats.put(label + "SolveStartMillis", (System.nanoTime() - start) / 1e6); // since the call began
-    Duration left = remaining(options, start);
-    if (left.isNegative() || left.isZero()) {
-      a.terminal = noSolution("the time limit of " + options.timeLimit() + " ran out before the " + label
-          + " model was solved; feasibility is unknown. Maybe raise the time limit", start, stats);
+    try {
+      if (!budget.expired()) {
+        a.formulation = build.get();
+        stats.put(label + "SolveStartMillis", budget.elapsed().toNanos() / 1e6); // since the call began
+      }
+    } catch (IntervalFlowFormulation.OutOfTime e) {
+      a.formulation = null;
+    }
+    if (a.formulation == null || budget.expired()) {
+      a.terminal = noSolution(timeUp(options, label), budget, stats);
       return a;
     }
-    a.solution = solver.solve(f.model, new MilpBackend.Settings(left, options.relativeGap(), options.seed(), hint,
+    IntervalFlowFormulation f = a.formulation;
+    a.solution = solver.solve(f.model, new MilpBackend.Settings(budget, options.relativeGap(), options.seed(), hint.apply(f),
         solverParameters));
     a.solution.statistics().forEach((k, v) -> stats.merge(k, v, Double::sum));
     switch (a.solution.outcome()) {
       case INFEASIBLE -> a.terminal = PlacementResult.infeasible(name, solverReason(problem.request(), problem.state()),
-          since(start));
+          budget.elapsed());
       case UNKNOWN -> a.terminal = noSolution("no plan found within the time limit of " + options.timeLimit()
           + " (the " + label + " model has " + f.arcs.size() + " stage candidates); feasibility is unknown. "
-          + "Maybe raise the time limit", start, stats);
+          + "Maybe raise the time limit", budget, stats);
       default -> {
         a.plan = toPlan(f, a.solution.values(), problem, costs);
         a.verified = new PlanVerifier(problem.performance()).verify(problem.request(), a.plan, problem.state()).ok();
@@ -263,7 +295,12 @@ public final class ExactStrategy implements PlacementStrategy {
     return a;
   }
 
-  private PlacementResult result(Plan plan, boolean proven, double bound, String note, long start,
+  private static String timeUp(StrategyOptions options, String label) {
+    return "the time limit of " + options.timeLimit() + " ran out before the " + label
+        + " model was solved; feasibility is unknown. Maybe raise the time limit";
+  }
+
+  private PlacementResult result(Plan plan, boolean proven, double bound, String note, TimeBudget budget,
       Map<String, Double> stats) {
     double cost = plan.cost();
     double gap = Double.isNaN(bound) ? Double.NaN : relativeGap(cost, bound);
@@ -273,7 +310,7 @@ public final class ExactStrategy implements PlacementStrategy {
         .strategy(name)
         .plan(plan)
         .reason(note)
-        .solveTime(since(start))
+        .solveTime(budget.elapsed())
         .statistics(stats);
     if (!Double.isNaN(bound)) {
       result.bound(Math.min(bound, cost)).gap(optimal ? 0 : gap);
@@ -327,9 +364,9 @@ public final class ExactStrategy implements PlacementStrategy {
         request.slo().latencyBoundSeconds());
   }
 
-  private PlacementResult noSolution(String reason, long start, Map<String, Double> stats) {
+  private PlacementResult noSolution(String reason, TimeBudget budget, Map<String, Double> stats) {
     return PlacementResult.builder().status(SolveStatus.NO_SOLUTION_IN_TIME).strategy(name).reason(reason)
-        .solveTime(since(start)).statistics(stats).build();
+        .solveTime(budget.elapsed()).statistics(stats).build();
   }
 
   private static MilpBackend backend(String name) {
@@ -348,11 +385,4 @@ public final class ExactStrategy implements PlacementStrategy {
     }
   }
 
-  private static Duration remaining(StrategyOptions options, long start) {
-    return options.timeLimit().minusNanos(System.nanoTime() - start);
-  }
-
-  private static Duration since(long start) {
-    return Duration.ofNanos(System.nanoTime() - start);
-  }
 }

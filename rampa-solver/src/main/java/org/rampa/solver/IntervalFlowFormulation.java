@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.Optional;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
@@ -189,6 +190,7 @@ final class IntervalFlowFormulation {
     }
   }
 
+  private final BooleanSupplier outOfTime;
   private final ServiceRequest request;
   private final Cluster cluster;
   private final PerformanceModel performance;
@@ -227,8 +229,27 @@ final class IntervalFlowFormulation {
     CONSERVATIVE
   }
 
+  /** Thrown while building when the caller's time is up: a model too large to build in time. */
+  static final class OutOfTime extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    OutOfTime() {
+      super("the time limit ran out while the model was being built", null, false, false);
+    }
+  }
+
   IntervalFlowFormulation(ServiceRequest request, ClusterState state, GpuCosts costs, PerformanceModel performance,
       Charging charging) {
+    this(request, state, costs, performance, charging, () -> false);
+  }
+
+  /**
+   * Builds the model for {@code charging}, asking {@code outOfTime} between its parts and once per
+   * first layer of the stage candidates, and giving up with {@link OutOfTime} when it says so.
+   */
+  IntervalFlowFormulation(ServiceRequest request, ClusterState state, GpuCosts costs, PerformanceModel performance,
+      Charging charging, BooleanSupplier outOfTime) {
+    this.outOfTime = outOfTime;
     this.request = request;
     this.cluster = state.cluster();
     this.performance = performance;
@@ -287,7 +308,14 @@ final class IntervalFlowFormulation {
       buildSlots(m, freeGroupsByNode);
     }
     buildArcs(m);
+    checkTime();
     buildModel();
+  }
+
+  private void checkTime() {
+    if (outOfTime.getAsBoolean()) {
+      throw new OutOfTime();
+    }
   }
 
   private void buildSlots(Model m, Map<String, List<Integer>> freeGroupsByNode) {
@@ -373,6 +401,7 @@ final class IntervalFlowFormulation {
     }
     double budget = SloPredicate.latencyBudgetSeconds(request.slo());
     for (int i = 0; i < layers; i++) {
+      checkTime();
       for (int t = 0; t < types.size(); t++) {
         WholeGpu kind = new WholeGpu(types.get(t));
         StageCursor stage = performance.cursor(m, batch, i, List.of(kind));

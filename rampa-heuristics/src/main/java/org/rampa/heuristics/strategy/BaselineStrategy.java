@@ -10,6 +10,7 @@ import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.PlacementStrategy;
 import org.rampa.strategy.SolveStatus;
+import org.rampa.strategy.TimeBudget;
 
 /**
  * One of the {@link Baseline} methods. It returns the first plan its own search order finds
@@ -33,12 +34,12 @@ final class BaselineStrategy implements PlacementStrategy {
 
   @Override
   public PlacementResult place(PlacementProblem problem) {
-    long start = System.nanoTime();
+    TimeBudget budget = TimeBudget.start(problem);
     int maxReplicas = BaselineOptions.of(problem.options(), name()).maxReplicas();
     PlacementContext c = new PlacementContext(problem);
     String obvious = Infeasibility.obviousReason(c);
     if (!obvious.isEmpty()) {
-      return Results.infeasible(name(), obvious, start, Map.of("candidatesEvaluated", 0.0));
+      return Results.infeasible(name(), obvious, budget, Map.of("candidatesEvaluated", 0.0));
     }
     List<FreeGpu> ranked = new ArrayList<>(c.free);
     ranked.sort(baseline.rank.order);
@@ -53,9 +54,9 @@ final class BaselineStrategy implements PlacementStrategy {
     Map<String, Double> stats = Map.of("candidatesEvaluated", (double) c.candidatesEvaluated());
     if (plan.isEmpty()) {
       return Results.noPlanFound(name(), Infeasibility.afterSearch(c, "up to " + maxStages + " stages of up to "
-          + maxReplicas + " replicas in " + baseline.rank.name().toLowerCase().replace('_', ' ') + " order"), start, stats);
+          + maxReplicas + " replicas in " + baseline.rank.name().toLowerCase().replace('_', ' ') + " order"), budget, stats);
     }
-    return Results.withPlan(name(), SolveStatus.FEASIBLE, plan.get(), "", start, stats);
+    return Results.withPlan(name(), SolveStatus.FEASIBLE, plan.get(), "", budget, stats);
   }
 
   /**

@@ -15,6 +15,7 @@ import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.PlacementStrategy;
 import org.rampa.strategy.SolveStatus;
+import org.rampa.strategy.TimeBudget;
 
 /**
  * Greedy importance-weighted allocation ("greedy"), no solver. It considers GPU sets in increasing
@@ -55,12 +56,12 @@ final class GreedyStrategy implements PlacementStrategy {
 
   @Override
   public PlacementResult place(PlacementProblem problem) {
-    long start = System.nanoTime();
+    TimeBudget budget = TimeBudget.start(problem);
     GreedyOptions options = GreedyOptions.of(problem.options());
     PlacementContext c = new PlacementContext(problem);
     String obvious = Infeasibility.obviousReason(c);
     if (!obvious.isEmpty()) {
-      return Results.infeasible(NAME, obvious, start, Map.of("candidatesEvaluated", 0.0));
+      return Results.infeasible(NAME, obvious, budget, Map.of("candidatesEvaluated", 0.0));
     }
     int maxReplicas = options.maxReplicas();
     int maxCandidates = options.maxCandidates();
@@ -142,9 +143,9 @@ final class GreedyStrategy implements PlacementStrategy {
     Map<String, Double> stats = Map.of(
         "candidates", (double) candidates.size(), "candidatesEvaluated", (double) c.candidatesEvaluated());
     if (best == null) {
-      return Results.noPlanFound(NAME, Infeasibility.afterSearch(c, candidates.size() + " GPU sets by increasing cost"), start, stats);
+      return Results.noPlanFound(NAME, Infeasibility.afterSearch(c, candidates.size() + " GPU sets by increasing cost"), budget, stats);
     }
-    return Results.withPlan(NAME, SolveStatus.FEASIBLE, best, "cheapest GPU set on which the min-period split meets the SLO", start, stats);
+    return Results.withPlan(NAME, SolveStatus.FEASIBLE, best, "cheapest GPU set on which the min-period split meets the SLO", budget, stats);
   }
 
   private static long weightsOnly(PlacementContext c) {

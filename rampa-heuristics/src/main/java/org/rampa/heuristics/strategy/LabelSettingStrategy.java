@@ -21,6 +21,7 @@ import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.PlacementStrategy;
 import org.rampa.strategy.SolveStatus;
+import org.rampa.strategy.TimeBudget;
 import org.rampa.strategy.WarmStart;
 
 /**
@@ -129,8 +130,7 @@ final class LabelSettingStrategy implements PlacementStrategy {
     final PlacementProblem problem;
     final LabelSettingOptions options;
     final WarmStart warmStart;
-    final long start = System.nanoTime();
-    final long deadline;
+    final TimeBudget budget;
     final PlacementContext c;
     final GpuPools pools;
     final TransferMode mode;
@@ -162,10 +162,10 @@ final class LabelSettingStrategy implements PlacementStrategy {
 
     Search(PlacementProblem problem, LabelSettingOptions options, WarmStart warmStart) {
       this.problem = problem;
+      this.budget = TimeBudget.start(problem);
       this.options = options;
       this.warmStart = warmStart;
       this.c = new PlacementContext(problem);
-      this.deadline = start + problem.options().timeLimit().toNanos();
       this.pools = new GpuPools(c);
       this.mode = c.performance.transferMode();
       this.layers = c.model.size();
@@ -273,11 +273,11 @@ final class LabelSettingStrategy implements PlacementStrategy {
 
     PlacementResult run() {
       if (c.free.isEmpty()) {
-        return Results.infeasible(NAME, Infeasibility.obviousReason(c), start, stats());
+        return Results.infeasible(NAME, Infeasibility.obviousReason(c), budget, stats());
       }
       Optional<Plan> incumbent = Optional.empty();
       if (options.warmStart()) {
-        incumbent = warmStart.plan(problem, problem.options().timeLimit().minusNanos(System.nanoTime() - start));
+        incumbent = warmStart.plan(problem, budget.remaining());
         if (incumbent.isPresent()) {
           upperBound = incumbent.get().cost();
         }
@@ -303,7 +303,7 @@ final class LabelSettingStrategy implements PlacementStrategy {
           }
           continue;
         }
-        if (created > maxLabels || System.nanoTime() > deadline) {
+        if (created > maxLabels || budget.expired()) {
           truncated = true;
           break;
         }
@@ -323,12 +323,12 @@ final class LabelSettingStrategy implements PlacementStrategy {
       if (exact) {
         String obvious = Infeasibility.obviousReason(c);
         return Results.infeasible(NAME, obvious.isEmpty()
-            ? "no placement meets the SLO: " + Infeasibility.afterSearch(c, "complete label-setting search") : obvious, start, stats());
+            ? "no placement meets the SLO: " + Infeasibility.afterSearch(c, "complete label-setting search") : obvious, budget, stats());
       }
       if (!truncated) {
-        return Results.noPlanFound(NAME, truncationNote(), start, stats());
+        return Results.noPlanFound(NAME, truncationNote(), budget, stats());
       }
-      return PlacementResult.builder().status(SolveStatus.NO_SOLUTION_IN_TIME).strategy(NAME).solveTime(Results.since(start))
+      return PlacementResult.builder().status(SolveStatus.NO_SOLUTION_IN_TIME).strategy(NAME).solveTime(budget.elapsed())
           .reason("no plan found before the search was truncated (" + truncationNote() + "); feasibility unknown")
           .statistics(stats()).build();
     }
@@ -349,7 +349,7 @@ final class LabelSettingStrategy implements PlacementStrategy {
 
     private PlacementResult withPlan(Plan plan, boolean exact, String note) {
       var b = PlacementResult.builder().status(exact ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE).plan(plan).reason(note)
-          .strategy(NAME).solveTime(Results.since(start)).statistics(stats());
+          .strategy(NAME).solveTime(budget.elapsed()).statistics(stats());
       if (exact) {
         b.bound(plan.cost()).gap(0);
       } else if (!truncated && spreadCut == 0) {
