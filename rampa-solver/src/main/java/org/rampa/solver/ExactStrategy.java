@@ -101,59 +101,111 @@ public final class ExactStrategy implements PlacementStrategy {
     return name;
   }
 
+  /**
+   * Runs the cascade of {@link Cascade}'s phases: each either decides the call (an outcome) or
+   * hands on to the next; the last always decides.
+   */
   @Override
   public PlacementResult place(PlacementProblem problem) {
-    TimeBudget budget = TimeBudget.start(problem);
-    StrategyOptions options = problem.options();
-    ExactOptions settings = ExactOptions.of(options, name, backend);
-    MilpBackend solver = backend(settings.backend());
-    String solverParameters = settings.solverParameters();
-    boolean relaxFirst = settings.relaxFirst();
-    ServiceRequest request = problem.request();
-    ClusterState state = problem.state();
-    PerformanceModel performance = problem.performance();
+    Cascade cascade = new Cascade(problem);
+    for (Supplier<Optional<PlacementResult>> phase : List.<Supplier<Optional<PlacementResult>>>of(
+        cascade::checks, cascade::relaxation, cascade::networkOnly, cascade::colocation)) {
+      Optional<PlacementResult> outcome = phase.get();
+      if (outcome.isPresent()) {
+        return outcome.get();
+      }
+    }
+    return cascade.conservative();
+  }
 
-    Optional<String> precheck = NecessaryConditions.firstFailure(problem);
-    if (precheck.isPresent()) {
-      return PlacementResult.infeasible(name, precheck.get(), budget.elapsed());
-    }
-    GpuCosts costs = problem.importance().evaluate(state);
-    Map<String, Double> stats = new LinkedHashMap<>();
+  /**
+   * One call's phases and what they pass on: cheap checks and the relaxed model; the relaxation
+   * (optimal when its plan gets the links it was charged, or when packing its stages onto shared
+   * nodes does); a network-only plan as incumbent; the co-location model; and, when some node's
+   * intra link is slower than the network, the conservative model.
+   */
+  private final class Cascade {
+    final PlacementProblem problem;
+    final TimeBudget budget;
+    final StrategyOptions options;
+    final ExactOptions settings;
+    final MilpBackend solver;
+    final ServiceRequest request;
+    final ClusterState state;
+    final PerformanceModel performance;
+    final Map<String, Double> stats = new LinkedHashMap<>();
+    GpuCosts costs;
     IntervalFlowFormulation relaxed;
-    try {
-      relaxed = new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.OPTIMISTIC,
-          budget::expired);
-    } catch (IntervalFlowFormulation.OutOfTime e) {
-      return noSolution(timeUp(options, "relaxed"), budget, stats);
-    }
-    stats.put("arcs", (double) relaxed.arcs.size());
-    stats.put("variables", (double) relaxed.model.variableCount());
-    stats.put("constraints", (double) relaxed.model.rows().size());
-    Optional<String> structural = structuralReason(relaxed, request);
-    if (structural.isPresent()) {
-      return PlacementResult.infeasible(name, structural.get(), budget.elapsed());
-    }
-    if (settings.exportLp().isPresent()) {
-      writeLp(new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.NETWORK).model,
-          settings.exportLp().get());
-    }
     Optional<Plan> heuristicPlan = Optional.empty();
-    if (warmStart != null) {
-      heuristicPlan = warmStart.plan(problem, budget.remaining());
-    }
     double bound = Double.NaN;
-    if (relaxFirst) {
+    /** The network-only plan, when it verified: an incumbent for the co-location model. */
+    Plan incumbent;
+
+    Cascade(PlacementProblem problem) {
+      this.problem = problem;
+      this.budget = TimeBudget.start(problem);
+      this.options = problem.options();
+      this.settings = ExactOptions.of(options, name, backend);
+      this.solver = backend(settings.backend());
+      this.request = problem.request();
+      this.state = problem.state();
+      this.performance = problem.performance();
+    }
+
+    private Attempt attempt(Supplier<IntervalFlowFormulation> build, Function<IntervalFlowFormulation, Optional<double[]>> hint,
+        String label) {
+      return ExactStrategy.this.attempt(build, hint, problem, costs, solver, settings.solverParameters(), budget, stats, label);
+    }
+
+    private IntervalFlowFormulation formulation(IntervalFlowFormulation.Charging charging) {
+      return new IntervalFlowFormulation(request, state, costs, performance, charging, budget::expired);
+    }
+
+    /** Necessary conditions, the relaxed model and its structural check, LP export, warm start. */
+    Optional<PlacementResult> checks() {
+      Optional<String> precheck = NecessaryConditions.firstFailure(problem);
+      if (precheck.isPresent()) {
+        return Optional.of(PlacementResult.infeasible(name, precheck.get(), budget.elapsed()));
+      }
+      costs = problem.importance().evaluate(state);
+      try {
+        relaxed = formulation(IntervalFlowFormulation.Charging.OPTIMISTIC);
+      } catch (IntervalFlowFormulation.OutOfTime e) {
+        return Optional.of(noSolution(timeUp(options, "relaxed"), budget, stats));
+      }
+      stats.put("arcs", (double) relaxed.arcs.size());
+      stats.put("variables", (double) relaxed.model.variableCount());
+      stats.put("constraints", (double) relaxed.model.rows().size());
+      Optional<String> structural = structuralReason(relaxed, request);
+      if (structural.isPresent()) {
+        return Optional.of(PlacementResult.infeasible(name, structural.get(), budget.elapsed()));
+      }
+      if (settings.exportLp().isPresent()) {
+        writeLp(new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.NETWORK).model,
+            settings.exportLp().get());
+      }
+      if (warmStart != null) {
+        heuristicPlan = warmStart.plan(problem, budget.remaining());
+      }
+      return Optional.empty();
+    }
+
+    /** The relaxation: decides when its plan, or its stages packed onto shared nodes, verifies. */
+    Optional<PlacementResult> relaxation() {
+      if (!settings.relaxFirst()) {
+        return Optional.empty();
+      }
       Optional<double[]> hint = heuristicPlan.flatMap(relaxed::hint);
       if (warmStart != null) {
         stats.put("warmStartUsed", hint.isPresent() ? 1.0 : 0.0);
       }
-      Attempt first = attempt(() -> relaxed, f -> hint, problem, costs, solver, solverParameters, budget, stats, "relaxed");
+      Attempt first = attempt(() -> relaxed, f -> hint, "relaxed");
       if (first.terminal != null) {
-        return first.terminal;
+        return Optional.of(first.terminal);
       }
       if (first.verified) {
-        return result(first.plan, first.solution.outcome() == MilpBackend.Outcome.OPTIMAL, first.solution.bestBound(), "",
-            budget, stats);
+        return Optional.of(result(first.plan, first.solution.outcome() == MilpBackend.Outcome.OPTIMAL,
+            first.solution.bestBound(), "", budget, stats));
       }
       bound = first.solution.bestBound();
       // Same stages, packed onto shared nodes: if that gets the intra-node links the relaxation
@@ -163,88 +215,95 @@ public final class ExactStrategy implements PlacementStrategy {
       boolean packedHolds = new PlanVerifier(performance).verify(request, packed, state).ok();
       stats.put("packedRetry", packedHolds ? 1.0 : 0.0);
       if (packedHolds && packed.cost() <= first.plan.cost() + 1e-9 * Math.max(1, first.plan.cost())) {
-        return result(packed, first.solution.outcome() == MilpBackend.Outcome.OPTIMAL, bound, "", budget, stats);
+        return Optional.of(result(packed, first.solution.outcome() == MilpBackend.Outcome.OPTIMAL, bound, "", budget, stats));
       }
+      return Optional.empty();
     }
-    // The cheapest plan relies on intra-node transfers it does not get. First a plan that ignores
-    // co-location (every cut on the network): small to solve, an incumbent for the exact model.
-    Plan incumbent = null;
-    if (relaxFirst) {
-      Optional<Plan> warm = heuristicPlan;
-      Attempt fallback = attempt(
-          () -> new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.NETWORK_ONLY,
-              budget::expired),
-          f -> warm.flatMap(f::hint), problem, costs, solver, solverParameters, budget, stats, "networkOnly");
+
+    /**
+     * The cheapest plan relies on intra-node transfers it does not get. First a plan that ignores
+     * co-location (every cut on the network): small to solve, an incumbent for the exact model.
+     */
+    Optional<PlacementResult> networkOnly() {
+      if (!settings.relaxFirst()) {
+        return Optional.empty();
+      }
+      Attempt fallback = attempt(() -> formulation(IntervalFlowFormulation.Charging.NETWORK_ONLY),
+          f -> heuristicPlan.flatMap(f::hint), "networkOnly");
       if (fallback.terminal != null && fallback.terminal.status() == SolveStatus.NO_SOLUTION_IN_TIME) {
-        return fallback.terminal;
+        return Optional.of(fallback.terminal);
       }
       if (fallback.terminal == null && fallback.verified) {
         incumbent = fallback.plan;
         if (fallback.solution.outcome() == MilpBackend.Outcome.OPTIMAL
             && relativeGap(incumbent.cost(), bound) <= OPTIMALITY_GAP) {
-          return result(incumbent, true, bound, "", budget, stats);
+          return Optional.of(result(incumbent, true, bound, "", budget, stats));
         }
       }
+      return Optional.empty();
     }
-    // Model co-location exactly.
-    Plan networkIncumbent = incumbent;
-    Optional<Plan> warm = heuristicPlan;
-    Attempt second = attempt(() -> {
-      IntervalFlowFormulation exact =
-          new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.NETWORK, budget::expired);
-      stats.put("exactArcs", (double) exact.arcs.size());
-      stats.put("exactSlots", (double) exact.slots.size());
-      return exact;
-    }, exact -> {
-      Optional<double[]> exactHint = networkIncumbent != null ? exact.hint(networkIncumbent) : warm.flatMap(exact::hint);
-      if (!relaxFirst && warmStart != null) {
-        stats.put("warmStartUsed", exactHint.isPresent() ? 1.0 : 0.0);
+
+    /** Co-location modelled exactly; hands on only when some intra link is slower than the network. */
+    Optional<PlacementResult> colocation() {
+      Attempt second = attempt(() -> {
+        IntervalFlowFormulation exact = formulation(IntervalFlowFormulation.Charging.NETWORK);
+        stats.put("exactArcs", (double) exact.arcs.size());
+        stats.put("exactSlots", (double) exact.slots.size());
+        return exact;
+      }, exact -> {
+        Optional<double[]> exactHint = incumbent != null ? exact.hint(incumbent) : heuristicPlan.flatMap(exact::hint);
+        if (!settings.relaxFirst() && warmStart != null) {
+          stats.put("warmStartUsed", exactHint.isPresent() ? 1.0 : 0.0);
+        }
+        return exactHint;
+      }, "exact");
+      if (second.terminal != null) {
+        if (incumbent != null && second.terminal.status() == SolveStatus.NO_SOLUTION_IN_TIME) {
+          return Optional.of(result(incumbent, false, bound, "the co-location model was not solved within the time limit; "
+              + "this plan ignores co-location (every cut on the network) and is within the reported gap of the optimum",
+              budget, stats));
+        }
+        return Optional.of(second.terminal);
       }
-      return exactHint;
-    }, problem, costs, solver, solverParameters, budget, stats, "exact");
-    if (second.terminal != null) {
-      if (incumbent != null && second.terminal.status() == SolveStatus.NO_SOLUTION_IN_TIME) {
-        return result(incumbent, false, bound, "the co-location model was not solved within the time limit; this plan "
-            + "ignores co-location (every cut on the network) and is within the reported gap of the optimum",
-            budget, stats);
+      bound = Double.isNaN(bound) ? second.solution.bestBound() : Math.max(bound, second.solution.bestBound());
+      if (incumbent != null && second.verified && second.solution.outcome() != MilpBackend.Outcome.OPTIMAL
+          && incumbent.cost() < second.plan.cost()) {
+        return Optional.of(result(incumbent, false, bound, "", budget, stats));
       }
-      return second.terminal;
+      if (second.verified) {
+        return Optional.of(result(second.plan, second.solution.outcome() == MilpBackend.Outcome.OPTIMAL, bound, "", budget,
+            stats));
+      }
+      if (!second.formulation.slowIntraLinks) {
+        throw new IllegalStateException("the exact planner produced a plan the verifier rejects, a bug: "
+            + new PlanVerifier(performance).verify(request, second.plan, state).violations() + " for plan " + second.plan);
+      }
+      return Optional.empty();
     }
-    bound = Double.isNaN(bound) ? second.solution.bestBound() : Math.max(bound, second.solution.bestBound());
-    if (incumbent != null && second.verified && second.solution.outcome() != MilpBackend.Outcome.OPTIMAL
-        && incumbent.cost() < second.plan.cost()) {
-      return result(incumbent, false, bound, "", budget, stats);
+
+    /** Two network-charged stages landed on a node whose intra link is slower than the network. */
+    PlacementResult conservative() {
+      Attempt third = attempt(() -> formulation(IntervalFlowFormulation.Charging.CONSERVATIVE), f -> Optional.empty(),
+          "conservative");
+      if (third.terminal != null && third.terminal.status() == SolveStatus.NO_SOLUTION_IN_TIME) {
+        return third.terminal;
+      }
+      boolean thirdUsable = third.terminal == null && third.verified;
+      if (incumbent != null && (!thirdUsable || incumbent.cost() <= third.plan.cost())) {
+        return result(incumbent, false, bound, "this plan ignores co-location (every cut on the network); the "
+            + "co-location model's plans relied on intra-node links slower than the network", budget, stats);
+      }
+      if (!thirdUsable) {
+        // not a proof either way, and not the clock: the model's own limit with slow intra-node links
+        return PlacementResult.builder().status(SolveStatus.NO_PLAN_FOUND).strategy(name).solveTime(budget.elapsed())
+            .statistics(stats).reason("no plan found: the cheapest plans rely on a cut between stages that share a node "
+                + "whose intra-node link is slower than the network, which breaks the SLO, and no plan is safe under the "
+                + "slowest link; a plan may exist (the label-setting strategy \"dp\" models every link exactly)").build();
+      }
+      return result(third.plan, false, bound, "some node's intra-node link is slower than the network, so this plan was "
+          + "found by charging every cross-stage transfer the slowest link; a cheaper plan may exist (the bound is proven)",
+          budget, stats);
     }
-    if (second.verified) {
-      return result(second.plan, second.solution.outcome() == MilpBackend.Outcome.OPTIMAL, bound, "", budget, stats);
-    }
-    if (!second.formulation.slowIntraLinks) {
-      throw new IllegalStateException("the exact planner produced a plan the verifier rejects, a bug: "
-          + new PlanVerifier(performance).verify(request, second.plan, state).violations() + " for plan " + second.plan);
-    }
-    // Two network-charged stages landed on a node whose intra link is slower than the network.
-    Attempt third = attempt(
-        () -> new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.CONSERVATIVE,
-            budget::expired),
-        f -> Optional.empty(), problem, costs, solver, solverParameters, budget, stats, "conservative");
-    if (third.terminal != null && third.terminal.status() == SolveStatus.NO_SOLUTION_IN_TIME) {
-      return third.terminal;
-    }
-    boolean thirdUsable = third.terminal == null && third.verified;
-    if (incumbent != null && (!thirdUsable || incumbent.cost() <= third.plan.cost())) {
-      return result(incumbent, false, bound, "this plan ignores co-location (every cut on the network); the "
-          + "co-location model's plans relied on intra-node links slower than the network", budget, stats);
-    }
-    if (!thirdUsable) {
-      // not a proof either way, and not the clock: the model's own limit with slow intra-node links
-      return PlacementResult.builder().status(SolveStatus.NO_PLAN_FOUND).strategy(name).solveTime(budget.elapsed())
-          .statistics(stats).reason("no plan found: the cheapest plans rely on a cut between stages that share a node "
-              + "whose intra-node link is slower than the network, which breaks the SLO, and no plan is safe under the "
-              + "slowest link; a plan may exist (the label-setting strategy \"dp\" models every link exactly)").build();
-    }
-    return result(third.plan, false, bound, "some node's intra-node link is slower than the network, so this plan was "
-        + "found by charging every cross-stage transfer the slowest link; a cheaper plan may exist (the bound is proven)",
-        budget, stats);
   }
 
   /** One solve: a terminal result (infeasible, out of time), or a plan and whether it verified. */

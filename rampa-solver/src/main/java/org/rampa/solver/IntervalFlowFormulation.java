@@ -543,34 +543,12 @@ final class IntervalFlowFormulation {
     }
   }
 
+  /**
+   * The MILP over the arcs and slots: variables, then the path, co-location, period, serial-transfer,
+   * latency, GPU-count and symmetry rows, in this order (row order is part of what the solver sees).
+   */
   private void buildModel() {
-    LinearModel lp = model;
-    for (Arc a : arcs) {
-      a.variable = lp.addVariable("x_" + a.from + "_" + a.to + "_" + types.get(a.type).name() + "_r" + a.replicas
-          + (a.slot < 0 ? "_net" : "_s" + a.slot), 0, 1);
-    }
-    for (Slot s : slots) {
-      for (int j = 1; j < layers; j++) {
-        boolean helps = s.intraSeconds[j] < networkSeconds[j];
-        boolean allowed = mode != TransferMode.OVERLAPPED || meetsPeriod(s.intraSeconds[j]);
-        if (helps && allowed) {
-          s.intraVariable[j] = lp.addVariable("z_" + j + "_s" + s.index, 0, 1);
-        }
-      }
-    }
-    for (int g = 0; g < groups.size(); g++) {
-      CostGroup group = groups.get(g);
-      group.netVariable = lp.addVariable("w_g" + g, 0, group.gpus.size());
-      lp.setObjective(group.netVariable, group.cost);
-    }
-    for (Slot s : slots) {
-      for (Map.Entry<Integer, Integer> e : s.freePerGroup.entrySet()) {
-        int v = lp.addVariable("v_s" + s.index + "_g" + e.getKey(), 0, e.getValue());
-        s.usageVariable.put(e.getKey(), v);
-        lp.setObjective(v, groups.get(e.getKey()).cost);
-      }
-    }
-
+    addVariables();
     List<List<Arc>> starting = new ArrayList<>();
     List<List<Arc>> ending = new ArrayList<>();
     for (int j = 0; j <= layers; j++) {
@@ -581,17 +559,57 @@ final class IntervalFlowFormulation {
       starting.get(a.from).add(a);
       ending.get(a.to).add(a);
     }
+    addPathRows(starting, ending);
+    addColocationRows(starting, ending);
+    addPeriodCutRows(ending);
+    addSerialIntraRows();
+    addLatencyRow();
+    addGpuCountRows();
+    addSlotOrderRows();
+  }
 
-    // a path from boundary 0 to boundary L
-    lp.addRow("start", 1, 1, terms(starting.get(0), 1));
+  /** One binary per arc, one per helpful intra-node cut of a slot, GPU counts per cost group and slot. */
+  private void addVariables() {
+    for (Arc a : arcs) {
+      a.variable = model.addVariable("x_" + a.from + "_" + a.to + "_" + types.get(a.type).name() + "_r" + a.replicas
+          + (a.slot < 0 ? "_net" : "_s" + a.slot), 0, 1);
+    }
+    for (Slot s : slots) {
+      for (int j = 1; j < layers; j++) {
+        boolean helps = s.intraSeconds[j] < networkSeconds[j];
+        boolean allowed = mode != TransferMode.OVERLAPPED || meetsPeriod(s.intraSeconds[j]);
+        if (helps && allowed) {
+          s.intraVariable[j] = model.addVariable("z_" + j + "_s" + s.index, 0, 1);
+        }
+      }
+    }
+    for (int g = 0; g < groups.size(); g++) {
+      CostGroup group = groups.get(g);
+      group.netVariable = model.addVariable("w_g" + g, 0, group.gpus.size());
+      model.setObjective(group.netVariable, group.cost);
+    }
+    for (Slot s : slots) {
+      for (Map.Entry<Integer, Integer> e : s.freePerGroup.entrySet()) {
+        int v = model.addVariable("v_s" + s.index + "_g" + e.getKey(), 0, e.getValue());
+        s.usageVariable.put(e.getKey(), v);
+        model.setObjective(v, groups.get(e.getKey()).cost);
+      }
+    }
+  }
+
+  /** A path from boundary 0 to boundary L through at most maxStages arcs. */
+  private void addPathRows(List<List<Arc>> starting, List<List<Arc>> ending) {
+    model.addRow("start", 1, 1, terms(starting.get(0), 1));
     for (int j = 1; j < layers; j++) {
       List<Term> flow = terms(ending.get(j), 1);
       flow.addAll(terms(starting.get(j), -1));
-      lp.addRow("flow_" + j, 0, 0, flow);
+      model.addRow("flow_" + j, 0, 0, flow);
     }
-    lp.addRow("maxStages", Double.NEGATIVE_INFINITY, request.maxStages(), terms(arcs, 1));
+    model.addRow("maxStages", Double.NEGATIVE_INFINITY, request.maxStages(), terms(arcs, 1));
+  }
 
-    // intra-node cuts: both neighbouring stages on the slot's node
+  /** Intra-node cuts: a cut counts as intra-node only when both neighbouring stages sit on the slot. */
+  private void addColocationRows(List<List<Arc>> starting, List<List<Arc>> ending) {
     for (Slot s : slots) {
       for (int j = 1; j < layers; j++) {
         int z = s.intraVariable[j];
@@ -607,12 +625,15 @@ final class IntervalFlowFormulation {
               row.add(new Term(a.variable, -1));
             }
           }
-          lp.addRow((before ? "colocatedBefore_" : "colocatedAfter_") + j + "_s" + s.index,
+          model.addRow((before ? "colocatedBefore_" : "colocatedAfter_") + j + "_s" + s.index,
               Double.NEGATIVE_INFINITY, 0, row);
         }
       }
     }
-    // OVERLAPPED: a cut whose network transfer alone breaks the period must be intra-node
+  }
+
+  /** OVERLAPPED: a cut whose network transfer alone breaks the period must be intra-node. */
+  private void addPeriodCutRows(List<List<Arc>> ending) {
     if (mode == TransferMode.OVERLAPPED) {
       for (int j = 1; j < layers; j++) {
         if (!meetsPeriod(networkSeconds[j])) {
@@ -622,11 +643,14 @@ final class IntervalFlowFormulation {
               row.add(new Term(s.intraVariable[j], -1));
             }
           }
-          lp.addRow("periodCut_" + j, Double.NEGATIVE_INFINITY, 0, row);
+          model.addRow("periodCut_" + j, Double.NEGATIVE_INFINITY, 0, row);
         }
       }
     }
-    // SERIAL: arcs whose replica count relies on intra-node cuts
+  }
+
+  /** SERIAL: arcs whose replica count relies on intra-node cuts get them. */
+  private void addSerialIntraRows() {
     for (Arc a : arcs) {
       if (!(a.needsIntraIn || a.needsIntraOut || a.needsSomeIntra)) {
         continue;
@@ -640,7 +664,7 @@ final class IntervalFlowFormulation {
           some.add(new Term(s.intraVariable[a.from], -1));
         }
         if (a.needsIntraIn) {
-          lp.addRow("intraIn_" + a.variable, Double.NEGATIVE_INFINITY, 0, row);
+          model.addRow("intraIn_" + a.variable, Double.NEGATIVE_INFINITY, 0, row);
         }
       }
       if (a.needsIntraOut || a.needsSomeIntra) {
@@ -650,17 +674,21 @@ final class IntervalFlowFormulation {
           some.add(new Term(s.intraVariable[a.to], -1));
         }
         if (a.needsIntraOut) {
-          lp.addRow("intraOut_" + a.variable, Double.NEGATIVE_INFINITY, 0, row);
+          model.addRow("intraOut_" + a.variable, Double.NEGATIVE_INFINITY, 0, row);
         }
       }
       if (a.needsSomeIntra) {
-        lp.addRow("intraSome_" + a.variable, Double.NEGATIVE_INFINITY, 0, some);
+        model.addRow("intraSome_" + a.variable, Double.NEGATIVE_INFINITY, 0, some);
       }
     }
+  }
 
-    // latency: compute of every stage plus the transfer after it, intra-node where marked, in
-    // microseconds (SCIP's feasibility tolerance is relative for values above 1), within the SLO
-    // predicate's budget less the solvers' margin.
+  /**
+   * Latency: compute of every stage plus the transfer after it, intra-node where marked, in
+   * microseconds (SCIP's feasibility tolerance is relative for values above 1), within the SLO
+   * predicate's budget less {@link #SOLVER_MARGIN}.
+   */
+  private void addLatencyRow() {
     List<Term> latency = new ArrayList<>();
     for (Arc a : arcs) {
       latency.add(new Term(a.variable, (a.computeSeconds + out(a.to)) * MICROS));
@@ -673,9 +701,11 @@ final class IntervalFlowFormulation {
       }
     }
     double budget = SloPredicate.latencyBudgetSeconds(request.slo()) * (1 - SOLVER_MARGIN);
-    lp.addRow("latency_us", Double.NEGATIVE_INFINITY, budget * MICROS, latency);
+    model.addRow("latency_us", Double.NEGATIVE_INFINITY, budget * MICROS, latency);
+  }
 
-    // GPU counts: network stages draw from every free GPU, slots from their node
+  /** GPU counts: network stages draw from every free GPU, slots from their node; no group over its size. */
+  private void addGpuCountRows() {
     for (int t = 0; t < types.size(); t++) {
       List<Term> row = new ArrayList<>();
       for (CostGroup g : groups) {
@@ -688,7 +718,7 @@ final class IntervalFlowFormulation {
           row.add(new Term(a.variable, -a.replicas));
         }
       }
-      lp.addRow("netGpus_" + types.get(t).name(), 0, 0, row);
+      model.addRow("netGpus_" + types.get(t).name(), 0, 0, row);
       for (Slot s : slots) {
         if (s.freePerType[t] == 0) {
           continue;
@@ -704,7 +734,7 @@ final class IntervalFlowFormulation {
             slotRow.add(new Term(a.variable, -a.replicas));
           }
         }
-        lp.addRow("slotGpus_s" + s.index + "_" + types.get(t).name(), 0, 0, slotRow);
+        model.addRow("slotGpus_s" + s.index + "_" + types.get(t).name(), 0, 0, slotRow);
       }
     }
     for (int g = 0; g < groups.size(); g++) {
@@ -716,10 +746,13 @@ final class IntervalFlowFormulation {
         }
       }
       if (row.size() > 1) {
-        lp.addRow("capacity_g" + g, Double.NEGATIVE_INFINITY, groups.get(g).gpus.size(), row);
+        model.addRow("capacity_g" + g, Double.NEGATIVE_INFINITY, groups.get(g).gpus.size(), row);
       }
     }
-    // symmetry: identical slots are used in order
+  }
+
+  /** Symmetry: identical slots are used in order. */
+  private void addSlotOrderRows() {
     for (int k = 1; k < slots.size(); k++) {
       Slot prev = slots.get(k - 1);
       Slot cur = slots.get(k);
@@ -732,7 +765,7 @@ final class IntervalFlowFormulation {
             row.add(new Term(a.variable, -1));
           }
         }
-        lp.addRow("slotOrder_s" + cur.index, 0, Double.POSITIVE_INFINITY, row);
+        model.addRow("slotOrder_s" + cur.index, 0, Double.POSITIVE_INFINITY, row);
       }
     }
   }

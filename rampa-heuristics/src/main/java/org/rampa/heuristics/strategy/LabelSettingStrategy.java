@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -14,8 +13,8 @@ import org.rampa.domain.GpuType;
 import org.rampa.domain.Plan;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.SloPredicate;
-import org.rampa.perf.StageCursor;
 import org.rampa.perf.StageAssignment;
+import org.rampa.perf.StageCursor;
 import org.rampa.perf.TransferMode;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
@@ -70,54 +69,9 @@ final class LabelSettingStrategy implements PlacementStrategy {
   /** The incumbent's source: greedy, whose plan bounds the search from the start. */
   private final WarmStart warmStart = WarmStart.from(new GreedyStrategy());
 
-  private static final int START = -2;
-  private static final int SPREAD = -1;
-
   @Override
   public String name() {
     return NAME;
-  }
-
-  private static final class Label {
-    final int boundary;
-    final int[] used;
-    final int prevNode;
-    final int stages;
-    final double cost;
-    final double latency;
-    final double pendingBusy;
-    final double priority;
-    final Label parent;
-    final int from;
-    final int[] take;
-    boolean dead;
-
-    Label(int boundary, int[] used, int prevNode, int stages, double cost, double latency, double pendingBusy,
-        double priority, Label parent, int from, int[] take) {
-      this.boundary = boundary;
-      this.used = used;
-      this.prevNode = prevNode;
-      this.stages = stages;
-      this.cost = cost;
-      this.latency = latency;
-      this.pendingBusy = pendingBusy;
-      this.priority = priority;
-      this.parent = parent;
-      this.from = from;
-      this.take = take;
-    }
-
-    boolean dominates(Label o) {
-      if (cost > o.cost || latency > o.latency || stages > o.stages || pendingBusy > o.pendingBusy) {
-        return false;
-      }
-      for (int p = 0; p < used.length; p++) {
-        if (used[p] > o.used[p]) {
-          return false;
-        }
-      }
-      return true;
-    }
   }
 
   @Override
@@ -145,15 +99,14 @@ final class LabelSettingStrategy implements PlacementStrategy {
     final double[][] prefixTime;
     final double[] suffixMinTime;
     final long maxTypeMemory;
-    final double[][] relaxedCost;
+    final RelaxationBound bound;
     final int maxReplicas;
-    final Map<Long, List<Label>> buckets = new HashMap<>();
+    final DominanceStore store = new DominanceStore();
     final PriorityQueue<Label> queue = new PriorityQueue<>(
         Comparator.comparingDouble((Label l) -> l.priority).thenComparingInt(l -> -l.boundary));
     double upperBound = Double.POSITIVE_INFINITY;
     long created;
     long expanded;
-    long dominated;
     long spreadCut;
     boolean truncated;
     /** Complete paths the final check rejected; the cost of the first is a lower bound on the rest. */
@@ -194,30 +147,12 @@ final class LabelSettingStrategy implements PlacementStrategy {
         }
         suffixMinTime[l] = suffixMinTime[l + 1] + best;
       }
-      double[] cheapestOfType = new double[types];
-      int[] freeOfType = new int[types];
-      Arrays.fill(cheapestOfType, Double.POSITIVE_INFINITY);
-      for (GpuPools.Pool p : pools.pools) {
-        cheapestOfType[p.type] = Math.min(cheapestOfType[p.type], p.gpus.get(0).cost());
-        freeOfType[p.type] += p.size();
-      }
-      relaxedCost = relaxedCosts(cheapestOfType, freeOfType);
+      bound = new RelaxationBound(c, pools, prefixTime, maxBusy, maxStages);
       maxReplicas = options.maxReplicas();
     }
 
-    /**
-     * Admissible estimate of the cost still to come from {@code boundary} after {@code stagesUsed}
-     * stages: the least cost of covering the remaining layers with the remaining stages when every
-     * GPU of a type cost as little as the cheapest free one, capacities and nodes did not matter, and
-     * transfers and latency were free; a stage of layers S on type t needs ceil(T_S / max busy) GPUs
-     * (each holding all of S).
-     */
     double costToGo(int boundary, int stagesUsed) {
-      if (boundary == layers) {
-        return 0;
-      }
-      int left = maxStages - stagesUsed;
-      return left <= 0 ? Double.POSITIVE_INFINITY : relaxedCost[left][boundary];
+      return bound.costToGo(boundary, stagesUsed);
     }
 
     /**
@@ -227,48 +162,6 @@ final class LabelSettingStrategy implements PlacementStrategy {
      */
     boolean beatsIncumbent(double lowerBound) {
       return upperBound == Double.POSITIVE_INFINITY || lowerBound < upperBound - 1e-12 * Math.abs(upperBound);
-    }
-
-    /** relaxed[s][j]: the relaxation of {@link #costToGo} with at most s stages from boundary j. */
-    private double[][] relaxedCosts(double[] cheapestOfType, int[] freeOfType) {
-      int types = pools.types.size();
-      // the cheapest single stage [j, k) over all types, or infinity
-      double[][] stage = new double[layers + 1][layers + 1];
-      for (int j = 0; j < layers; j++) {
-        StageCursor stageFromJ = c.performance.cursor(c.model, batch, j, List.of());
-        Arrays.fill(stage[j], Double.POSITIVE_INFINITY);
-        for (int k = j + 1; k <= layers; k++) {
-          long memory = stageFromJ.add().memoryBytes();
-          for (int t = 0; t < types; t++) {
-            if (memory > pools.types.get(t).memoryBytes()) {
-              continue;
-            }
-            double r = Math.max(1, Math.ceil((prefixTime[t][k] - prefixTime[t][j]) / maxBusy - 1e-9));
-            if (r <= freeOfType[t]) {
-              stage[j][k] = Math.min(stage[j][k], r * cheapestOfType[t]);
-            }
-          }
-        }
-      }
-      double[][] relaxed = new double[maxStages + 1][layers + 1];
-      for (int st = 0; st <= maxStages; st++) {
-        Arrays.fill(relaxed[st], Double.POSITIVE_INFINITY);
-        relaxed[st][layers] = 0;
-        if (st == 0) {
-          continue;
-        }
-        for (int j = layers - 1; j >= 0; j--) {
-          double best = Double.POSITIVE_INFINITY;
-          for (int k = j + 1; k <= layers; k++) {
-            double v = stage[j][k] + relaxed[st - 1][k];
-            if (v < best) {
-              best = v;
-            }
-          }
-          relaxed[st][j] = best;
-        }
-      }
-      return relaxed;
     }
 
     PlacementResult run() {
@@ -282,7 +175,7 @@ final class LabelSettingStrategy implements PlacementStrategy {
           upperBound = incumbent.get().cost();
         }
       }
-      Label root = new Label(0, new int[pools.pools.size()], START, 0, 0, 0, 0, costToGo(0, 0), null, 0, new int[0]);
+      Label root = new Label(0, new int[pools.pools.size()], Label.START, 0, 0, 0, 0, costToGo(0, 0), null, 0, new int[0]);
       queue.add(root);
       Plan found = null;
       while (!queue.isEmpty()) {
@@ -361,7 +254,7 @@ final class LabelSettingStrategy implements PlacementStrategy {
     }
 
     private Map<String, Double> stats() {
-      return Map.of("labelsCreated", (double) created, "labelsExpanded", (double) expanded, "labelsDominated", (double) dominated,
+      return Map.of("labelsCreated", (double) created, "labelsExpanded", (double) expanded, "labelsDominated", (double) store.dominated(),
           "pools", (double) pools.pools.size(), "nodeGroups", (double) pools.nodeGroups.size(),
           "truncated", truncated ? 1.0 : 0.0, "spreadOptionsCut", (double) spreadCut, "finalCheckRejected", (double) finalCheckRejected);
     }
@@ -464,7 +357,7 @@ final class LabelSettingStrategy implements PlacementStrategy {
           }
         }
       }
-      return java.util.Arrays.copyOf(nodes, count);
+      return Arrays.copyOf(nodes, count);
     }
 
     private void singleNodeOptions(Label label, int j, int t, double compute, double network, int[] nodes) {
@@ -561,7 +454,7 @@ final class LabelSettingStrategy implements PlacementStrategy {
           cost += p.cost(label.used[p.index], counts[x]);
         }
       }
-      offer(label, j, compute, network, total, SPREAD, take, cost);
+      offer(label, j, compute, network, total, Label.SPREAD, take, cost);
     }
 
     /** A stage (or, overlapped, a transfer) busy {@code load} per batch keeps the throughput, by the one SLO predicate. */
@@ -606,26 +499,12 @@ final class LabelSettingStrategy implements PlacementStrategy {
       for (int k = 0; k < take.length; k += 2) {
         used[take[k]] += take[k + 1];
       }
-      int prevNode = j == layers ? SPREAD : node;
+      int prevNode = j == layers ? Label.SPREAD : node;
       Label next = new Label(j, used, prevNode, label.stages + 1, cost, latency, mode == TransferMode.SERIAL ? pending : 0,
           priority, label, label.boundary, take);
-      long key = ((long) j << 32) | (prevNode & 0xffffffffL);
-      List<Label> bucket = buckets.computeIfAbsent(key, k -> new ArrayList<>());
-      for (Label other : bucket) {
-        if (!other.dead && other.dominates(next)) {
-          dominated++;
-          return false;
-        }
-      }
-      bucket.removeIf(other -> {
-        if (next.dominates(other)) {
-          other.dead = true;
-          dominated++;
-          return true;
-        }
+      if (!store.admit(next)) {
         return false;
-      });
-      bucket.add(next);
+      }
       queue.add(next);
       created++;
       return true;
