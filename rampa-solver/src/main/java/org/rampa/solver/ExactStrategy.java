@@ -210,7 +210,7 @@ public final class ExactStrategy implements PlacementStrategy {
       bound = first.solution.bestBound();
       // Same stages, packed onto shared nodes: if that gets the intra-node links the relaxation
       // charged, at no extra cost, it is as good as the relaxation's optimum.
-      List<StageAssignment> packedStages = relaxed.decodePacked(first.solution.values());
+      List<StageAssignment> packedStages = new SolutionDecoder(relaxed).decodePacked(first.solution.values());
       Plan packed = performance.plan(request, packedStages, state.cluster(), costOf(packedStages, costs), name);
       boolean packedHolds = new PlanVerifier(performance).verify(request, packed, state).ok();
       stats.put("packedRetry", packedHolds ? 1.0 : 0.0);
@@ -383,7 +383,7 @@ public final class ExactStrategy implements PlacementStrategy {
   }
 
   private Plan toPlan(IntervalFlowFormulation formulation, double[] values, PlacementProblem problem, GpuCosts costs) {
-    List<StageAssignment> stages = formulation.decode(values);
+    List<StageAssignment> stages = new SolutionDecoder(formulation).decode(values);
     return problem.performance().plan(problem.request(), stages, problem.state().cluster(), costOf(stages, costs), name);
   }
 

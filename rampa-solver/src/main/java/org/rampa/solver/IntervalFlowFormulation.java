@@ -6,8 +6,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
@@ -310,6 +310,11 @@ final class IntervalFlowFormulation {
     buildArcs(m);
     checkTime();
     buildModel();
+  }
+
+  /** The model's layer count: boundaries run from 0 to it. */
+  int layers() {
+    return layers;
   }
 
   private void checkTime() {
@@ -836,216 +841,15 @@ final class IntervalFlowFormulation {
     return Optional.of(values);
   }
 
-  /** The stages of a solution, on concrete GPU ids. */
-  List<StageAssignment> decode(double[] values) {
-    List<Arc> path = path(values);
-    // GPUs per slot and type from the slot's node, then per type for network stages
-    Map<String, List<String>> taken = new LinkedHashMap<>();
-    java.util.Set<String> used = new java.util.HashSet<>();
-    for (Slot s : slots) {
-      for (Map.Entry<Integer, Integer> e : s.usageVariable.entrySet()) {
-        long count = Math.round(values[e.getValue()]);
-        CostGroup g = groups.get(e.getKey());
-        for (Gpu gpu : g.gpus) {
-          if (count == 0) {
-            break;
-          }
-          if (gpu.node().equals(s.node) && used.add(gpu.id())) {
-            taken.computeIfAbsent("s" + s.index + "/" + g.type, k -> new ArrayList<>()).add(gpu.id());
-            count--;
-          }
-        }
-      }
-    }
-    return assign(path, values, taken, used);
+  /** The node GPU {@code gpuId} sits on. */
+  String nodeOf(String gpuId) {
+    return cluster.gpu(gpuId).node();
   }
 
-  /**
-   * The same stages (layers, types, replica counts) as {@link #decode}, packed so that runs of
-   * consecutive stages share a node wherever its free GPUs allow (longest run first, then cheapest
-   * GPUs): a relaxation's plan that was charged intra-node transfers may then really get them. The
-   * caller verifies it and compares its cost with the relaxation's bound; this is only a mapping,
-   * never a claim of feasibility.
-   */
-  List<StageAssignment> decodePacked(double[] values) {
-    List<Arc> path = path(values);
-    List<CostGroup> byCost = new ArrayList<>(groups);
-    byCost.sort((a, b) -> Double.compare(a.cost, b.cost));
-    Map<String, List<Gpu>> byNode = new LinkedHashMap<>();
-    List<Gpu> cheapestFirst = new ArrayList<>();
-    for (CostGroup g : byCost) {
-      for (Gpu gpu : g.gpus) {
-        byNode.computeIfAbsent(gpu.node(), k -> new ArrayList<>()).add(gpu);
-        cheapestFirst.add(gpu);
-      }
-    }
-    java.util.Set<String> used = new java.util.HashSet<>();
-    List<StageAssignment> stages = new ArrayList<>();
-    int k = 0;
-    while (k < path.size()) {
-      List<Gpu> bestNode = null;
-      int bestEnd = k;
-      for (List<Gpu> node : byNode.values()) {
-        int[] need = new int[types.size()];
-        int end = k;
-        while (end < path.size()) {
-          Arc a = path.get(end);
-          need[a.type] += a.replicas;
-          if (unused(node, a.type, used) < need[a.type]) {
-            break;
-          }
-          end++;
-        }
-        if (end > bestEnd) {
-          bestEnd = end;
-          bestNode = node;
-        }
-      }
-      List<Gpu> pool = bestNode != null ? bestNode : cheapestFirst;
-      int end = bestNode != null ? bestEnd : k + 1;
-      for (; k < end; k++) {
-        Arc a = path.get(k);
-        List<String> gpus = new ArrayList<>();
-        for (Gpu gpu : pool) {
-          if (gpus.size() < a.replicas && types.get(a.type).name().equals(gpu.type()) && used.add(gpu.id())) {
-            gpus.add(gpu.id());
-          }
-        }
-        stages.add(new StageAssignment(a.from, a.to, gpus, 1.0));
-      }
-    }
-    return stages;
-  }
-
-  private int unused(List<Gpu> node, int type, java.util.Set<String> used) {
-    int n = 0;
-    for (Gpu gpu : node) {
-      n += types.get(type).name().equals(gpu.type()) && !used.contains(gpu.id()) ? 1 : 0;
-    }
-    return n;
-  }
-
-  /** The arcs of a solution's path, in model order. */
-  private List<Arc> path(double[] values) {
-    List<Arc> path = new ArrayList<>();
-    int at = 0;
-    while (at < layers) {
-      Arc next = null;
-      for (Arc a : arcs) {
-        if (a.from == at && values[a.variable] > 0.5) {
-          next = a;
-          break;
-        }
-      }
-      if (next == null) {
-        throw new IllegalStateException("solution has no stage starting at layer " + at);
-      }
-      path.add(next);
-      at = next.to;
-    }
-    return path;
-  }
-
-  /** Network stages take the solution's GPU counts per cost group from what slots left. */
-  private List<StageAssignment> assign(List<Arc> path, double[] values, Map<String, List<String>> taken,
-      java.util.Set<String> used) {
-    for (CostGroup g : groups) {
-      long count = Math.round(values[g.netVariable]);
-      for (Gpu gpu : g.gpus) {
-        if (count == 0) {
-          break;
-        }
-        if (used.add(gpu.id())) {
-          taken.computeIfAbsent("net/" + g.type, k -> new ArrayList<>()).add(gpu.id());
-          count--;
-        }
-      }
-    }
-    List<StageAssignment> stages = new ArrayList<>();
-    for (int k = 0; k < path.size(); k++) {
-      Arc a = path.get(k);
-      List<String> pool = taken.getOrDefault((a.slot < 0 ? "net" : "s" + a.slot) + "/" + a.type, new ArrayList<>());
-      if (pool.size() < a.replicas) {
-        throw new IllegalStateException("solution counts too few GPUs for stage [" + a.from + ", " + a.to + ")");
-      }
-      if (a.slot < 0) {
-        keepOffSlowNodes(pool, a.replicas, slowNeighbours(path, stages, k), used);
-      }
-      List<String> gpus = new ArrayList<>(pool.subList(0, a.replicas));
-      pool.subList(0, a.replicas).clear();
-      stages.add(new StageAssignment(a.from, a.to, gpus, 1.0));
-    }
-    return stages;
-  }
-
-  /**
-   * The nodes a network stage must not sit on entirely: the node of the stage before it, or of the
-   * slot stage after it, when that node's own link is slower than the network at the cut between
-   * them. The model charged that cut the network; on such a node it would cost more.
-   */
-  private java.util.Set<String> slowNeighbours(List<Arc> path, List<StageAssignment> before, int k) {
-    java.util.Set<String> avoid = new java.util.HashSet<>();
-    Arc a = path.get(k);
-    if (k > 0) {
-      String node = onlyNode(before.get(k - 1).gpus());
-      if (node != null && slowerThanNetwork(node, a.from)) {
-        avoid.add(node);
-      }
-    }
-    if (k + 1 < path.size() && path.get(k + 1).slot >= 0) {
-      String node = slots.get(path.get(k + 1).slot).node;
-      if (slowerThanNetwork(node, a.to)) {
-        avoid.add(node);
-      }
-    }
-    return avoid;
-  }
-
-  private String onlyNode(List<String> gpus) {
-    String node = cluster.gpu(gpus.get(0)).node();
-    for (String g : gpus) {
-      if (!cluster.gpu(g).node().equals(node)) {
-        return null;
-      }
-    }
-    return node;
-  }
-
-  private boolean slowerThanNetwork(String node, int cut) {
+  /** True when a cut at {@code cut} over {@code node}'s own link takes longer than over the network. */
+  boolean slowerThanNetwork(String node, int cut) {
     Model m = request.model();
     return performance.transferSeconds(m, cut, batch, cluster.node(node).intraLink())
         > performance.transferSeconds(m, cut, batch, cluster.network());
-  }
-
-  /**
-   * Makes the first {@code r} GPUs of {@code pool} not all sit on one node of {@code avoid}, at no
-   * cost: by swapping the last of them with a GPU of the pool on another node (every GPU of a
-   * network pool goes to some network stage of its type, so which stage gets which changes only the
-   * links), else by trading it for an unused GPU of its cost group (same type, same cost) elsewhere.
-   */
-  private void keepOffSlowNodes(List<String> pool, int r, java.util.Set<String> avoid, java.util.Set<String> used) {
-    String node = onlyNode(pool.subList(0, r));
-    if (node == null || !avoid.contains(node)) {
-      return;
-    }
-    for (int i = r; i < pool.size(); i++) {
-      if (!cluster.gpu(pool.get(i)).node().equals(node)) {
-        java.util.Collections.swap(pool, r - 1, i);
-        return;
-      }
-    }
-    String last = pool.get(r - 1);
-    for (CostGroup g : groups) {
-      if (g.gpus.stream().noneMatch(gpu -> gpu.id().equals(last))) {
-        continue;
-      }
-      for (Gpu gpu : g.gpus) {
-        if (!gpu.node().equals(node) && used.add(gpu.id())) {
-          used.remove(last);
-          pool.set(r - 1, gpu.id());
-          return;
-        }
-      }
-    }
   }
 }
