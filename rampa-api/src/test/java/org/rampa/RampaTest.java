@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.rampa.catalog.ClusterPresets;
 import org.rampa.catalog.ModelCatalog;
 import org.rampa.domain.Cluster;
-import org.rampa.domain.ImmutablePlan;
+import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.Slo;
 import org.rampa.perf.StageAssignment;
@@ -39,7 +39,7 @@ class RampaTest {
         var plan = p.performance().plan(p.request(), List.of(StageAssignment.of(0, p.request().model().size(), gpu)),
             p.state().cluster(), p.importance().evaluate(p.state()).of(gpu), name());
         if (lie) {
-          plan = ImmutablePlan.copyOf(plan).withThroughput(plan.throughput() * 10);
+          plan = Plan.builder().from(plan).throughput(plan.throughput() * 10).build();
         }
         return PlacementResult.builder().status(SolveStatus.FEASIBLE).plan(plan).strategy(name()).solveTime(Duration.ZERO).build();
       }

@@ -2,6 +2,7 @@ package org.rampa.catalog;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.Gpu;
@@ -14,6 +15,10 @@ import org.rampa.domain.Node;
  * Built-in heterogeneous clusters of catalog GPUs: servers of 4 GPUs of one type, linked by their
  * scale-up fabric (or PCIe), nodes linked by a 100 Gb/s network (12.5 GB/s, 10 µs: a typical
  * datacentre fabric, an assumption rather than a measurement).
+ *
+ * <p>This class is the presets' only definition: their GPU types come from the calibrated {@link
+ * GpuCatalog}, so a JSON copy of a preset ({@code RampaJson.write(ClusterPresets.small())}) is
+ * derived from it, never kept beside it.
  */
 public final class ClusterPresets {
 
@@ -32,6 +37,20 @@ public final class ClusterPresets {
   /** 1000 GPUs on 250 nodes: 100 nodes of T4, 75 of A10, 50 of A100-80GB, 25 of H100. */
   public static Cluster large() {
     return mixed(new int[] {100, 75, 50, 25}, 4);
+  }
+
+  /** The names {@link #named} knows. */
+  public static List<String> names() {
+    return List.of("small", "large");
+  }
+
+  /** The preset called {@code name}: {@code "small"} or {@code "large"}. */
+  public static Cluster named(String name) {
+    return switch (name) {
+      case "small" -> small();
+      case "large" -> large();
+      default -> throw Invalid.value("preset", name, "must be one of " + names());
+    };
   }
 
   /** {@code nodesPerType[i]} nodes of {@link #MIXED_TYPES}[i], each with {@code gpusPerNode} GPUs. */

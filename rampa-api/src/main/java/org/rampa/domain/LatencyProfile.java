@@ -47,6 +47,11 @@ public abstract class LatencyProfile {
     return sec(last) + Math.max(0, slope) * (b - last.batch());
   }
 
+  /** Measurements on {@code gpuType}, in strictly increasing batch order. */
+  public static LatencyProfile of(String gpuType, LatencyPoint... points) {
+    return ImmutableLatencyProfile.builder().gpuType(gpuType).addPoints(points).build();
+  }
+
   private static double sec(LatencyPoint p) {
     return p.latency().toNanos() * 1e-9;
   }

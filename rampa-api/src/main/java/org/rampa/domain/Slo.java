@@ -53,6 +53,10 @@ public abstract class Slo {
     }
   }
 
+  public static ImmutableSlo.Builder builder() {
+    return ImmutableSlo.builder();
+  }
+
   public static Slo of(double requiredThroughput, Duration latencyBound, int batchSize) {
     return ImmutableSlo.builder()
         .requiredThroughput(requiredThroughput)

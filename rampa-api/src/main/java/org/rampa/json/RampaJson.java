@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.datatype.guava.GuavaModule;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import java.io.IOException;
@@ -24,7 +23,6 @@ public final class RampaJson {
   private static final ObjectMapper MAPPER = JsonMapper.builder()
       .addModule(new Jdk8Module())
       .addModule(new JavaTimeModule())
-      .addModule(new GuavaModule())
       .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
       .enable(SerializationFeature.INDENT_OUTPUT)
       .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)

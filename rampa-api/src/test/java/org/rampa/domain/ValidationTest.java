@@ -11,7 +11,7 @@ import org.rampa.testing.RandomInstances;
 class ValidationTest {
 
   private static ImmutableLayer.Builder layer() {
-    return ImmutableLayer.builder().name("conv").flopsPerSample(1e9).weightBytes(1000).outputBytesPerSample(100);
+    return Layer.builder().name("conv").flopsPerSample(1e9).weightBytes(1000).outputBytesPerSample(100);
   }
 
   @Test
@@ -113,8 +113,8 @@ class ValidationTest {
 
   @Test
   void latencyProfileOutOfOrder() {
-    assertThatThrownBy(() -> ImmutableLatencyProfile.builder().gpuType("T4")
-            .addPoints(LatencyPoint.of(8, Duration.ofMillis(2)), LatencyPoint.of(4, Duration.ofMillis(1))).build())
+    assertThatThrownBy(() -> LatencyProfile.of("T4",
+            LatencyPoint.of(8, Duration.ofMillis(2)), LatencyPoint.of(4, Duration.ofMillis(1))))
         .hasMessageContaining("latencyProfile[T4].points[1].batch = 4").hasMessageContaining("strictly increasing");
   }
 }

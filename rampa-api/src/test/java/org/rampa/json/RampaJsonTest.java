@@ -11,9 +11,9 @@ import org.rampa.catalog.ModelCatalog;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
-import org.rampa.domain.ImmutableLatencyProfile;
 import org.rampa.domain.Layer;
 import org.rampa.domain.LatencyPoint;
+import org.rampa.domain.LatencyProfile;
 import org.rampa.domain.Model;
 import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
@@ -42,8 +42,8 @@ class RampaJsonTest {
       Cluster cluster = gen.cluster(1 + gen.random().nextInt(4), 4, 1 + gen.random().nextInt(3));
       Model model = gen.model(1 + gen.random().nextInt(12), 3, 0.3);
       if (gen.random().nextBoolean()) {
-        Layer profiled = Layer.builder().from(model.layer(0)).addProfiles(ImmutableLatencyProfile.builder().gpuType("slow")
-            .addPoints(LatencyPoint.of(1, Duration.ofNanos(1 + gen.random().nextInt(1_000_000)))).build()).build();
+        Layer profiled = Layer.builder().from(model.layer(0)).addProfiles(LatencyProfile.of("slow",
+            LatencyPoint.of(1, Duration.ofNanos(1 + gen.random().nextInt(1_000_000))))).build();
         List<Layer> layers = new java.util.ArrayList<>(model.layers());
         layers.set(0, profiled);
         model = Model.of(model.name(), layers);

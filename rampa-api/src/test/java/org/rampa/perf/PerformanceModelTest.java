@@ -9,9 +9,9 @@ import org.junit.jupiter.api.Test;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.GpuType;
-import org.rampa.domain.ImmutableLatencyProfile;
 import org.rampa.domain.Layer;
 import org.rampa.domain.LatencyPoint;
+import org.rampa.domain.LatencyProfile;
 import org.rampa.domain.Link;
 import org.rampa.domain.Model;
 import org.rampa.domain.Node;
@@ -42,8 +42,8 @@ class PerformanceModelTest {
 
   @Test
   void measuredProfileOverridesTheRooflineAndInterpolatesInBatch() {
-    Layer measured = Layer.builder().from(layer("p", 1e12, 0, 0)).addProfiles(ImmutableLatencyProfile.builder().gpuType("round")
-        .addPoints(LatencyPoint.of(1, Duration.ofMillis(2)), LatencyPoint.of(5, Duration.ofMillis(10))).build()).build();
+    Layer measured = Layer.builder().from(layer("p", 1e12, 0, 0)).addProfiles(LatencyProfile.of("round",
+        LatencyPoint.of(1, Duration.ofMillis(2)), LatencyPoint.of(5, Duration.ofMillis(10)))).build();
     PerformanceModel pm = PerformanceModel.defaults();
     assertThat(pm.layerSeconds(measured, ROUND, 1)).isCloseTo(0.002, within(1e-12));
     assertThat(pm.layerSeconds(measured, ROUND, 3)).isCloseTo(0.006, within(1e-12));

@@ -9,7 +9,6 @@ import org.junit.jupiter.api.Test;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
-import org.rampa.domain.ImmutablePlan;
 import org.rampa.domain.ImmutableStage;
 import org.rampa.domain.Model;
 import org.rampa.domain.Plan;
@@ -79,22 +78,25 @@ class PlanVerifierTest {
     Plan good = pm.plan(k.request(), k.stages(), k.cluster(), 0, "test");
     ClusterState empty = ClusterState.empty(k.cluster());
 
-    Plan overlapping = ImmutablePlan.copyOf(good).withStages(good.stages().get(0),
-        ImmutableStage.copyOf(good.stages().get(1)).withFrom(good.stages().get(1).from() - 1));
+    // Stage has an attribute named "from", so its builder has no from(Stage): copies go through copyOf
+    Plan overlapping = Plan.builder().from(good).stages(List.of(good.stages().get(0),
+        ImmutableStage.copyOf(good.stages().get(1)).withFrom(good.stages().get(1).from() - 1))).build();
     assertThat(kinds(verifier.verify(k.request(), overlapping, empty))).contains(Kind.COVERAGE);
-    Plan missingLast = ImmutablePlan.copyOf(good).withStages(good.stages().get(0));
+    Plan missingLast = Plan.builder().from(good).stages(List.of(good.stages().get(0))).build();
     assertThat(kinds(verifier.verify(k.request(), missingLast, empty))).contains(Kind.COVERAGE);
 
-    Plan unknownGpu = ImmutablePlan.copyOf(good).withStages(good.stages().get(0), ImmutableStage.copyOf(good.stages().get(1)).withGpus("nope"));
+    Plan unknownGpu = Plan.builder().from(good).stages(List.of(good.stages().get(0),
+        ImmutableStage.copyOf(good.stages().get(1)).withGpus("nope"))).build();
     assertThat(kinds(verifier.verify(k.request(), unknownGpu, empty))).contains(Kind.UNKNOWN_GPU);
 
-    Plan wrongService = ImmutablePlan.copyOf(good).withServiceId("other");
+    Plan wrongService = Plan.builder().from(good).serviceId("other").build();
     assertThat(kinds(verifier.verify(k.request(), wrongService, empty))).contains(Kind.WRONG_SERVICE);
 
-    Plan lyingLatency = ImmutablePlan.copyOf(good).withLatency(good.latency().dividedBy(2));
+    Plan lyingLatency = Plan.builder().from(good).latency(good.latency().dividedBy(2)).build();
     assertThat(kinds(verifier.verify(k.request(), lyingLatency, empty))).contains(Kind.PREDICTION_MISMATCH);
 
-    Plan underReserved = ImmutablePlan.copyOf(good).withStages(ImmutableStage.copyOf(good.stages().get(0)).withMemoryBytes(0), good.stages().get(1));
+    Plan underReserved = Plan.builder().from(good).stages(List.of(
+        ImmutableStage.copyOf(good.stages().get(0)).withMemoryBytes(0), good.stages().get(1))).build();
     if (good.stages().get(0).memoryBytes() > 0) {
       assertThat(kinds(verifier.verify(k.request(), underReserved, empty))).contains(Kind.MEMORY);
     }
@@ -102,7 +104,7 @@ class PlanVerifierTest {
     ServiceRequest oneStage = ServiceRequest.builder().from(k.request()).maxStages(1).build();
     assertThat(kinds(verifier.verify(oneStage, good, empty))).contains(Kind.TOO_MANY_STAGES);
 
-    ClusterState taken = empty.allocate(ImmutablePlan.copyOf(good).withServiceId("someone-else"));
+    ClusterState taken = empty.allocate(Plan.builder().from(good).serviceId("someone-else").build());
     assertThat(kinds(verifier.verify(k.request(), good, taken))).contains(Kind.RESOURCE_CONFLICT);
   }
 

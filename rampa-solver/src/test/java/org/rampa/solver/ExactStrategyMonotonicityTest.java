@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.rampa.domain.ClusterState;
-import org.rampa.domain.ImmutableSlo;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.Slo;
 import org.rampa.strategy.PlacementProblem;
@@ -39,9 +38,9 @@ class ExactStrategyMonotonicityTest {
     for (long seed = 30_000; seed < 30_300; seed++) {
       PlacementProblem p = TinyInstances.problem(seed, false);
       Slo slo = p.request().slo();
-      Slo looser = ImmutableSlo.copyOf(slo)
-          .withRequiredThroughput(slo.requiredThroughput() * 0.8)
-          .withLatencyBound(Duration.ofNanos((long) (slo.latencyBound().toNanos() * 1.25)));
+      Slo looser = Slo.builder().from(slo)
+          .requiredThroughput(slo.requiredThroughput() * 0.8)
+          .latencyBound(Duration.ofNanos((long) (slo.latencyBound().toNanos() * 1.25))).build();
       ServiceRequest request = ServiceRequest.builder().from(p.request()).slo(looser)
           .maxStages(p.request().maxStages() + (seed % 2 == 0 ? 1 : 0)).build();
       PlacementProblem q = new PlacementProblem(request, p.state(), p.importance(), p.performance(), p.options());

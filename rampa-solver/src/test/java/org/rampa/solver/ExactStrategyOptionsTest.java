@@ -11,11 +11,11 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.rampa.strategy.ImmutableStrategyOptions;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.PlacementStrategy;
 import org.rampa.strategy.SolveStatus;
+import org.rampa.strategy.StrategyOptions;
 import org.rampa.strategy.Strategies;
 import org.rampa.strategy.TimeBudget;
 import org.rampa.testing.BruteForcePlacement;
@@ -35,7 +35,7 @@ class ExactStrategyOptionsTest {
 
   private static PlacementProblem with(PlacementProblem p, Duration limit, Map<String, String> extra) {
     return new PlacementProblem(p.request(), p.state(), p.importance(), p.performance(),
-        ImmutableStrategyOptions.copyOf(p.options()).withTimeLimit(limit).withExtra(extra));
+        StrategyOptions.builder().from(p.options()).timeLimit(limit).extra(extra).build());
   }
 
   @Test
@@ -101,11 +101,11 @@ class ExactStrategyOptionsTest {
     double nvlink = base.performance().transferSeconds(base.request().model(), cut, 1,
         cluster.node(cluster.gpus().get(0).node()).intraLink());
     double latency = plan.latency().toNanos() * 1e-9;
-    var slo = org.rampa.domain.ImmutableSlo.copyOf(base.request().slo())
-        .withLatencyBound(Duration.ofNanos((long) ((latency - (network - nvlink) / 2) * 1e9)));
+    var slo = org.rampa.domain.Slo.builder().from(base.request().slo())
+        .latencyBound(Duration.ofNanos((long) ((latency - (network - nvlink) / 2) * 1e9))).build();
     var request = org.rampa.domain.ServiceRequest.builder().from(base.request()).slo(slo).build();
     PlacementProblem tighter = new PlacementProblem(request, base.state(), base.importance(), base.performance(),
-        ImmutableStrategyOptions.copyOf(base.options()).withTimeLimit(Duration.ofSeconds(4)));
+        StrategyOptions.builder().from(base.options()).timeLimit(Duration.ofSeconds(4)).build());
     PlacementResult r = ExactStrategy.scip().place(tighter);
     ExactStrategyOracleTest.assertVerified(tighter, r, r.toString());
     assertThat(r.statistics()).as(r.toString()).containsKey("networkOnlySolveStartMillis");

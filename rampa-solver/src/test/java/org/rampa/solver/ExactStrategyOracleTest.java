@@ -8,10 +8,10 @@ import org.junit.jupiter.api.Test;
 import org.rampa.domain.Link;
 import org.rampa.domain.Plan;
 import org.rampa.perf.PerformanceModel;
-import org.rampa.strategy.ImmutableStrategyOptions;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.SolveStatus;
+import org.rampa.strategy.StrategyOptions;
 import org.rampa.testing.BruteForcePlacement;
 import org.rampa.verify.PlanVerifier;
 
@@ -72,7 +72,7 @@ class ExactStrategyOracleTest {
       PlacementProblem p = TinyInstances.problem(seed, false);
       if (fullModel) {
         p = new PlacementProblem(p.request(), p.state(), p.importance(), p.performance(),
-            ImmutableStrategyOptions.copyOf(p.options()).withExtra(Map.of("model", "full")));
+            StrategyOptions.builder().from(p.options()).extra(Map.of("model", "full")).build());
       }
       Optional<BruteForcePlacement.Optimum> brute = BruteForcePlacement.solve(p);
       PlacementResult result = strategy.place(p);

@@ -7,10 +7,10 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
-import org.rampa.strategy.ImmutableStrategyOptions;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.SolveStatus;
+import org.rampa.strategy.StrategyOptions;
 
 /**
  * The time limit covers the whole call, model building included, on the problem's ticker. A fake
@@ -39,7 +39,7 @@ class ExactTimeLimitTest {
   private static PlacementProblem problem(Duration limit, Ticker ticker) {
     PlacementProblem p = TransformerClusters.problem(64, 32, 1);
     return new PlacementProblem(p.request(), p.state(), p.importance(), p.performance(),
-        ImmutableStrategyOptions.copyOf(p.options()).withTimeLimit(limit).withExtra(Map.of()), ticker);
+        StrategyOptions.builder().from(p.options()).timeLimit(limit).extra(Map.of()).build(), ticker);
   }
 
   @Test

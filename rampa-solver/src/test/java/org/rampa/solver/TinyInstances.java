@@ -11,11 +11,11 @@ import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.GpuType;
-import org.rampa.domain.ImmutableSlo;
 import org.rampa.domain.Link;
 import org.rampa.domain.Model;
 import org.rampa.domain.Node;
 import org.rampa.domain.ServiceRequest;
+import org.rampa.domain.Slo;
 import org.rampa.importance.ImportanceModel;
 import org.rampa.importance.StaticImportance;
 import org.rampa.perf.PerformanceModel;
@@ -75,7 +75,7 @@ final class TinyInstances {
       fastest += best;
     }
     double throughput = batch / (fastest * (0.15 + r.nextDouble() * 1.1));
-    var slo = ImmutableSlo.builder()
+    var slo = Slo.builder()
         .requiredThroughput(throughput)
         .batchSize(batch)
         .batchingWait(r.nextDouble() < 0.2 ? BatchingWait.FILL_AT_REQUIRED_RATE : BatchingWait.NONE);

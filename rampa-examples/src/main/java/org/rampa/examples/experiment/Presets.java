@@ -1,33 +1,18 @@
 package org.rampa.examples.experiment;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import org.rampa.catalog.ClusterPresets;
 import org.rampa.domain.Cluster;
 import org.rampa.json.RampaJson;
 
-/**
- * The experiment's cluster presets, shipped as JSON documents (presets/small.json: 48 GPUs on 12
- * nodes; presets/large.json: 1000 GPUs on 250 nodes) so users can copy one and bring their own.
- */
+/** The experiment's cluster: a {@link ClusterPresets} preset by name, or the user's own cluster JSON. */
 public final class Presets {
   private Presets() {}
 
   /** "small", "large", or the path of a cluster JSON file. */
   public static Cluster cluster(String presetOrFile) {
-    if (presetOrFile.equals("small") || presetOrFile.equals("large")) {
-      String resource = "/org/rampa/examples/presets/" + presetOrFile + ".json";
-      try (InputStream in = Presets.class.getResourceAsStream(resource)) {
-        if (in == null) {
-          throw new IllegalStateException("preset " + resource + " is missing from the jar");
-        }
-        return RampaJson.read(new String(in.readAllBytes(), StandardCharsets.UTF_8), Cluster.class);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-    return RampaJson.read(Path.of(presetOrFile), Cluster.class);
+    return ClusterPresets.names().contains(presetOrFile)
+        ? ClusterPresets.named(presetOrFile)
+        : RampaJson.read(Path.of(presetOrFile), Cluster.class);
   }
 }

@@ -13,6 +13,7 @@ import org.rampa.catalog.ClusterPresets;
 import org.rampa.catalog.ModelCatalog;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.Slo;
+import org.rampa.examples.experiment.Presets;
 import org.rampa.json.ProblemDocument;
 import org.rampa.json.RampaJson;
 import org.rampa.strategy.PlacementResult;
@@ -40,7 +41,7 @@ class RampaCliTest {
 
   @Test
   void everyCommandHasHelp() {
-    for (String command : new String[] {"plan", "split", "simulate", "catalog", "demo"}) {
+    for (String command : new String[] {"plan", "split", "simulate", "catalog", "preset", "demo"}) {
       Run r = run(command, "--help");
       assertThat(r.code()).as(command).isZero();
       assertThat(r.out()).as(command).contains("Usage: rampa " + command);
@@ -52,6 +53,18 @@ class RampaCliTest {
     Run r = run("catalog");
     assertThat(r.code()).isZero();
     assertThat(r.out()).contains("H100-SXM5-80GB", "llama2-70b", "resnet50");
+  }
+
+  @Test
+  void presetPrintsTheClusterThatSimulateReadsBack(@TempDir Path dir) throws Exception {
+    Run r = run("preset", "large");
+    assertThat(r.code()).as(r.err()).isZero();
+    Path file = dir.resolve("large.json");
+    Files.writeString(file, r.out());
+    assertThat(Presets.cluster(file.toString())).isEqualTo(ClusterPresets.large()).isEqualTo(Presets.cluster("large"));
+    Run unknown = run("preset", "medium");
+    assertThat(unknown.code()).isEqualTo(RampaCli.BAD_INPUT);
+    assertThat(unknown.err()).contains("preset = medium", "[small, large]");
   }
 
   @Test

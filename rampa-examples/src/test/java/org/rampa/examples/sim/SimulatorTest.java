@@ -71,10 +71,4 @@ class SimulatorTest {
     Files.writeString(file, "arrival_s,class,lifetime_s\n1.0,7,5\n");
     assertThatThrownBy(() -> ArrivalTrace.read(file, 3)).hasMessageContaining("line 2 class = 7");
   }
-
-  @Test
-  void presetsShippedAsJsonAreTheCatalogPresets() {
-    assertThat(Presets.cluster("small")).isEqualTo(org.rampa.catalog.ClusterPresets.small());
-    assertThat(Presets.cluster("large")).isEqualTo(org.rampa.catalog.ClusterPresets.large());
-  }
 }

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.rampa.domain.ImmutableLatencyProfile;
 import org.rampa.domain.Invalid;
 import org.rampa.domain.LatencyPoint;
 import org.rampa.domain.LatencyProfile;
@@ -159,8 +158,8 @@ public record PipeDreamProfile(String name, List<ProfiledLayer> layers) {
   public Model toModel(ProfileMode mode, String gpuType) {
     List<Layer> list = new ArrayList<>();
     for (ProfiledLayer l : layers) {
-      LatencyProfile measured = ImmutableLatencyProfile.builder().gpuType(gpuType)
-          .addPoints(LatencyPoint.of(1, java.time.Duration.ofNanos(Math.round(l.milliseconds(mode) * 1e6)))).build();
+      LatencyProfile measured = LatencyProfile.of(gpuType,
+          LatencyPoint.of(1, java.time.Duration.ofNanos(Math.round(l.milliseconds(mode) * 1e6))));
       list.add(Layer.builder()
           .name(l.id() + " " + l.module())
           .flopsPerSample(0)

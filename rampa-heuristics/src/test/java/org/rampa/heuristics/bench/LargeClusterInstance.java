@@ -1,6 +1,7 @@
 package org.rampa.heuristics.bench;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -43,16 +44,13 @@ final class LargeClusterInstance {
   /** The state with each GPU held, with probability 1/2, by a background service. */
   static ClusterState halfAllocated(Cluster cluster, long seed) {
     SplittableRandom r = new SplittableRandom(seed + 1);
-    var builder = org.rampa.domain.ImmutableClusterState.builder().cluster(cluster);
-    int i = 0;
+    List<Plan> holds = new ArrayList<>();
     for (Gpu g : cluster.gpus()) {
       if (r.nextBoolean()) {
-        Plan hold = RandomInstances.holdPlan("background-" + i, g.id());
-        builder.putAllocations("background-" + i, org.rampa.domain.Allocation.of(hold));
-        i++;
+        holds.add(RandomInstances.holdPlan("background-" + holds.size(), g.id()));
       }
     }
-    return builder.build();
+    return ClusterState.empty(cluster).allocateAll(holds);
   }
 
   static Model llamaLike() {

@@ -19,7 +19,6 @@ import org.rampa.strategy.StrategyOptions;
 import org.rampa.testing.RandomInstances;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import org.rampa.strategy.ImmutableStrategyOptions;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.SolveStatus;
@@ -38,7 +37,7 @@ class LabelSettingStrategyTest {
       PlacementProblem problem = TinyPlacementProblems.generate(seed, 8, 6);
       for (boolean withIncumbent : new boolean[] {true, false}) {
         PlacementProblem p = withIncumbent ? problem : new PlacementProblem(problem.request(), problem.state(), problem.importance(),
-            problem.performance(), ImmutableStrategyOptions.copyOf(problem.options()).withExtra(Map.of("incumbent", "none")));
+            problem.performance(), StrategyOptions.builder().from(problem.options()).extra(Map.of("incumbent", "none")).build());
         Optional<BruteForcePlacement.Optimum> optimum = BruteForcePlacement.solve(p);
         PlacementResult result = Strategies.named("dp").place(p);
         String msg = "seed " + seed + " incumbent " + withIncumbent + ": " + result + " vs brute force " + optimum;
@@ -109,7 +108,7 @@ class LabelSettingStrategyTest {
     for (long seed = 1; seed <= 60; seed++) {
       PlacementProblem problem = TinyPlacementProblems.generate(seed, 8, 6);
       PlacementProblem capped = new PlacementProblem(problem.request(), problem.state(), problem.importance(), problem.performance(),
-          ImmutableStrategyOptions.copyOf(problem.options()).withExtra(Map.of("incumbent", "none", "maxLabels", "1")));
+          StrategyOptions.builder().from(problem.options()).extra(Map.of("incumbent", "none", "maxLabels", "1")).build());
       PlacementResult result = Strategies.named("dp").place(capped);
       String msg = "seed " + seed + ": " + result;
       if (result.statistics().get("truncated") == 1.0) {

@@ -1,0 +1,33 @@
+/**
+ * RAMPA's API: the immutable domain, the performance model, the plan verifier, the strategy SPI,
+ * importance, splitting, catalogs and JSON. Every package here is API, so every package is
+ * exported; strategies live in other modules and are found through {@link
+ * org.rampa.strategy.StrategyProvider}.
+ */
+module org.rampa.api {
+  // RampaJson.mapper() hands out an ObjectMapper, and the domain types carry Jackson annotations
+  requires transitive com.fasterxml.jackson.databind;
+  requires com.fasterxml.jackson.datatype.jdk8;
+  // PlacementProblem and TimeBudget take Guava's Ticker, the injectable time source of every strategy
+  requires transitive com.google.common;
+  requires com.fasterxml.jackson.datatype.jsr310;
+  // @Value.Immutable and friends are needed to compile, not to run
+  requires static org.immutables.value.annotations;
+
+  exports org.rampa;
+  exports org.rampa.catalog;
+  exports org.rampa.domain;
+  exports org.rampa.importance;
+  exports org.rampa.json;
+  exports org.rampa.perf;
+  exports org.rampa.split;
+  exports org.rampa.strategy;
+  exports org.rampa.verify;
+
+  // Jackson binds the generated Immutable* classes through their package-private Json delegates
+  opens org.rampa.domain to com.fasterxml.jackson.databind;
+  opens org.rampa.json to com.fasterxml.jackson.databind;
+  opens org.rampa.strategy to com.fasterxml.jackson.databind;
+
+  uses org.rampa.strategy.StrategyProvider;
+}
