@@ -15,7 +15,6 @@ import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.PlacementStrategy;
 import org.rampa.strategy.Strategies;
 import org.rampa.strategy.StrategyOptions;
-import org.rampa.verify.PlanVerifier;
 
 /**
  * The fluent entry point: describe the cluster, its state, the strategy and its settings, then
@@ -59,6 +58,12 @@ public final class Rampa {
       this.options = options;
     }
 
+    /**
+     * The same planner planning against {@code newState}, a state of this planner's cluster (after
+     * other services were admitted or released, say).
+     *
+     * @throws IllegalArgumentException when {@code newState} describes another cluster
+     */
     public Planner state(ClusterState newState) {
       Objects.requireNonNull(newState, "state");
       if (!newState.cluster().equals(state.cluster())) {
@@ -73,34 +78,42 @@ public final class Rampa {
       return strategy(Strategies.named(name));
     }
 
+    /** Uses {@code newStrategy}, wrapped in the one verifying step ({@link Strategies#verified}). */
     public Planner strategy(PlacementStrategy newStrategy) {
-      return new Planner(state, Objects.requireNonNull(newStrategy, "strategy"), importance, options);
+      return new Planner(state, Strategies.verified(newStrategy), importance, options);
     }
 
+    /** Weighs the free GPUs with {@code newImportance}: plans spend the least important first. */
     public Planner importance(ImportanceModel newImportance) {
       return new Planner(state, strategy, Objects.requireNonNull(newImportance, "importance"), options);
     }
 
+    /** Bounds each {@link #place} call's search by {@code limit} (see {@link StrategyOptions#timeLimit()}). */
     public Planner timeLimit(Duration limit) {
       return options(ImmutableStrategyOptions.copyOf(options).withTimeLimit(limit));
     }
 
+    /** Lets exact strategies stop at this relative gap to the proven bound (see {@link StrategyOptions#relativeGap()}). */
     public Planner relativeGap(double gap) {
       return options(ImmutableStrategyOptions.copyOf(options).withRelativeGap(gap));
     }
 
+    /** Seeds every random choice of the strategy, so the same inputs give the same plan. */
     public Planner seed(long seed) {
       return options(ImmutableStrategyOptions.copyOf(options).withSeed(seed));
     }
 
+    /** How inter-stage transfers enter the period; the performance model follows it. */
     public Planner transfers(TransferMode mode) {
       return options(ImmutableStrategyOptions.copyOf(options).withTransfers(mode));
     }
 
+    /** Replaces every strategy option at once (time limit, gap, seed, transfers and the rest). */
     public Planner options(StrategyOptions newOptions) {
       return new Planner(state, strategy, importance, Objects.requireNonNull(newOptions, "options"));
     }
 
+    /** The state this planner plans against. */
     public ClusterState state() {
       return state;
     }
@@ -111,19 +124,20 @@ public final class Rampa {
     }
 
     /**
-     * Plans {@code request} on this planner's state. The returned plan has passed the
-     * {@link PlanVerifier}; a strategy that returns anything else has a bug, reported as
-     * {@link org.rampa.verify.PlanRejectedException}.
+     * Plans {@code request} on this planner's state. The strategy is wrapped in the one verifying
+     * step ({@link Strategies#verified}), so the returned plan has passed the
+     * {@link org.rampa.verify.PlanVerifier}; a strategy that returns anything else has a bug,
+     * reported as {@link org.rampa.verify.PlanRejectedException}. The state is not changed: commit
+     * the plan through a {@link org.rampa.domain.ClusterStateHolder}.
+     *
+     * @throws IllegalArgumentException when no strategy was chosen, or the request is invalid
      */
     public PlacementResult place(ServiceRequest request) {
       if (strategy == null) {
         throw Invalid.value("strategy", "(none)", "choose a strategy before planning",
             "call .strategy(\"greedy\") or .strategy(\"exact\"); available: " + Strategies.available());
       }
-      PlacementProblem problem = problem(request);
-      PlacementResult result = strategy.place(problem);
-      result.plan().ifPresent(p -> new PlanVerifier(problem.performance()).verify(request, p, state).orThrow(request.id()));
-      return result;
+      return strategy.place(problem(request));
     }
   }
 }

@@ -16,6 +16,7 @@ import org.rampa.perf.StageAssignment;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.PlacementStrategy;
 import org.rampa.strategy.SolveStatus;
+import org.rampa.strategy.Strategies;
 import org.rampa.verify.PlanRejectedException;
 
 class RampaTest {
@@ -56,6 +57,16 @@ class RampaTest {
   void aStrategyThatLiesIsCaughtByTheVerifier() {
     assertThatThrownBy(() -> Rampa.on(cluster).strategy(firstGpu(true)).place(request))
         .isInstanceOf(PlanRejectedException.class).hasMessageContaining("PREDICTION_MISMATCH");
+  }
+
+  @Test
+  void theVerifyingStepWrapsAStrategyOnceAndChecksEveryPlanItReturns() {
+    PlacementStrategy liar = Strategies.verified(firstGpu(true));
+    assertThat(Strategies.verified(liar)).isSameAs(liar);
+    assertThat(liar.name()).isEqualTo("first-gpu");
+    var problem = Rampa.on(cluster).problem(request);
+    assertThatThrownBy(() -> liar.place(problem)).isInstanceOf(PlanRejectedException.class).hasMessageContaining("resnet");
+    assertThat(Strategies.verified(firstGpu(false)).place(problem).status()).isEqualTo(SolveStatus.FEASIBLE);
   }
 
   @Test

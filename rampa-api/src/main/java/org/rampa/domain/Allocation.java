@@ -16,6 +16,11 @@ public abstract class Allocation {
 
   public abstract List<Holding> holdings();
 
+  /** {@code serviceId} holding {@code holdings}. */
+  public static Allocation of(String serviceId, List<Holding> holdings) {
+    return ImmutableAllocation.builder().serviceId(serviceId).holdings(holdings).build();
+  }
+
   /** The holdings a plan asks for: each stage's share and memory on each of its GPUs. */
   public static Allocation of(Plan plan) {
     List<Holding> holdings = new ArrayList<>();
@@ -24,6 +29,6 @@ public abstract class Allocation {
         holdings.add(Holding.of(gpu, s.share(), s.memoryBytes()));
       }
     }
-    return ImmutableAllocation.builder().serviceId(plan.serviceId()).holdings(holdings).build();
+    return of(plan.serviceId(), holdings);
   }
 }

@@ -70,15 +70,16 @@ public abstract class ClusterState {
     return !usage().containsKey(gpuId);
   }
 
-  /** Completely free GPUs, in cluster order. */
+  /** Completely free GPUs, in cluster order (as {@link #capacity()} offers them today). */
   public final List<Gpu> freeGpus() {
-    List<Gpu> free = new ArrayList<>();
-    for (Gpu g : cluster().gpus()) {
-      if (isFree(g.id())) {
-        free.add(g);
-      }
-    }
-    return free;
+    return capacity().gpus();
+  }
+
+  /** What a new service can use here: the view strategies and importance models ask. */
+  @Value.Lazy
+  @JsonIgnore
+  public Capacity capacity() {
+    return Capacity.of(this);
   }
 
   public final boolean holds(String serviceId) {
@@ -87,12 +88,17 @@ public abstract class ClusterState {
 
   /** Why {@code plan} cannot be allocated here; empty when it can. */
   public final List<String> conflicts(Plan plan) {
+    return conflicts(Allocation.of(plan));
+  }
+
+  /** Why {@code allocation} cannot be added here; empty when it can. */
+  public final List<String> conflicts(Allocation allocation) {
     List<String> conflicts = new ArrayList<>();
-    if (holds(plan.serviceId())) {
-      conflicts.add("service \"" + plan.serviceId() + "\" already holds resources; release it first");
+    if (holds(allocation.serviceId())) {
+      conflicts.add("service \"" + allocation.serviceId() + "\" already holds resources; release it first");
     }
     Map<String, Usage> wanted = new LinkedHashMap<>();
-    for (Holding h : Allocation.of(plan).holdings()) {
+    for (Holding h : allocation.holdings()) {
       if (!cluster().hasGpu(h.gpu())) {
         conflicts.add("GPU \"" + h.gpu() + "\" is not in the cluster");
         continue;
@@ -116,14 +122,22 @@ public abstract class ClusterState {
 
   /** A new state in which {@code plan}'s service holds what the plan needs. */
   public final ClusterState allocate(Plan plan) {
-    List<String> conflicts = conflicts(plan);
+    return allocate(Allocation.of(plan));
+  }
+
+  /**
+   * A new state in which {@code allocation}'s service holds its holdings; refused (nothing
+   * changed) when the service holds something already or a GPU would be over-committed.
+   */
+  public final ClusterState allocate(Allocation allocation) {
+    List<String> conflicts = conflicts(allocation);
     if (!conflicts.isEmpty()) {
-      throw new AllocationRefusedException(plan.serviceId(), conflicts);
+      throw new AllocationRefusedException(allocation.serviceId(), conflicts);
     }
     return ImmutableClusterState.builder()
         .cluster(cluster())
         .putAllAllocations(allocations())
-        .putAllocations(plan.serviceId(), Allocation.of(plan))
+        .putAllocations(allocation.serviceId(), allocation)
         .version(version() + 1)
         .build();
   }

@@ -62,25 +62,43 @@ public final class PerformanceModel {
 
   /** T_k for layers [from, to) on one whole GPU of {@code type}. */
   public double stageSeconds(Model model, int from, int to, GpuType type, int batch) {
-    double t = 0;
-    for (int l = from; l < to; l++) {
-      t += layerSeconds(model.layer(l), type, batch);
-    }
-    return t;
+    return cursor(model, batch, from, to, List.of(new WholeGpu(type))).seconds(0);
   }
 
-  /** Memory of layers [from, to) at batch b: weights, per-request state, largest working set. */
+  /** Memory of layers [from, to) at batch b, as {@link StageCursor#memoryBytes()} counts it. */
   public long stageMemoryBytes(Model model, int from, int to, int batch) {
-    long weights = 0;
-    long state = 0;
-    long working = 0;
-    for (int l = from; l < to; l++) {
-      Layer layer = model.layer(l);
-      weights += layer.weightBytes();
-      state += layer.stateBytesPerSample();
-      working = Math.max(working, layer.workingBytesPerSample());
+    return cursor(model, batch, from, to, List.of()).memoryBytes();
+  }
+
+  /**
+   * An empty stage starting at layer {@code from} that accumulates its time on each of
+   * {@code kinds} as layers are added (none: memory only).
+   */
+  public StageCursor cursor(Model model, int batch, int from, List<? extends DeviceKind> kinds) {
+    return new StageCursor(this, model, batch, from, kinds);
+  }
+
+  /** Every layer's memory at batch {@code batch}, in the two parts a stage combines. */
+  public static LayerMemory layerMemory(Model model, int batch) {
+    List<Long> additive = new ArrayList<>(model.size());
+    List<Long> peak = new ArrayList<>(model.size());
+    for (Layer layer : model.layers()) {
+      additive.add(StageCursor.additiveBytes(layer, batch));
+      peak.add(StageCursor.peakBytes(layer, batch));
     }
-    return weights + (long) batch * (state + working);
+    return new LayerMemory(additive, peak);
+  }
+
+  private StageCursor cursor(Model model, int batch, int from, int to, List<? extends DeviceKind> kinds) {
+    if (to <= from || to > model.size()) {
+      throw Invalid.value("stage.[from, to)", "[" + from + ", " + to + ")",
+          "must be a non-empty layer range within the model's " + model.size() + " layers");
+    }
+    StageCursor c = cursor(model, batch, from, kinds);
+    while (c.to() < to) {
+      c.add();
+    }
+    return c;
   }
 
   /** τ at the cut before layer {@code cut} over {@code link} for one batch (0 with transfers NONE). */
@@ -184,11 +202,15 @@ public final class PerformanceModel {
     return builder.build();
   }
 
-  /** Seconds to a Duration, rounded up to the next nanosecond so predictions are never optimistic. */
+  /**
+   * Seconds to a Duration, rounded to the nearest nanosecond: a latency that equals a bound given in
+   * whole nanoseconds, as a sum of layer times whose last bits rounded up, is reported as the bound
+   * and not a nanosecond above it. The SLO itself is judged on the seconds, by {@link SloPredicate}.
+   */
   public static Duration seconds(double seconds) {
     if (!Double.isFinite(seconds)) {
       throw Invalid.value("seconds", seconds, "must be finite");
     }
-    return Duration.ofNanos((long) Math.ceil(seconds * 1e9));
+    return Duration.ofNanos(Math.round(seconds * 1e9));
   }
 }

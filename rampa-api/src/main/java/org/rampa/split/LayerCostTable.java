@@ -10,6 +10,7 @@ import org.rampa.domain.Invalid;
 import org.rampa.domain.Layer;
 import org.rampa.domain.Link;
 import org.rampa.domain.Model;
+import org.rampa.perf.LayerMemory;
 import org.rampa.perf.PerformanceModel;
 
 /**
@@ -21,7 +22,7 @@ import org.rampa.perf.PerformanceModel;
  *
  * <p>Memory of a stage {@code [a, b)} = {@code Σ layerMemory[a..b) + max layerPeakMemory[a..b)}:
  * the first part adds up (weights, per-request state), the second is a transient working set of
- * which only the largest counts (as {@link PerformanceModel#stageMemoryBytes}).
+ * which only the largest counts (as {@link org.rampa.perf.StageCursor} counts it).
  *
  * <p>Transfers: {@code cutTimes[c]} is the time to ship one batch across the cut before layer
  * {@code c} (size {@code L + 1}; entries 0 and L are 0). When {@link #tensors()} is non-empty,
@@ -127,7 +128,7 @@ public record LayerCostTable(
    * A table for {@code model} at batch {@code batch}: one device kind per GPU type (named as the
    * type), layer times from {@code performance}, cut times over {@code link} under
    * {@code performance}'s transfer mode rules (latency + batch × cut bytes / bandwidth), and memory
-   * as {@link PerformanceModel#stageMemoryBytes} counts it. Times are in seconds.
+   * as {@link PerformanceModel#layerMemory} gives it. Times are in seconds.
    */
   public static LayerCostTable forModel(Model model, int batch, List<GpuType> types, Link link, PerformanceModel performance) {
     if (batch < 1) {
@@ -146,13 +147,8 @@ public record LayerCostTable(
     for (int c = 0; c <= layers; c++) {
       cuts.add(c == 0 || c == layers ? 0.0 : link.transferSeconds((double) batch * model.cutBytesPerSample(c)));
     }
-    List<Long> memory = new ArrayList<>(layers);
-    List<Long> peak = new ArrayList<>(layers);
-    for (Layer layer : model.layers()) {
-      memory.add(layer.weightBytes() + (long) batch * layer.stateBytesPerSample());
-      peak.add((long) batch * layer.workingBytesPerSample());
-    }
-    return new LayerCostTable("s", times, cuts, memory, peak, List.of());
+    LayerMemory memory = PerformanceModel.layerMemory(model, batch);
+    return new LayerCostTable("s", times, cuts, memory.additiveBytes(), memory.peakBytes(), List.of());
   }
 
   /**

@@ -1,5 +1,6 @@
 package org.rampa.strategy;
 
+import com.google.common.base.Ticker;
 import java.util.Objects;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Invalid;
@@ -9,26 +10,41 @@ import org.rampa.perf.PerformanceModel;
 
 /**
  * One placement decision: put {@code request} on the free resources of {@code state} at the least
- * cost under {@code importance}, predicting with {@code performance}.
+ * cost under {@code importance}, predicting with {@code performance}, within {@code options}' time
+ * limit as measured by {@code ticker} (the system's, unless a test injects another).
  */
 public record PlacementProblem(
     ServiceRequest request,
     ClusterState state,
     ImportanceModel importance,
     PerformanceModel performance,
-    StrategyOptions options) {
+    StrategyOptions options,
+    Ticker ticker) {
 
+  /** Checks that the performance model follows the options' transfer mode. */
   public PlacementProblem {
     Objects.requireNonNull(request, "request");
     Objects.requireNonNull(state, "state");
     Objects.requireNonNull(importance, "importance");
     Objects.requireNonNull(performance, "performance");
     Objects.requireNonNull(options, "options");
+    Objects.requireNonNull(ticker, "ticker");
     if (options.transfers() != performance.transferMode()) {
       throw Invalid.value("options.transfers", options.transfers(),
           "must equal the performance model's transfer mode (" + performance.transferMode() + ")",
           "build the model with PerformanceModel.withTransfers(options.transfers())");
     }
+  }
+
+  /** A problem timed by the system ticker. */
+  public PlacementProblem(ServiceRequest request, ClusterState state, ImportanceModel importance, PerformanceModel performance,
+      StrategyOptions options) {
+    this(request, state, importance, performance, options, Ticker.systemTicker());
+  }
+
+  /** The same problem timed by {@code newTicker}. */
+  public PlacementProblem withTicker(Ticker newTicker) {
+    return new PlacementProblem(request, state, importance, performance, options, newTicker);
   }
 
   /** A problem whose performance model follows {@code options.transfers()}. */

@@ -19,16 +19,19 @@ import org.rampa.domain.Plan;
 @JsonDeserialize(as = ImmutablePlacementResult.class)
 public abstract class PlacementResult {
 
+  /** How the search ended. */
   public abstract SolveStatus status();
 
+  /** The plan, present exactly when {@link SolveStatus#hasPlan()}. */
   public abstract Optional<Plan> plan();
 
-  /** Why there is no plan (INFEASIBLE, NO_SOLUTION_IN_TIME), or a note on the plan. */
+  /** Why there is no plan (INFEASIBLE, NO_SOLUTION_IN_TIME, NO_PLAN_FOUND), or a note on the plan. */
   @Value.Default
   public String reason() {
     return "";
   }
 
+  /** Time the strategy spent on the call, model building included. */
   public abstract Duration solveTime();
 
   /** The proven lower bound on the cost, when the strategy proves one. */
@@ -37,8 +40,10 @@ public abstract class PlacementResult {
   /** Relative gap between the plan's cost and the bound (0 for OPTIMAL). */
   public abstract OptionalDouble gap();
 
+  /** The name of the strategy that answered. */
   public abstract String strategy();
 
+  /** Strategy-specific counters (candidates tried, labels created, arcs ...), by name. */
   public abstract Map<String, Double> statistics();
 
   @Value.Check
@@ -54,10 +59,12 @@ public abstract class PlacementResult {
     }
   }
 
+  /** A builder; status, strategy and solve time are required, the rest as the status demands. */
   public static ImmutablePlacementResult.Builder builder() {
     return ImmutablePlacementResult.builder();
   }
 
+  /** An INFEASIBLE result of {@code strategy}: no plan meets the SLO on the state, because {@code reason}. */
   public static PlacementResult infeasible(String strategy, String reason, Duration solveTime) {
     return builder().status(SolveStatus.INFEASIBLE).strategy(strategy).reason(reason).solveTime(solveTime).build();
   }

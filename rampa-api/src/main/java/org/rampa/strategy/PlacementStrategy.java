@@ -10,5 +10,11 @@ public interface PlacementStrategy {
   /** The name users select the strategy by ("exact", "greedy", "performance-first", ...). */
   String name();
 
+  /**
+   * Plans {@code problem}'s request on the free resources of its state, within its options' time
+   * limit. Infeasibility and running out of time are results (with a reason), not exceptions.
+   *
+   * @throws IllegalArgumentException when the problem's options are invalid for this strategy
+   */
   PlacementResult place(PlacementProblem problem);
 }

@@ -14,6 +14,7 @@ import org.rampa.perf.TransferMode;
 @JsonDeserialize(as = ImmutableStrategyOptions.class)
 public abstract class StrategyOptions {
 
+  /** How long one placement call may take, model building included (default 10 s). */
   @Value.Default
   public Duration timeLimit() {
     return Duration.ofSeconds(10);
@@ -25,11 +26,13 @@ public abstract class StrategyOptions {
     return 1e-6;
   }
 
+  /** Seeds every random choice, so the same inputs give the same plan. */
   @Value.Default
   public long seed() {
     return 0;
   }
 
+  /** How inter-stage transfers enter the period (default overlapped, as SPEC section 3). */
   @Value.Default
   public TransferMode transfers() {
     return TransferMode.OVERLAPPED;
@@ -46,10 +49,12 @@ public abstract class StrategyOptions {
     }
   }
 
+  /** Every option at its default. */
   public static StrategyOptions defaults() {
     return ImmutableStrategyOptions.builder().build();
   }
 
+  /** A builder starting from the defaults. */
   public static ImmutableStrategyOptions.Builder builder() {
     return ImmutableStrategyOptions.builder();
   }

@@ -8,6 +8,7 @@ import java.util.Set;
  */
 public interface StrategyProvider {
 
+  /** The strategy names this provider can create. */
   Set<String> names();
 
   /** A strategy for one of {@link #names()}. */

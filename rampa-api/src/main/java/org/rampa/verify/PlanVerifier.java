@@ -12,6 +12,7 @@ import org.rampa.domain.Slo;
 import org.rampa.domain.Stage;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.PlanEstimate;
+import org.rampa.perf.SloPredicate;
 import org.rampa.verify.Violation.Kind;
 
 /**
@@ -20,17 +21,16 @@ import org.rampa.verify.Violation.Kind;
  * latency and memory with the performance model, checks them against the SLO and the cluster state
  * the plan is to be allocated on, and reports predictions in the plan that disagree.
  *
- * <p>Tolerance contract (what a solver's own feasibility tolerances must fit inside): throughput
- * may fall short of the SLO by one part in a million, latency may exceed its bound by one part in a
- * million plus 2 ns (predictions are stored as whole nanoseconds, rounded up), and a plan's stated
- * period, latency, throughput and stage times must agree with the recomputed ones to the same
- * relative tolerance. Memory has no tolerance.
+ * <p>The SLO is judged by {@link SloPredicate}, the comparison every strategy's search uses too, on
+ * the recomputed throughput and latency. A plan's stated period, latency, throughput and stage
+ * times must agree with the recomputed ones to a relative millionth or 2 ns, whichever is larger
+ * (predictions are stored as whole nanoseconds). Memory has no tolerance.
  */
 public final class PlanVerifier {
 
   /** Relative tolerance for comparing a plan's predictions with the recomputed ones. */
   private static final double RELATIVE_TOLERANCE = 1e-6;
-  /** Predictions are stored as whole nanoseconds (rounded up). */
+  /** Predictions are stored as whole nanoseconds. */
   private static final double ABSOLUTE_TOLERANCE_SECONDS = 2e-9;
 
   private final PerformanceModel performance;
@@ -128,11 +128,11 @@ public final class PlanVerifier {
   }
 
   private static void checkSlo(Slo slo, PlanEstimate e, List<Violation> v) {
-    if (e.throughput() < slo.requiredThroughput() * (1 - RELATIVE_TOLERANCE)) {
+    if (!SloPredicate.meetsThroughput(e.throughput(), slo)) {
       v.add(new Violation(Kind.THROUGHPUT, String.format(
           "throughput %.6g req/s < required %.6g req/s", e.throughput(), slo.requiredThroughput())));
     }
-    if (e.latencySeconds() > slo.latencyBoundSeconds() * (1 + RELATIVE_TOLERANCE) + ABSOLUTE_TOLERANCE_SECONDS) {
+    if (!SloPredicate.meetsLatency(e.latencySeconds(), slo)) {
       v.add(new Violation(Kind.LATENCY, String.format(
           "latency %.6g s > bound %.6g s", e.latencySeconds(), slo.latencyBoundSeconds())));
     }

@@ -10,6 +10,7 @@ import org.rampa.domain.ServiceRequest;
 import org.rampa.importance.GpuCosts;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.PlanEstimate;
+import org.rampa.perf.SloPredicate;
 import org.rampa.perf.StageAssignment;
 import org.rampa.strategy.PlacementProblem;
 
@@ -18,7 +19,7 @@ import org.rampa.strategy.PlacementProblem;
  * for every stage, every non-empty set of completely free GPUs of one type (data-parallel replicas,
  * exclusive use), disjoint from the other stages; keeps the placement of least cost
  * ({@link GpuCosts} of the problem's importance model) that meets memory (free memory of every GPU),
- * throughput and latency under {@link PerformanceModel#estimate}, compared exactly (no tolerance).
+ * throughput and latency under {@link PerformanceModel#estimate}, judged by {@link SloPredicate}.
  *
  * <p>Exponential: meant for at most about 8 layers and 6 free GPUs. It prunes only by rules that
  * cannot lose the optimum: a partial cost already at least the best found (costs are never
@@ -51,7 +52,6 @@ public final class BruteForcePlacement {
     final double[] cost;
     final int layers;
     final int batch;
-    final double maxStageBusy;
     final double latencyBudget;
     List<StageAssignment> best;
     double bestCost = Double.POSITIVE_INFINITY;
@@ -62,7 +62,7 @@ public final class BruteForcePlacement {
       this.request = problem.request();
       this.cluster = problem.state().cluster();
       this.performance = problem.performance();
-      this.free = problem.state().freeGpus();
+      this.free = problem.state().capacity().gpus();
       GpuCosts costs = problem.importance().evaluate(problem.state());
       this.cost = new double[free.size()];
       for (int i = 0; i < free.size(); i++) {
@@ -70,8 +70,7 @@ public final class BruteForcePlacement {
       }
       this.layers = request.model().size();
       this.batch = request.slo().batchSize();
-      this.maxStageBusy = batch / request.slo().requiredThroughput();
-      this.latencyBudget = request.slo().latencyBoundSeconds() - request.slo().batchingWaitSeconds();
+      this.latencyBudget = SloPredicate.latencyBudgetSeconds(request.slo());
     }
 
     void recurse(int from, int usedMask, double partialCost, double partialCompute, List<StageAssignment> stages) {
@@ -103,7 +102,7 @@ public final class BruteForcePlacement {
             continue;
           }
           double compute = performance.stageSeconds(request.model(), from, to, cluster.typeOf(ids.get(0)), batch);
-          if (compute / ids.size() > maxStageBusy || partialCompute + compute > latencyBudget) {
+          if (!SloPredicate.meetsPeriod(compute / ids.size(), request.slo()) || partialCompute + compute > latencyBudget) {
             continue;
           }
           stages.add(new StageAssignment(from, to, ids, 1.0));
@@ -130,7 +129,7 @@ public final class BruteForcePlacement {
     private void leaf(List<StageAssignment> stages, double c) {
       checked++;
       PlanEstimate e = performance.estimate(request, stages, cluster);
-      if (e.throughput() >= request.slo().requiredThroughput() && e.latencySeconds() <= request.slo().latencyBoundSeconds()
+      if (SloPredicate.meets(e, request.slo())
           && c < bestCost) {
         bestCost = c;
         best = List.copyOf(stages);

@@ -12,9 +12,12 @@ import org.rampa.domain.Invalid;
 
 /**
  * CP-SAT, which only takes integer coefficients. Rows whose coefficients are not integers (the
- * latency row, in seconds) are multiplied by {@code 2^30 / max|coefficient or bound|} and rounded
- * to the nearest integer (the upper bound rounded down), so a row can be off by about
- * {@code terms x 2^-31} of its largest value: far inside the plan verifier's 1e-6 tolerance. The
+ * latency row, in microseconds) are multiplied by {@code 2^40 / max|coefficient or bound|} and
+ * rounded conservatively (toward a tighter row: coefficients up and the upper bound down for a
+ * {@code <=} row, the other way for a {@code >=} row, to nearest for a two-sided one; every variable
+ * is non-negative), so every
+ * CP-SAT solution satisfies the row as written, and the row loses at most about
+ * {@code terms x 2^-40} of its largest value: far inside the SLO predicate's 1e-6 tolerance. The
  * objective (GPU costs) is scaled the same way to {@code 2^40} for the largest possible total, so
  * ties closer than about {@code 1e-12} of the largest cost may be broken either way. The reported
  * objective and bound are divided back.
@@ -22,7 +25,7 @@ import org.rampa.domain.Invalid;
 final class CpSatBackend implements MilpBackend {
 
   static final String NAME = "cpsat";
-  private static final double ROW_SCALE = 0x1p30;
+  private static final double ROW_SCALE = 0x1p40;
   private static final double OBJECTIVE_SCALE = 0x1p40;
 
   @Override
@@ -63,7 +66,11 @@ final class CpSatBackend implements MilpBackend {
 
     CpSolver solver = new CpSolver();
     var params = solver.getParameters();
-    params.setMaxTimeInSeconds(Math.max(1e-3, settings.timeLimit().toNanos() * 1e-9));
+    long leftNanos = settings.budget().remaining().toNanos();
+    if (leftNanos <= 0) {
+      return new Solution(Outcome.UNKNOWN, new double[0], Double.NaN, Double.NaN, Map.of("solverMillis", 0.0));
+    }
+    params.setMaxTimeInSeconds(leftNanos * 1e-9);
     params.setNumWorkers(1);
     params.setRandomSeed((int) Math.floorMod(settings.seed(), Integer.MAX_VALUE));
     params.setRelativeGapLimit(settings.relativeGap());
@@ -115,9 +122,12 @@ final class CpSatBackend implements MilpBackend {
       }
       scale = largest > 0 ? ROW_SCALE / largest : 1;
     }
+    boolean upperOnly = Double.isInfinite(row.lower()) && !Double.isInfinite(row.upper());
+    boolean lowerOnly = !Double.isInfinite(row.lower()) && Double.isInfinite(row.upper());
     LinearExprBuilder expr = LinearExpr.newBuilder();
     for (LinearModel.Term t : row.terms()) {
-      expr.addTerm(vars[t.variable()], Math.round(t.coefficient() * scale));
+      double c = t.coefficient() * scale;
+      expr.addTerm(vars[t.variable()], (long) (upperOnly ? Math.ceil(c) : lowerOnly ? Math.floor(c) : Math.rint(c)));
     }
     long lower = Double.isInfinite(row.lower()) ? Long.MIN_VALUE : (long) Math.ceil(row.lower() * scale);
     long upper = Double.isInfinite(row.upper()) ? Long.MAX_VALUE : (long) Math.floor(row.upper() * scale);

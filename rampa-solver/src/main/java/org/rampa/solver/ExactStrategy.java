@@ -11,17 +11,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.rampa.domain.ClusterState;
-import org.rampa.domain.Invalid;
 import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.importance.GpuCosts;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.StageAssignment;
+import org.rampa.strategy.NecessaryConditions;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.PlacementStrategy;
 import org.rampa.strategy.SolveStatus;
+import org.rampa.strategy.TimeBudget;
+import org.rampa.strategy.WarmStart;
 import org.rampa.strategy.StrategyOptions;
 import org.rampa.verify.PlanVerifier;
 
@@ -41,16 +45,14 @@ import org.rampa.verify.PlanVerifier;
  * time, or the conservative corner);
  * INFEASIBLE with a reason from cheap pre-checks (memory, throughput, latency floor, GPU count,
  * stage count) or from the solver's proof; NO_SOLUTION_IN_TIME when the time limit ends the
- * search before any plan. Every plan returned has passed {@link PlanVerifier}.
+ * search before any plan; NO_PLAN_FOUND in the conservative corner when no safe plan is found.
+ * Every plan returned has passed {@link PlanVerifier}.
  *
- * <p>{@link StrategyOptions#extra()} keys: {@code backend} = {@code scip} | {@code cpsat} (overrides
- * the strategy's default); {@code exportLp} = a file path to write the model to in LP format;
- * {@code solverParameters} = backend parameters in the backend's text format (SCIP:
- * {@code "limits/nodes = 1000"} lines; CP-SAT: SatParameters text), rejected loudly when the
- * backend does not accept them; {@code model} = {@code auto} (default: the small relaxation first,
- * the co-location model only when the relaxation's plan needs intra-node links it does not get) or
- * {@code full} (the co-location model at once; slower, for testing and debugging). The time limit
- * covers the whole call, warm start included; the solver runs on one thread.
+ * <p>Settings: {@link ExactOptions} (backend, solver parameters, model choice, LP export), read
+ * from {@link StrategyOptions#extra()}; an unknown key is an error. The time limit covers the whole
+ * call, measured on the problem's ticker: checks, model building (before each model and inside the
+ * backend, whose own limit starts after the model is loaded), warm start and solving. OR-Tools'
+ * native libraries load when the strategy is created, not in a call. The solver runs on one thread.
  *
  * <p>Instances are immutable and thread-safe; each call builds and frees its own solver.
  */
@@ -65,9 +67,11 @@ public final class ExactStrategy implements PlacementStrategy {
 
   private final String name;
   private final String backend;
-  private final PlacementStrategy warmStart;
+  private final WarmStart warmStart;
 
-  private ExactStrategy(String name, String backend, PlacementStrategy warmStart) {
+  private ExactStrategy(String name, String backend, WarmStart warmStart) {
+    // once per JVM (about 1.6 s): here, so that no call's time limit pays for it
+    OrToolsNatives.ensureLoaded();
     this.name = name;
     this.backend = backend;
     this.warmStart = warmStart;
@@ -89,7 +93,7 @@ public final class ExactStrategy implements PlacementStrategy {
    * the time limit; a heuristic plan the model cannot express is ignored.
    */
   public ExactStrategy withWarmStart(PlacementStrategy heuristic) {
-    return new ExactStrategy(name, backend, Objects.requireNonNull(heuristic, "heuristic"));
+    return new ExactStrategy(name, backend, WarmStart.from(Objects.requireNonNull(heuristic, "heuristic")));
   }
 
   @Override
@@ -97,171 +101,251 @@ public final class ExactStrategy implements PlacementStrategy {
     return name;
   }
 
+  /**
+   * Runs the cascade of {@link Cascade}'s phases: each either decides the call (an outcome) or
+   * hands on to the next; the last always decides.
+   */
   @Override
   public PlacementResult place(PlacementProblem problem) {
-    long start = System.nanoTime();
-    StrategyOptions options = problem.options();
-    MilpBackend solver = backend(options.extra().getOrDefault("backend", backend));
-    String solverParameters = options.extra().getOrDefault("solverParameters", "");
-    String modelChoice = options.extra().getOrDefault("model", "auto");
-    if (!modelChoice.equals("auto") && !modelChoice.equals("full")) {
-      throw Invalid.value("options.extra.model", modelChoice, "unknown model choice",
-          "use \"auto\" (relaxation first, co-location model when needed) or \"full\" (co-location model at once)");
+    Cascade cascade = new Cascade(problem);
+    for (Supplier<Optional<PlacementResult>> phase : List.<Supplier<Optional<PlacementResult>>>of(
+        cascade::checks, cascade::relaxation, cascade::networkOnly, cascade::colocation)) {
+      Optional<PlacementResult> outcome = phase.get();
+      if (outcome.isPresent()) {
+        return outcome.get();
+      }
     }
-    boolean relaxFirst = modelChoice.equals("auto");
-    ServiceRequest request = problem.request();
-    ClusterState state = problem.state();
-    PerformanceModel performance = problem.performance();
+    return cascade.conservative();
+  }
 
-    Optional<String> precheck = new FeasibilityPrechecks(request, state, performance).firstFailure();
-    if (precheck.isPresent()) {
-      return PlacementResult.infeasible(name, precheck.get(), since(start));
-    }
-    GpuCosts costs = problem.importance().evaluate(state);
-    Map<String, Double> stats = new LinkedHashMap<>();
-    IntervalFlowFormulation relaxed =
-        new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.OPTIMISTIC);
-    stats.put("arcs", (double) relaxed.arcs.size());
-    stats.put("variables", (double) relaxed.model.variableCount());
-    stats.put("constraints", (double) relaxed.model.rows().size());
-    Optional<String> structural = structuralReason(relaxed, request);
-    if (structural.isPresent()) {
-      return PlacementResult.infeasible(name, structural.get(), since(start));
-    }
-    String exportLp = options.extra().get("exportLp");
-    if (exportLp != null) {
-      writeLp(new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.NETWORK).model,
-          exportLp);
-    }
+  /**
+   * One call's phases and what they pass on: cheap checks and the relaxed model; the relaxation
+   * (optimal when its plan gets the links it was charged, or when packing its stages onto shared
+   * nodes does); a network-only plan as incumbent; the co-location model; and, when some node's
+   * intra link is slower than the network, the conservative model.
+   */
+  private final class Cascade {
+    final PlacementProblem problem;
+    final TimeBudget budget;
+    final StrategyOptions options;
+    final ExactOptions settings;
+    final MilpBackend solver;
+    final ServiceRequest request;
+    final ClusterState state;
+    final PerformanceModel performance;
+    final Map<String, Double> stats = new LinkedHashMap<>();
+    GpuCosts costs;
+    IntervalFlowFormulation relaxed;
     Optional<Plan> heuristicPlan = Optional.empty();
-    if (warmStart != null) {
-      heuristicPlan = warmStart.place(new PlacementProblem(request, state, problem.importance(), performance,
-          StrategyOptions.builder().from(options).timeLimit(positive(remaining(options, start))).build())).plan();
-    }
     double bound = Double.NaN;
-    if (relaxFirst) {
+    /** The network-only plan, when it verified: an incumbent for the co-location model. */
+    Plan incumbent;
+
+    Cascade(PlacementProblem problem) {
+      this.problem = problem;
+      this.budget = TimeBudget.start(problem);
+      this.options = problem.options();
+      this.settings = ExactOptions.of(options, name, backend);
+      this.solver = backend(settings.backend());
+      this.request = problem.request();
+      this.state = problem.state();
+      this.performance = problem.performance();
+    }
+
+    private Attempt attempt(Supplier<IntervalFlowFormulation> build, Function<IntervalFlowFormulation, Optional<double[]>> hint,
+        String label) {
+      return ExactStrategy.this.attempt(build, hint, problem, costs, solver, settings.solverParameters(), budget, stats, label);
+    }
+
+    private IntervalFlowFormulation formulation(IntervalFlowFormulation.Charging charging) {
+      return new IntervalFlowFormulation(request, state, costs, performance, charging, budget::expired);
+    }
+
+    /** Necessary conditions, the relaxed model and its structural check, LP export, warm start. */
+    Optional<PlacementResult> checks() {
+      Optional<String> precheck = NecessaryConditions.firstFailure(problem);
+      if (precheck.isPresent()) {
+        return Optional.of(PlacementResult.infeasible(name, precheck.get(), budget.elapsed()));
+      }
+      costs = problem.importance().evaluate(state);
+      try {
+        relaxed = formulation(IntervalFlowFormulation.Charging.OPTIMISTIC);
+      } catch (IntervalFlowFormulation.OutOfTime e) {
+        return Optional.of(noSolution(timeUp(options, "relaxed"), budget, stats));
+      }
+      stats.put("arcs", (double) relaxed.arcs.size());
+      stats.put("variables", (double) relaxed.model.variableCount());
+      stats.put("constraints", (double) relaxed.model.rows().size());
+      Optional<String> structural = structuralReason(relaxed, request);
+      if (structural.isPresent()) {
+        return Optional.of(PlacementResult.infeasible(name, structural.get(), budget.elapsed()));
+      }
+      if (settings.exportLp().isPresent()) {
+        writeLp(new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.NETWORK).model,
+            settings.exportLp().get());
+      }
+      if (warmStart != null) {
+        heuristicPlan = warmStart.plan(problem, budget.remaining());
+      }
+      return Optional.empty();
+    }
+
+    /** The relaxation: decides when its plan, or its stages packed onto shared nodes, verifies. */
+    Optional<PlacementResult> relaxation() {
+      if (!settings.relaxFirst()) {
+        return Optional.empty();
+      }
       Optional<double[]> hint = heuristicPlan.flatMap(relaxed::hint);
       if (warmStart != null) {
         stats.put("warmStartUsed", hint.isPresent() ? 1.0 : 0.0);
       }
-      Attempt first = attempt(relaxed, hint, problem, costs, solver, solverParameters, start, stats, "relaxed");
+      Attempt first = attempt(() -> relaxed, f -> hint, "relaxed");
       if (first.terminal != null) {
-        return first.terminal;
+        return Optional.of(first.terminal);
       }
       if (first.verified) {
-        return result(first.plan, first.solution.outcome() == MilpBackend.Outcome.OPTIMAL, first.solution.bestBound(), "",
-            start, stats);
+        return Optional.of(result(first.plan, first.solution.outcome() == MilpBackend.Outcome.OPTIMAL,
+            first.solution.bestBound(), "", budget, stats));
       }
       bound = first.solution.bestBound();
       // Same stages, packed onto shared nodes: if that gets the intra-node links the relaxation
       // charged, at no extra cost, it is as good as the relaxation's optimum.
-      List<StageAssignment> packedStages = relaxed.decodePacked(first.solution.values());
+      List<StageAssignment> packedStages = new SolutionDecoder(relaxed).decodePacked(first.solution.values());
       Plan packed = performance.plan(request, packedStages, state.cluster(), costOf(packedStages, costs), name);
       boolean packedHolds = new PlanVerifier(performance).verify(request, packed, state).ok();
       stats.put("packedRetry", packedHolds ? 1.0 : 0.0);
       if (packedHolds && packed.cost() <= first.plan.cost() + 1e-9 * Math.max(1, first.plan.cost())) {
-        return result(packed, first.solution.outcome() == MilpBackend.Outcome.OPTIMAL, bound, "", start, stats);
+        return Optional.of(result(packed, first.solution.outcome() == MilpBackend.Outcome.OPTIMAL, bound, "", budget, stats));
       }
+      return Optional.empty();
     }
-    // The cheapest plan relies on intra-node transfers it does not get. First a plan that ignores
-    // co-location (every cut on the network): small to solve, an incumbent for the exact model.
-    Plan incumbent = null;
-    if (relaxFirst) {
-      IntervalFlowFormulation networkOnly =
-          new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.NETWORK_ONLY);
-      Attempt fallback = attempt(networkOnly, heuristicPlan.flatMap(networkOnly::hint), problem, costs, solver,
-          solverParameters, start, stats, "networkOnly");
+
+    /**
+     * The cheapest plan relies on intra-node transfers it does not get. First a plan that ignores
+     * co-location (every cut on the network): small to solve, an incumbent for the exact model.
+     */
+    Optional<PlacementResult> networkOnly() {
+      if (!settings.relaxFirst()) {
+        return Optional.empty();
+      }
+      Attempt fallback = attempt(() -> formulation(IntervalFlowFormulation.Charging.NETWORK_ONLY),
+          f -> heuristicPlan.flatMap(f::hint), "networkOnly");
       if (fallback.terminal != null && fallback.terminal.status() == SolveStatus.NO_SOLUTION_IN_TIME) {
-        return fallback.terminal;
+        return Optional.of(fallback.terminal);
       }
       if (fallback.terminal == null && fallback.verified) {
         incumbent = fallback.plan;
         if (fallback.solution.outcome() == MilpBackend.Outcome.OPTIMAL
             && relativeGap(incumbent.cost(), bound) <= OPTIMALITY_GAP) {
-          return result(incumbent, true, bound, "", start, stats);
+          return Optional.of(result(incumbent, true, bound, "", budget, stats));
         }
       }
+      return Optional.empty();
     }
-    // Model co-location exactly.
-    IntervalFlowFormulation exact =
-        new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.NETWORK);
-    stats.put("exactArcs", (double) exact.arcs.size());
-    stats.put("exactSlots", (double) exact.slots.size());
-    Optional<double[]> exactHint = incumbent != null ? exact.hint(incumbent) : heuristicPlan.flatMap(exact::hint);
-    if (!relaxFirst && warmStart != null) {
-      stats.put("warmStartUsed", exactHint.isPresent() ? 1.0 : 0.0);
-    }
-    Attempt second = attempt(exact, exactHint, problem, costs, solver, solverParameters, start, stats, "exact");
-    if (second.terminal != null) {
-      if (incumbent != null && second.terminal.status() == SolveStatus.NO_SOLUTION_IN_TIME) {
-        return result(incumbent, false, bound, "the co-location model was not solved within the time limit; this plan "
-            + "ignores co-location (every cut on the network) and is within the reported gap of the optimum",
-            start, stats);
+
+    /** Co-location modelled exactly; hands on only when some intra link is slower than the network. */
+    Optional<PlacementResult> colocation() {
+      Attempt second = attempt(() -> {
+        IntervalFlowFormulation exact = formulation(IntervalFlowFormulation.Charging.NETWORK);
+        stats.put("exactArcs", (double) exact.arcs.size());
+        stats.put("exactSlots", (double) exact.slots.size());
+        return exact;
+      }, exact -> {
+        Optional<double[]> exactHint = incumbent != null ? exact.hint(incumbent) : heuristicPlan.flatMap(exact::hint);
+        if (!settings.relaxFirst() && warmStart != null) {
+          stats.put("warmStartUsed", exactHint.isPresent() ? 1.0 : 0.0);
+        }
+        return exactHint;
+      }, "exact");
+      if (second.terminal != null) {
+        if (incumbent != null && second.terminal.status() == SolveStatus.NO_SOLUTION_IN_TIME) {
+          return Optional.of(result(incumbent, false, bound, "the co-location model was not solved within the time limit; "
+              + "this plan ignores co-location (every cut on the network) and is within the reported gap of the optimum",
+              budget, stats));
+        }
+        return Optional.of(second.terminal);
       }
-      return second.terminal;
+      bound = Double.isNaN(bound) ? second.solution.bestBound() : Math.max(bound, second.solution.bestBound());
+      if (incumbent != null && second.verified && second.solution.outcome() != MilpBackend.Outcome.OPTIMAL
+          && incumbent.cost() < second.plan.cost()) {
+        return Optional.of(result(incumbent, false, bound, "", budget, stats));
+      }
+      if (second.verified) {
+        return Optional.of(result(second.plan, second.solution.outcome() == MilpBackend.Outcome.OPTIMAL, bound, "", budget,
+            stats));
+      }
+      if (!second.formulation.slowIntraLinks) {
+        throw new IllegalStateException("the exact planner produced a plan the verifier rejects, a bug: "
+            + new PlanVerifier(performance).verify(request, second.plan, state).violations() + " for plan " + second.plan);
+      }
+      return Optional.empty();
     }
-    bound = Double.isNaN(bound) ? second.solution.bestBound() : Math.max(bound, second.solution.bestBound());
-    if (incumbent != null && second.verified && second.solution.outcome() != MilpBackend.Outcome.OPTIMAL
-        && incumbent.cost() < second.plan.cost()) {
-      return result(incumbent, false, bound, "", start, stats);
+
+    /** Two network-charged stages landed on a node whose intra link is slower than the network. */
+    PlacementResult conservative() {
+      Attempt third = attempt(() -> formulation(IntervalFlowFormulation.Charging.CONSERVATIVE), f -> Optional.empty(),
+          "conservative");
+      if (third.terminal != null && third.terminal.status() == SolveStatus.NO_SOLUTION_IN_TIME) {
+        return third.terminal;
+      }
+      boolean thirdUsable = third.terminal == null && third.verified;
+      if (incumbent != null && (!thirdUsable || incumbent.cost() <= third.plan.cost())) {
+        return result(incumbent, false, bound, "this plan ignores co-location (every cut on the network); the "
+            + "co-location model's plans relied on intra-node links slower than the network", budget, stats);
+      }
+      if (!thirdUsable) {
+        // not a proof either way, and not the clock: the model's own limit with slow intra-node links
+        return PlacementResult.builder().status(SolveStatus.NO_PLAN_FOUND).strategy(name).solveTime(budget.elapsed())
+            .statistics(stats).reason("no plan found: the cheapest plans rely on a cut between stages that share a node "
+                + "whose intra-node link is slower than the network, which breaks the SLO, and no plan is safe under the "
+                + "slowest link; a plan may exist (the label-setting strategy \"dp\" models every link exactly)").build();
+      }
+      return result(third.plan, false, bound, "some node's intra-node link is slower than the network, so this plan was "
+          + "found by charging every cross-stage transfer the slowest link; a cheaper plan may exist (the bound is proven)",
+          budget, stats);
     }
-    if (second.verified) {
-      return result(second.plan, second.solution.outcome() == MilpBackend.Outcome.OPTIMAL, bound, "", start, stats);
-    }
-    if (!exact.slowIntraLinks) {
-      throw new IllegalStateException("the exact planner produced a plan the verifier rejects, a bug: "
-          + new PlanVerifier(performance).verify(request, second.plan, state).violations() + " for plan " + second.plan);
-    }
-    // Two network-charged stages landed on a node whose intra link is slower than the network.
-    IntervalFlowFormulation safe =
-        new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.CONSERVATIVE);
-    Attempt third = attempt(safe, Optional.empty(), problem, costs, solver, solverParameters, start, stats, "conservative");
-    if (third.terminal != null && third.terminal.status() == SolveStatus.NO_SOLUTION_IN_TIME) {
-      return third.terminal;
-    }
-    boolean thirdUsable = third.terminal == null && third.verified;
-    if (incumbent != null && (!thirdUsable || incumbent.cost() <= third.plan.cost())) {
-      return result(incumbent, false, bound, "this plan ignores co-location (every cut on the network); the "
-          + "co-location model's plans relied on intra-node links slower than the network", start, stats);
-    }
-    if (!thirdUsable) {
-      return noSolution("the cheapest plans found rely on a cut between stages that share a node whose intra-node link "
-          + "is slower than the network, which breaks the SLO, and no plan is safe under the slowest link; "
-          + "feasibility is unknown", start, stats);
-    }
-    return result(third.plan, false, bound, "some node's intra-node link is slower than the network, so this plan was "
-        + "found by charging every cross-stage transfer the slowest link; a cheaper plan may exist (the bound is proven)",
-        start, stats);
   }
 
   /** One solve: a terminal result (infeasible, out of time), or a plan and whether it verified. */
   private static final class Attempt {
+    IntervalFlowFormulation formulation;
     PlacementResult terminal;
     MilpBackend.Solution solution;
     Plan plan;
     boolean verified;
   }
 
-  private Attempt attempt(IntervalFlowFormulation f, Optional<double[]> hint, PlacementProblem problem, GpuCosts costs,
-      MilpBackend solver, String solverParameters, long start, Map<String, Double> stats, String label) {
+  /**
+   * Builds a model (unless the time is up already) and solves it within what is left of the budget;
+   * the backend's limit starts after it has loaded the model, so building counts against it too.
+   */
+  private Attempt attempt(Supplier<IntervalFlowFormulation> build, Function<IntervalFlowFormulation, Optional<double[]>> hint,
+      PlacementProblem problem, GpuCosts costs, MilpBackend solver, String solverParameters, TimeBudget budget,
+      Map<String, Double> stats, String label) {
     Attempt a = new Attempt();
     StrategyOptions options = problem.options();
-    stats.put(label + "SolveStartMillis", (System.nanoTime() - start) / 1e6); // since the call began
-    Duration left = remaining(options, start);
-    if (left.isNegative() || left.isZero()) {
-      a.terminal = noSolution("the time limit of " + options.timeLimit() + " ran out before the " + label
-          + " model was solved; feasibility is unknown. Maybe raise the time limit", start, stats);
+    try {
+      if (!budget.expired()) {
+        a.formulation = build.get();
+        stats.put(label + "SolveStartMillis", budget.elapsed().toNanos() / 1e6); // since the call began
+      }
+    } catch (IntervalFlowFormulation.OutOfTime e) {
+      a.formulation = null;
+    }
+    if (a.formulation == null || budget.expired()) {
+      a.terminal = noSolution(timeUp(options, label), budget, stats);
       return a;
     }
-    a.solution = solver.solve(f.model, new MilpBackend.Settings(left, options.relativeGap(), options.seed(), hint,
+    IntervalFlowFormulation f = a.formulation;
+    a.solution = solver.solve(f.model, new MilpBackend.Settings(budget, options.relativeGap(), options.seed(), hint.apply(f),
         solverParameters));
     a.solution.statistics().forEach((k, v) -> stats.merge(k, v, Double::sum));
     switch (a.solution.outcome()) {
       case INFEASIBLE -> a.terminal = PlacementResult.infeasible(name, solverReason(problem.request(), problem.state()),
-          since(start));
+          budget.elapsed());
       case UNKNOWN -> a.terminal = noSolution("no plan found within the time limit of " + options.timeLimit()
           + " (the " + label + " model has " + f.arcs.size() + " stage candidates); feasibility is unknown. "
-          + "Maybe raise the time limit", start, stats);
+          + "Maybe raise the time limit", budget, stats);
       default -> {
         a.plan = toPlan(f, a.solution.values(), problem, costs);
         a.verified = new PlanVerifier(problem.performance()).verify(problem.request(), a.plan, problem.state()).ok();
@@ -270,7 +354,12 @@ public final class ExactStrategy implements PlacementStrategy {
     return a;
   }
 
-  private PlacementResult result(Plan plan, boolean proven, double bound, String note, long start,
+  private static String timeUp(StrategyOptions options, String label) {
+    return "the time limit of " + options.timeLimit() + " ran out before the " + label
+        + " model was solved; feasibility is unknown. Maybe raise the time limit";
+  }
+
+  private PlacementResult result(Plan plan, boolean proven, double bound, String note, TimeBudget budget,
       Map<String, Double> stats) {
     double cost = plan.cost();
     double gap = Double.isNaN(bound) ? Double.NaN : relativeGap(cost, bound);
@@ -280,7 +369,7 @@ public final class ExactStrategy implements PlacementStrategy {
         .strategy(name)
         .plan(plan)
         .reason(note)
-        .solveTime(since(start))
+        .solveTime(budget.elapsed())
         .statistics(stats);
     if (!Double.isNaN(bound)) {
       result.bound(Math.min(bound, cost)).gap(optimal ? 0 : gap);
@@ -294,7 +383,7 @@ public final class ExactStrategy implements PlacementStrategy {
   }
 
   private Plan toPlan(IntervalFlowFormulation formulation, double[] values, PlacementProblem problem, GpuCosts costs) {
-    List<StageAssignment> stages = formulation.decode(values);
+    List<StageAssignment> stages = new SolutionDecoder(formulation).decode(values);
     return problem.performance().plan(problem.request(), stages, problem.state().cluster(), costOf(stages, costs), name);
   }
 
@@ -330,20 +419,20 @@ public final class ExactStrategy implements PlacementStrategy {
   private static String solverReason(ServiceRequest request, ClusterState state) {
     return String.format("no combination of at most %d stages on the %d free GPUs meets both throughput >= %.4g req/s "
         + "and latency <= %.4g s (each is attainable on its own by the cheap checks; together, with GPU counts and "
-        + "transfers, they are not)", request.maxStages(), state.freeGpus().size(), request.slo().requiredThroughput(),
+        + "transfers, they are not)", request.maxStages(), state.capacity().count(), request.slo().requiredThroughput(),
         request.slo().latencyBoundSeconds());
   }
 
-  private PlacementResult noSolution(String reason, long start, Map<String, Double> stats) {
+  private PlacementResult noSolution(String reason, TimeBudget budget, Map<String, Double> stats) {
     return PlacementResult.builder().status(SolveStatus.NO_SOLUTION_IN_TIME).strategy(name).reason(reason)
-        .solveTime(since(start)).statistics(stats).build();
+        .solveTime(budget.elapsed()).statistics(stats).build();
   }
 
   private static MilpBackend backend(String name) {
     return switch (name) {
       case ScipBackend.NAME -> new ScipBackend();
       case CpSatBackend.NAME -> new CpSatBackend();
-      default -> throw Invalid.value("options.extra.backend", name, "unknown MILP backend", "use \"scip\" or \"cpsat\"");
+      default -> throw new IllegalStateException("ExactOptions admitted backend " + name);
     };
   }
 
@@ -355,15 +444,4 @@ public final class ExactStrategy implements PlacementStrategy {
     }
   }
 
-  private static Duration remaining(StrategyOptions options, long start) {
-    return options.timeLimit().minusNanos(System.nanoTime() - start);
-  }
-
-  private static Duration positive(Duration d) {
-    return d.isNegative() || d.isZero() ? Duration.ofMillis(1) : d;
-  }
-
-  private static Duration since(long start) {
-    return Duration.ofNanos(System.nanoTime() - start);
-  }
 }

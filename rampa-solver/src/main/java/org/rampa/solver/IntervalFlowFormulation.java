@@ -7,11 +7,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.GpuType;
-import org.rampa.domain.Layer;
 import org.rampa.domain.Link;
 import org.rampa.domain.Model;
 import org.rampa.domain.Node;
@@ -20,8 +20,11 @@ import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.Stage;
 import org.rampa.importance.GpuCosts;
 import org.rampa.perf.PerformanceModel;
+import org.rampa.perf.SloPredicate;
 import org.rampa.perf.StageAssignment;
+import org.rampa.perf.StageCursor;
 import org.rampa.perf.TransferMode;
+import org.rampa.perf.WholeGpu;
 import org.rampa.solver.LinearModel.Term;
 
 /**
@@ -112,6 +115,14 @@ import org.rampa.solver.LinearModel.Term;
 final class IntervalFlowFormulation {
 
   private static final double MICROS = 1e6;
+  /**
+   * The latency row's right-hand side is the SLO predicate's budget less this fraction of it, so
+   * that SCIP, whose feasibility tolerance {@link ScipBackend} sets to 1e-9 (relative), cannot carry
+   * a solution past what {@link SloPredicate} admits; CP-SAT rounds the row conservatively anyway.
+   * A hundred times below the predicate's own tolerance, it keeps every plan that meets the SLO
+   * with equality (or up to 0.99 of the tolerance beyond it) in the model.
+   */
+  static final double SOLVER_MARGIN = 1e-8;
 
   /** Layers [from, to) on {@code replicas} GPUs of {@code type}; {@code slot} -1 = network. */
   static final class Arc {
@@ -179,13 +190,13 @@ final class IntervalFlowFormulation {
     }
   }
 
+  private final BooleanSupplier outOfTime;
   private final ServiceRequest request;
   private final Cluster cluster;
   private final PerformanceModel performance;
   private final TransferMode mode;
   private final int layers;
   private final int batch;
-  private final double lambda;
 
   final List<GpuType> types = new ArrayList<>();
   final int[] freePerType;
@@ -218,8 +229,27 @@ final class IntervalFlowFormulation {
     CONSERVATIVE
   }
 
+  /** Thrown while building when the caller's time is up: a model too large to build in time. */
+  static final class OutOfTime extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    OutOfTime() {
+      super("the time limit ran out while the model was being built", null, false, false);
+    }
+  }
+
   IntervalFlowFormulation(ServiceRequest request, ClusterState state, GpuCosts costs, PerformanceModel performance,
       Charging charging) {
+    this(request, state, costs, performance, charging, () -> false);
+  }
+
+  /**
+   * Builds the model for {@code charging}, asking {@code outOfTime} between its parts and once per
+   * first layer of the stage candidates, and giving up with {@link OutOfTime} when it says so.
+   */
+  IntervalFlowFormulation(ServiceRequest request, ClusterState state, GpuCosts costs, PerformanceModel performance,
+      Charging charging, BooleanSupplier outOfTime) {
+    this.outOfTime = outOfTime;
     this.request = request;
     this.cluster = state.cluster();
     this.performance = performance;
@@ -227,12 +257,11 @@ final class IntervalFlowFormulation {
     Model m = request.model();
     this.layers = m.size();
     this.batch = request.slo().batchSize();
-    this.lambda = request.slo().requiredThroughput();
 
     // Free GPUs by type and by (type, cost); nodes by their free GPUs.
     Map<String, Integer> typeIndex = new LinkedHashMap<>();
     for (GpuType t : cluster.gpuTypes()) {
-      for (Gpu g : state.freeGpus()) {
+      for (Gpu g : state.capacity().gpus()) {
         if (g.type().equals(t.name())) {
           typeIndex.put(t.name(), types.size());
           types.add(t);
@@ -243,7 +272,7 @@ final class IntervalFlowFormulation {
     freePerType = new int[types.size()];
     Map<List<Object>, Integer> groupIndex = new LinkedHashMap<>();
     Map<String, List<Integer>> freeGroupsByNode = new LinkedHashMap<>();
-    for (Gpu g : state.freeGpus()) {
+    for (Gpu g : state.capacity().gpus()) {
       int t = typeIndex.get(g.type());
       freePerType[t]++;
       double cost = costs.of(g.id());
@@ -279,7 +308,19 @@ final class IntervalFlowFormulation {
       buildSlots(m, freeGroupsByNode);
     }
     buildArcs(m);
+    checkTime();
     buildModel();
+  }
+
+  /** The model's layer count: boundaries run from 0 to it. */
+  int layers() {
+    return layers;
+  }
+
+  private void checkTime() {
+    if (outOfTime.getAsBoolean()) {
+      throw new OutOfTime();
+    }
   }
 
   private void buildSlots(Model m, Map<String, List<Integer>> freeGroupsByNode) {
@@ -322,9 +363,9 @@ final class IntervalFlowFormulation {
     }
   }
 
-  /** Throughput holds when one stage is busy {@code load} seconds per batch (as estimate() decides it). */
+  /** Throughput holds when one stage is busy {@code load} seconds per batch, by the one SLO predicate. */
   private boolean meetsPeriod(double load) {
-    return load <= 0 || batch / load >= lambda;
+    return SloPredicate.meetsPeriod(load, request.slo());
   }
 
   /**
@@ -363,24 +404,17 @@ final class IntervalFlowFormulation {
     for (int l = 0; l < layers; l++) {
       before[l + 1] = before[l] + fastest[l];
     }
-    double budget = (request.slo().latencyBoundSeconds() - request.slo().batchingWaitSeconds()) * (1 + 1e-9);
+    double budget = SloPredicate.latencyBudgetSeconds(request.slo());
     for (int i = 0; i < layers; i++) {
+      checkTime();
       for (int t = 0; t < types.size(); t++) {
-        GpuType type = types.get(t);
-        double compute = 0;
-        long weights = 0;
-        long state = 0;
-        long working = 0;
+        WholeGpu kind = new WholeGpu(types.get(t));
+        StageCursor stage = performance.cursor(m, batch, i, List.of(kind));
         for (int j = i + 1; j <= layers; j++) {
-          Layer layer = m.layer(j - 1);
-          compute += performance.layerSeconds(layer, type, batch);
-          // PerformanceModel.stageMemoryBytes(m, i, j, batch), grown one layer at a time
-          weights += layer.weightBytes();
-          state += layer.stateBytesPerSample();
-          working = Math.max(working, layer.workingBytesPerSample());
-          if (weights + (long) batch * (state + working) > type.memoryBytes()) {
+          if (!stage.add().fitsOn(kind)) {
             break;
           }
+          double compute = stage.seconds(0);
           if (leastReplicas(compute, 0, freePerType[t]) < 0) {
             break; // T grows with j: no longer stage from i fits either
           }
@@ -514,34 +548,12 @@ final class IntervalFlowFormulation {
     }
   }
 
+  /**
+   * The MILP over the arcs and slots: variables, then the path, co-location, period, serial-transfer,
+   * latency, GPU-count and symmetry rows, in this order (row order is part of what the solver sees).
+   */
   private void buildModel() {
-    LinearModel lp = model;
-    for (Arc a : arcs) {
-      a.variable = lp.addVariable("x_" + a.from + "_" + a.to + "_" + types.get(a.type).name() + "_r" + a.replicas
-          + (a.slot < 0 ? "_net" : "_s" + a.slot), 0, 1);
-    }
-    for (Slot s : slots) {
-      for (int j = 1; j < layers; j++) {
-        boolean helps = s.intraSeconds[j] < networkSeconds[j];
-        boolean allowed = mode != TransferMode.OVERLAPPED || meetsPeriod(s.intraSeconds[j]);
-        if (helps && allowed) {
-          s.intraVariable[j] = lp.addVariable("z_" + j + "_s" + s.index, 0, 1);
-        }
-      }
-    }
-    for (int g = 0; g < groups.size(); g++) {
-      CostGroup group = groups.get(g);
-      group.netVariable = lp.addVariable("w_g" + g, 0, group.gpus.size());
-      lp.setObjective(group.netVariable, group.cost);
-    }
-    for (Slot s : slots) {
-      for (Map.Entry<Integer, Integer> e : s.freePerGroup.entrySet()) {
-        int v = lp.addVariable("v_s" + s.index + "_g" + e.getKey(), 0, e.getValue());
-        s.usageVariable.put(e.getKey(), v);
-        lp.setObjective(v, groups.get(e.getKey()).cost);
-      }
-    }
-
+    addVariables();
     List<List<Arc>> starting = new ArrayList<>();
     List<List<Arc>> ending = new ArrayList<>();
     for (int j = 0; j <= layers; j++) {
@@ -552,17 +564,57 @@ final class IntervalFlowFormulation {
       starting.get(a.from).add(a);
       ending.get(a.to).add(a);
     }
+    addPathRows(starting, ending);
+    addColocationRows(starting, ending);
+    addPeriodCutRows(ending);
+    addSerialIntraRows();
+    addLatencyRow();
+    addGpuCountRows();
+    addSlotOrderRows();
+  }
 
-    // a path from boundary 0 to boundary L
-    lp.addRow("start", 1, 1, terms(starting.get(0), 1));
+  /** One binary per arc, one per helpful intra-node cut of a slot, GPU counts per cost group and slot. */
+  private void addVariables() {
+    for (Arc a : arcs) {
+      a.variable = model.addVariable("x_" + a.from + "_" + a.to + "_" + types.get(a.type).name() + "_r" + a.replicas
+          + (a.slot < 0 ? "_net" : "_s" + a.slot), 0, 1);
+    }
+    for (Slot s : slots) {
+      for (int j = 1; j < layers; j++) {
+        boolean helps = s.intraSeconds[j] < networkSeconds[j];
+        boolean allowed = mode != TransferMode.OVERLAPPED || meetsPeriod(s.intraSeconds[j]);
+        if (helps && allowed) {
+          s.intraVariable[j] = model.addVariable("z_" + j + "_s" + s.index, 0, 1);
+        }
+      }
+    }
+    for (int g = 0; g < groups.size(); g++) {
+      CostGroup group = groups.get(g);
+      group.netVariable = model.addVariable("w_g" + g, 0, group.gpus.size());
+      model.setObjective(group.netVariable, group.cost);
+    }
+    for (Slot s : slots) {
+      for (Map.Entry<Integer, Integer> e : s.freePerGroup.entrySet()) {
+        int v = model.addVariable("v_s" + s.index + "_g" + e.getKey(), 0, e.getValue());
+        s.usageVariable.put(e.getKey(), v);
+        model.setObjective(v, groups.get(e.getKey()).cost);
+      }
+    }
+  }
+
+  /** A path from boundary 0 to boundary L through at most maxStages arcs. */
+  private void addPathRows(List<List<Arc>> starting, List<List<Arc>> ending) {
+    model.addRow("start", 1, 1, terms(starting.get(0), 1));
     for (int j = 1; j < layers; j++) {
       List<Term> flow = terms(ending.get(j), 1);
       flow.addAll(terms(starting.get(j), -1));
-      lp.addRow("flow_" + j, 0, 0, flow);
+      model.addRow("flow_" + j, 0, 0, flow);
     }
-    lp.addRow("maxStages", Double.NEGATIVE_INFINITY, request.maxStages(), terms(arcs, 1));
+    model.addRow("maxStages", Double.NEGATIVE_INFINITY, request.maxStages(), terms(arcs, 1));
+  }
 
-    // intra-node cuts: both neighbouring stages on the slot's node
+  /** Intra-node cuts: a cut counts as intra-node only when both neighbouring stages sit on the slot. */
+  private void addColocationRows(List<List<Arc>> starting, List<List<Arc>> ending) {
     for (Slot s : slots) {
       for (int j = 1; j < layers; j++) {
         int z = s.intraVariable[j];
@@ -578,12 +630,15 @@ final class IntervalFlowFormulation {
               row.add(new Term(a.variable, -1));
             }
           }
-          lp.addRow((before ? "colocatedBefore_" : "colocatedAfter_") + j + "_s" + s.index,
+          model.addRow((before ? "colocatedBefore_" : "colocatedAfter_") + j + "_s" + s.index,
               Double.NEGATIVE_INFINITY, 0, row);
         }
       }
     }
-    // OVERLAPPED: a cut whose network transfer alone breaks the period must be intra-node
+  }
+
+  /** OVERLAPPED: a cut whose network transfer alone breaks the period must be intra-node. */
+  private void addPeriodCutRows(List<List<Arc>> ending) {
     if (mode == TransferMode.OVERLAPPED) {
       for (int j = 1; j < layers; j++) {
         if (!meetsPeriod(networkSeconds[j])) {
@@ -593,11 +648,14 @@ final class IntervalFlowFormulation {
               row.add(new Term(s.intraVariable[j], -1));
             }
           }
-          lp.addRow("periodCut_" + j, Double.NEGATIVE_INFINITY, 0, row);
+          model.addRow("periodCut_" + j, Double.NEGATIVE_INFINITY, 0, row);
         }
       }
     }
-    // SERIAL: arcs whose replica count relies on intra-node cuts
+  }
+
+  /** SERIAL: arcs whose replica count relies on intra-node cuts get them. */
+  private void addSerialIntraRows() {
     for (Arc a : arcs) {
       if (!(a.needsIntraIn || a.needsIntraOut || a.needsSomeIntra)) {
         continue;
@@ -611,7 +669,7 @@ final class IntervalFlowFormulation {
           some.add(new Term(s.intraVariable[a.from], -1));
         }
         if (a.needsIntraIn) {
-          lp.addRow("intraIn_" + a.variable, Double.NEGATIVE_INFINITY, 0, row);
+          model.addRow("intraIn_" + a.variable, Double.NEGATIVE_INFINITY, 0, row);
         }
       }
       if (a.needsIntraOut || a.needsSomeIntra) {
@@ -621,17 +679,21 @@ final class IntervalFlowFormulation {
           some.add(new Term(s.intraVariable[a.to], -1));
         }
         if (a.needsIntraOut) {
-          lp.addRow("intraOut_" + a.variable, Double.NEGATIVE_INFINITY, 0, row);
+          model.addRow("intraOut_" + a.variable, Double.NEGATIVE_INFINITY, 0, row);
         }
       }
       if (a.needsSomeIntra) {
-        lp.addRow("intraSome_" + a.variable, Double.NEGATIVE_INFINITY, 0, some);
+        model.addRow("intraSome_" + a.variable, Double.NEGATIVE_INFINITY, 0, some);
       }
     }
+  }
 
-    // latency: compute of every stage plus the transfer after it, intra-node where marked. In
-    // microseconds: SCIP's feasibility tolerance (1e-6) is relative for values above 1, so a
-    // solution can overshoot the bound by at most a millionth, inside the plan verifier's tolerance.
+  /**
+   * Latency: compute of every stage plus the transfer after it, intra-node where marked, in
+   * microseconds (SCIP's feasibility tolerance is relative for values above 1), within the SLO
+   * predicate's budget less {@link #SOLVER_MARGIN}.
+   */
+  private void addLatencyRow() {
     List<Term> latency = new ArrayList<>();
     for (Arc a : arcs) {
       latency.add(new Term(a.variable, (a.computeSeconds + out(a.to)) * MICROS));
@@ -643,10 +705,12 @@ final class IntervalFlowFormulation {
         }
       }
     }
-    double budget = request.slo().latencyBoundSeconds() - request.slo().batchingWaitSeconds();
-    lp.addRow("latency_us", Double.NEGATIVE_INFINITY, budget * MICROS, latency);
+    double budget = SloPredicate.latencyBudgetSeconds(request.slo()) * (1 - SOLVER_MARGIN);
+    model.addRow("latency_us", Double.NEGATIVE_INFINITY, budget * MICROS, latency);
+  }
 
-    // GPU counts: network stages draw from every free GPU, slots from their node
+  /** GPU counts: network stages draw from every free GPU, slots from their node; no group over its size. */
+  private void addGpuCountRows() {
     for (int t = 0; t < types.size(); t++) {
       List<Term> row = new ArrayList<>();
       for (CostGroup g : groups) {
@@ -659,7 +723,7 @@ final class IntervalFlowFormulation {
           row.add(new Term(a.variable, -a.replicas));
         }
       }
-      lp.addRow("netGpus_" + types.get(t).name(), 0, 0, row);
+      model.addRow("netGpus_" + types.get(t).name(), 0, 0, row);
       for (Slot s : slots) {
         if (s.freePerType[t] == 0) {
           continue;
@@ -675,7 +739,7 @@ final class IntervalFlowFormulation {
             slotRow.add(new Term(a.variable, -a.replicas));
           }
         }
-        lp.addRow("slotGpus_s" + s.index + "_" + types.get(t).name(), 0, 0, slotRow);
+        model.addRow("slotGpus_s" + s.index + "_" + types.get(t).name(), 0, 0, slotRow);
       }
     }
     for (int g = 0; g < groups.size(); g++) {
@@ -687,10 +751,13 @@ final class IntervalFlowFormulation {
         }
       }
       if (row.size() > 1) {
-        lp.addRow("capacity_g" + g, Double.NEGATIVE_INFINITY, groups.get(g).gpus.size(), row);
+        model.addRow("capacity_g" + g, Double.NEGATIVE_INFINITY, groups.get(g).gpus.size(), row);
       }
     }
-    // symmetry: identical slots are used in order
+  }
+
+  /** Symmetry: identical slots are used in order. */
+  private void addSlotOrderRows() {
     for (int k = 1; k < slots.size(); k++) {
       Slot prev = slots.get(k - 1);
       Slot cur = slots.get(k);
@@ -703,7 +770,7 @@ final class IntervalFlowFormulation {
             row.add(new Term(a.variable, -1));
           }
         }
-        lp.addRow("slotOrder_s" + cur.index, 0, Double.POSITIVE_INFINITY, row);
+        model.addRow("slotOrder_s" + cur.index, 0, Double.POSITIVE_INFINITY, row);
       }
     }
   }
@@ -774,141 +841,15 @@ final class IntervalFlowFormulation {
     return Optional.of(values);
   }
 
-  /** The stages of a solution, on concrete GPU ids. */
-  List<StageAssignment> decode(double[] values) {
-    List<Arc> path = path(values);
-    // GPUs per slot and type from the slot's node, then per type for network stages
-    Map<String, List<String>> taken = new LinkedHashMap<>();
-    java.util.Set<String> used = new java.util.HashSet<>();
-    for (Slot s : slots) {
-      for (Map.Entry<Integer, Integer> e : s.usageVariable.entrySet()) {
-        long count = Math.round(values[e.getValue()]);
-        CostGroup g = groups.get(e.getKey());
-        for (Gpu gpu : g.gpus) {
-          if (count == 0) {
-            break;
-          }
-          if (gpu.node().equals(s.node) && used.add(gpu.id())) {
-            taken.computeIfAbsent("s" + s.index + "/" + g.type, k -> new ArrayList<>()).add(gpu.id());
-            count--;
-          }
-        }
-      }
-    }
-    return assign(path, values, taken, used);
+  /** The node GPU {@code gpuId} sits on. */
+  String nodeOf(String gpuId) {
+    return cluster.gpu(gpuId).node();
   }
 
-  /**
-   * The same stages (layers, types, replica counts) as {@link #decode}, packed so that runs of
-   * consecutive stages share a node wherever its free GPUs allow (longest run first, then cheapest
-   * GPUs): a relaxation's plan that was charged intra-node transfers may then really get them. The
-   * caller verifies it and compares its cost with the relaxation's bound; this is only a mapping,
-   * never a claim of feasibility.
-   */
-  List<StageAssignment> decodePacked(double[] values) {
-    List<Arc> path = path(values);
-    List<CostGroup> byCost = new ArrayList<>(groups);
-    byCost.sort((a, b) -> Double.compare(a.cost, b.cost));
-    Map<String, List<Gpu>> byNode = new LinkedHashMap<>();
-    List<Gpu> cheapestFirst = new ArrayList<>();
-    for (CostGroup g : byCost) {
-      for (Gpu gpu : g.gpus) {
-        byNode.computeIfAbsent(gpu.node(), k -> new ArrayList<>()).add(gpu);
-        cheapestFirst.add(gpu);
-      }
-    }
-    java.util.Set<String> used = new java.util.HashSet<>();
-    List<StageAssignment> stages = new ArrayList<>();
-    int k = 0;
-    while (k < path.size()) {
-      List<Gpu> bestNode = null;
-      int bestEnd = k;
-      for (List<Gpu> node : byNode.values()) {
-        int[] need = new int[types.size()];
-        int end = k;
-        while (end < path.size()) {
-          Arc a = path.get(end);
-          need[a.type] += a.replicas;
-          if (unused(node, a.type, used) < need[a.type]) {
-            break;
-          }
-          end++;
-        }
-        if (end > bestEnd) {
-          bestEnd = end;
-          bestNode = node;
-        }
-      }
-      List<Gpu> pool = bestNode != null ? bestNode : cheapestFirst;
-      int end = bestNode != null ? bestEnd : k + 1;
-      for (; k < end; k++) {
-        Arc a = path.get(k);
-        List<String> gpus = new ArrayList<>();
-        for (Gpu gpu : pool) {
-          if (gpus.size() < a.replicas && types.get(a.type).name().equals(gpu.type()) && used.add(gpu.id())) {
-            gpus.add(gpu.id());
-          }
-        }
-        stages.add(new StageAssignment(a.from, a.to, gpus, 1.0));
-      }
-    }
-    return stages;
-  }
-
-  private int unused(List<Gpu> node, int type, java.util.Set<String> used) {
-    int n = 0;
-    for (Gpu gpu : node) {
-      n += types.get(type).name().equals(gpu.type()) && !used.contains(gpu.id()) ? 1 : 0;
-    }
-    return n;
-  }
-
-  /** The arcs of a solution's path, in model order. */
-  private List<Arc> path(double[] values) {
-    List<Arc> path = new ArrayList<>();
-    int at = 0;
-    while (at < layers) {
-      Arc next = null;
-      for (Arc a : arcs) {
-        if (a.from == at && values[a.variable] > 0.5) {
-          next = a;
-          break;
-        }
-      }
-      if (next == null) {
-        throw new IllegalStateException("solution has no stage starting at layer " + at);
-      }
-      path.add(next);
-      at = next.to;
-    }
-    return path;
-  }
-
-  /** Network stages take the solution's GPU counts per cost group from what slots left. */
-  private List<StageAssignment> assign(List<Arc> path, double[] values, Map<String, List<String>> taken,
-      java.util.Set<String> used) {
-    for (CostGroup g : groups) {
-      long count = Math.round(values[g.netVariable]);
-      for (Gpu gpu : g.gpus) {
-        if (count == 0) {
-          break;
-        }
-        if (used.add(gpu.id())) {
-          taken.computeIfAbsent("net/" + g.type, k -> new ArrayList<>()).add(gpu.id());
-          count--;
-        }
-      }
-    }
-    List<StageAssignment> stages = new ArrayList<>();
-    for (Arc a : path) {
-      List<String> pool = taken.getOrDefault((a.slot < 0 ? "net" : "s" + a.slot) + "/" + a.type, new ArrayList<>());
-      if (pool.size() < a.replicas) {
-        throw new IllegalStateException("solution counts too few GPUs for stage [" + a.from + ", " + a.to + ")");
-      }
-      List<String> gpus = new ArrayList<>(pool.subList(0, a.replicas));
-      pool.subList(0, a.replicas).clear();
-      stages.add(new StageAssignment(a.from, a.to, gpus, 1.0));
-    }
-    return stages;
+  /** True when a cut at {@code cut} over {@code node}'s own link takes longer than over the network. */
+  boolean slowerThanNetwork(String node, int cut) {
+    Model m = request.model();
+    return performance.transferSeconds(m, cut, batch, cluster.node(node).intraLink())
+        > performance.transferSeconds(m, cut, batch, cluster.network());
   }
 }

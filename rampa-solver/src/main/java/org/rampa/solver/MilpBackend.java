@@ -1,8 +1,8 @@
 package org.rampa.solver;
 
-import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import org.rampa.strategy.TimeBudget;
 
 /**
  * A MILP solver behind our own interface, so SCIP (through OR-Tools' MPSolver) and CP-SAT solve
@@ -13,14 +13,18 @@ interface MilpBackend {
   /** "scip" or "cpsat": what users select with the {@code backend} option. */
   String name();
 
-  /** Solves {@code model}; never runs longer than about {@code settings.timeLimit()}. */
+  /**
+   * Solves {@code model} within what is left of {@code settings.budget()} once the model is loaded
+   * into the solver (so loading counts against the limit); UNKNOWN without solving when nothing is left.
+   */
   Solution solve(LinearModel model, Settings settings);
 
   /**
+   * @param budget the call's time budget; the solver gets what remains of it
    * @param hint a complete assignment to try first (a MIP start), when there is one
    * @param solverParameters backend-specific parameters in the backend's own text format, or ""
    */
-  record Settings(Duration timeLimit, double relativeGap, long seed, Optional<double[]> hint, String solverParameters) {}
+  record Settings(TimeBudget budget, double relativeGap, long seed, Optional<double[]> hint, String solverParameters) {}
 
   enum Outcome {
     /** Proven optimal within the relative gap asked for. */

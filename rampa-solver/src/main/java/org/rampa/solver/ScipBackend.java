@@ -37,6 +37,8 @@ final class ScipBackend implements MilpBackend {
       "heuristics/clique/freq = -1",
       "heuristics/trivialnegation/freq = -1",
       "heuristics/simplerounding/freq = -1",
+      // rows hold to a billionth, inside IntervalFlowFormulation.SOLVER_MARGIN of the SLO predicate
+      "numerics/feastol = 1e-9",
       "");
 
   @Override
@@ -51,7 +53,6 @@ final class ScipBackend implements MilpBackend {
     try {
       MPVariable[] vars = load(solver, model);
       solver.setNumThreads(1);
-      solver.setTimeLimit(Math.max(1, settings.timeLimit().toMillis()));
       String scipParameters = DEFAULT_PARAMETERS
           + "randomization/randomseedshift = " + Math.floorMod(settings.seed(), Integer.MAX_VALUE)
           + (settings.solverParameters().isBlank() ? "" : "\n" + settings.solverParameters());
@@ -61,6 +62,11 @@ final class ScipBackend implements MilpBackend {
       }
       settings.hint().ifPresent(h -> solver.setHint(vars, h));
       parameters.setDoubleParam(MPSolverParameters.DoubleParam.RELATIVE_MIP_GAP, settings.relativeGap());
+      long leftNanos = settings.budget().remaining().toNanos();
+      if (leftNanos <= 0) {
+        return new Solution(Outcome.UNKNOWN, new double[0], Double.NaN, Double.NaN, Map.of("solverMillis", 0.0));
+      }
+      solver.setTimeLimit(Math.max(1, leftNanos / 1_000_000));
       MPSolver.ResultStatus status = solver.solve(parameters);
       Map<String, Double> stats = new LinkedHashMap<>();
       stats.put("solverNodes", (double) solver.nodes());

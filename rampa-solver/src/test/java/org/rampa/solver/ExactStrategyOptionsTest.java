@@ -3,6 +3,7 @@ package org.rampa.solver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.common.base.Ticker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,6 +17,8 @@ import org.rampa.strategy.PlacementStrategy;
 import org.rampa.strategy.SolveStatus;
 import org.rampa.strategy.StrategyOptions;
 import org.rampa.strategy.Strategies;
+import org.rampa.strategy.TimeBudget;
+import org.rampa.testing.BruteForcePlacement;
 
 /** Names, backends, time limits, warm starts, model export and loud failures on bad options. */
 class ExactStrategyOptionsTest {
@@ -24,7 +27,7 @@ class ExactStrategyOptionsTest {
   private static PlacementProblem feasible() {
     for (long seed = 40_000; ; seed++) {
       PlacementProblem p = TinyInstances.problem(seed, false);
-      if (new BruteForcePlanner(p).solve().isPresent()) {
+      if (BruteForcePlacement.solve(p).isPresent()) {
         return p;
       }
     }
@@ -125,7 +128,7 @@ class ExactStrategyOptionsTest {
         p.performance(), IntervalFlowFormulation.Charging.NETWORK);
     for (MilpBackend backend : new MilpBackend[] {new ScipBackend(), new CpSatBackend()}) {
       MilpBackend.Solution s = backend.solve(f.model,
-          new MilpBackend.Settings(Duration.ofMillis(300), 1e-6, 1, Optional.empty(), ""));
+          new MilpBackend.Settings(TimeBudget.start(Ticker.systemTicker(), Duration.ofMillis(300)), 1e-6, 1, Optional.empty(), ""));
       assertThat(s.outcome()).as(backend.name()).isIn(MilpBackend.Outcome.UNKNOWN, MilpBackend.Outcome.FEASIBLE,
           MilpBackend.Outcome.OPTIMAL);
     }
@@ -173,5 +176,11 @@ class ExactStrategyOptionsTest {
     assertThatThrownBy(() -> ExactStrategy.cpSat().place(
         with(p, Duration.ofSeconds(5), Map.of("solverParameters", "no_such_field: 3"))))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("CP-SAT rejected");
+    assertThatThrownBy(() -> ExactStrategy.scip().place(with(p, Duration.ofSeconds(5), Map.of("maxLabels", "3"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("options.extra.maxLabels = 3")
+        .hasMessageContaining("not an option of exact (known: [backend, exportLp, model, solverParameters])");
+    assertThatThrownBy(() -> ExactStrategy.scip().place(with(p, Duration.ofSeconds(5), Map.of("model", "partial"))))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must be one of [auto, full] (exact)");
   }
 }

@@ -12,6 +12,7 @@ import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.SolveStatus;
 import org.rampa.strategy.StrategyOptions;
+import org.rampa.testing.BruteForcePlacement;
 import org.rampa.verify.PlanVerifier;
 
 /** The exact optimum equals the brute-force optimum on tiny instances, for both backends. */
@@ -43,7 +44,7 @@ class ExactStrategyOracleTest {
     int feasible = 0;
     for (long seed = 9_000; seed < 9_080; seed++) {
       PlacementProblem p = TinyInstances.problem(seed, true);
-      Optional<BruteForcePlanner.Best> brute = new BruteForcePlanner(p).solve();
+      Optional<BruteForcePlacement.Optimum> brute = BruteForcePlacement.solve(p);
       PlacementResult result = ExactStrategy.scip().place(p);
       String context = "seed " + seed + " " + TinyInstances.describe(p) + " result " + result;
       assertVerified(p, result, context);
@@ -73,7 +74,7 @@ class ExactStrategyOracleTest {
         p = new PlacementProblem(p.request(), p.state(), p.importance(), p.performance(),
             StrategyOptions.builder().from(p.options()).extra(Map.of("model", "full")).build());
       }
-      Optional<BruteForcePlanner.Best> brute = new BruteForcePlanner(p).solve();
+      Optional<BruteForcePlacement.Optimum> brute = BruteForcePlacement.solve(p);
       PlacementResult result = strategy.place(p);
       String context = "seed " + seed + " " + TinyInstances.describe(p) + "\nresult " + result + "\nbrute " + brute;
       assertVerified(p, result, context);

@@ -5,7 +5,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code rampa} command line. Exit codes: 0 success (an INFEASIBLE result included), 2 bad
+ * The {@code rampa} command line. Exit codes: 0 success (a result without a plan included), 2 bad
  * input (the message names the problem), 1 internal error.
  */
 @Command(

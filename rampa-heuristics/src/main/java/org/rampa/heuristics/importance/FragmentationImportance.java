@@ -3,6 +3,7 @@ package org.rampa.heuristics.importance;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.rampa.domain.Capacity;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
@@ -40,13 +41,14 @@ final class FragmentationImportance implements ImportanceModel {
     Map<String, Double> costs = new HashMap<>();
     Map<String, Integer> freeOfType = new HashMap<>();
     Map<String, Integer> ofType = new HashMap<>();
+    Capacity capacity = state.capacity();
     for (Node n : cluster.nodes()) {
       List<Gpu> gpus = cluster.gpusOn(n.id());
       freeOfType.clear();
       ofType.clear();
       for (Gpu g : gpus) {
         ofType.merge(g.type(), 1, Integer::sum);
-        if (state.isFree(g.id())) {
+        if (capacity.contains(g.id())) {
           freeOfType.merge(g.type(), 1, Integer::sum);
         }
       }
@@ -54,7 +56,7 @@ final class FragmentationImportance implements ImportanceModel {
         largest = Math.max(largest, count);
       }
       for (Gpu g : gpus) {
-        int b = freeOfType.getOrDefault(g.type(), 0) + (state.isFree(g.id()) ? 0 : 1);
+        int b = freeOfType.getOrDefault(g.type(), 0) + (capacity.contains(g.id()) ? 0 : 1);
         costs.put(g.id(), 2.0 * b - 1); // normalised below, once the largest block is known
       }
     }

@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.rampa.domain.Capacity;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
@@ -55,6 +56,7 @@ final class FreeCapacity {
     }
     String lastNode = null;
     String lastType = null;
+    Capacity capacity = state.capacity();
     for (Gpu g : cluster.gpus()) {
       totals.merge(g.type(), 1, Integer::sum);
       if (!g.node().equals(lastNode) || !g.type().equals(lastType)) {
@@ -66,7 +68,7 @@ final class FreeCapacity {
         lastNode = g.node();
         lastType = g.type();
       }
-      if (state.isFree(g.id())) {
+      if (capacity.contains(g.id())) {
         freeByTypeAndNode.get(g.type()).computeIfAbsent(g.node(), n -> new ArrayList<>()).add(g.id());
       }
     }

@@ -1,6 +1,5 @@
 package org.rampa.heuristics.importance;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -8,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
@@ -15,9 +15,7 @@ import org.rampa.domain.Gpu;
 import org.rampa.domain.Invalid;
 import org.rampa.domain.Link;
 import org.rampa.domain.Node;
-import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
-import org.rampa.domain.Stage;
 import org.rampa.importance.GpuCosts;
 import org.rampa.importance.ImportanceModel;
 
@@ -40,7 +38,6 @@ import org.rampa.importance.ImportanceModel;
  */
 final class MarginalAcceptanceLoss implements ImportanceModel {
 
-  private static final String PROBE_ID = "rampa-importance-probe";
   private static final double HELD = 1e-9;
   private static final int CACHE_ENTRIES = 32;
 
@@ -177,16 +174,10 @@ final class MarginalAcceptanceLoss implements ImportanceModel {
     for (Map.Entry<Equivalence, String> e : representatives.entrySet()) {
       double lost = 0;
       if (!placeableNow.isEmpty()) {
-        String gpu = e.getValue();
-        // The default oracle answers for "gpu taken" without building that state (the costly part).
-        boolean fastPath = placeability instanceof SingleTypePlaceability && e.getKey().self().freeShare() == 1.0;
-        ClusterState without = fastPath ? null : state.allocate(probe(state, gpu));
+        Predicate<ServiceRequest> placeableWithout = placeability.placeableWithout(state, e.getValue());
         for (int i = 0; i < placeableNow.size(); i++) {
           oracleCalls.incrementAndGet();
-          boolean placeable = fastPath
-              ? ((SingleTypePlaceability) placeability).planWithout(placeableNow.get(i), state, gpu).isPresent()
-              : placeability.canPlace(placeableNow.get(i), without);
-          if (!placeable) {
+          if (!placeableWithout.test(placeableNow.get(i))) {
             lost += weightNow.get(i);
           }
         }
@@ -212,30 +203,8 @@ final class MarginalAcceptanceLoss implements ImportanceModel {
   }
 
   private static Slot slotOf(ClusterState state, Gpu g) {
-    return state.isFree(g.id())
+    return state.capacity().contains(g.id())
         ? new Slot(g.type(), 1.0, state.cluster().type(g.type()).memoryBytes())
         : new Slot(g.type(), state.freeShare(g.id()), state.freeMemoryBytes(g.id()));
-  }
-
-  /** A holding of everything still free on {@code gpu}, under an id the state does not use. */
-  private static Plan probe(ClusterState state, String gpu) {
-    String id = PROBE_ID;
-    for (int i = 1; state.holds(id); i++) {
-      id = PROBE_ID + "-" + i;
-    }
-    return Plan.builder()
-        .serviceId(id)
-        .addStages(Stage.builder()
-            .from(0)
-            .to(1)
-            .addGpus(gpu)
-            .share(state.freeShare(gpu))
-            .computeTime(Duration.ZERO)
-            .memoryBytes(state.freeMemoryBytes(gpu))
-            .build())
-        .period(Duration.ZERO)
-        .throughput(0)
-        .latency(Duration.ZERO)
-        .build();
   }
 }

@@ -1,8 +1,12 @@
 package org.rampa.heuristics.importance;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Predicate;
+import org.rampa.domain.Allocation;
 import org.rampa.domain.ClusterState;
+import org.rampa.domain.Holding;
 import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.perf.PerformanceModel;
@@ -24,6 +28,22 @@ public interface Placeability {
   /** True exactly when {@link #plan} finds a plan. */
   default boolean canPlace(ServiceRequest request, ClusterState state) {
     return plan(request, state).isPresent();
+  }
+
+  /**
+   * Answers {@link #canPlace} on the state in which everything still free on {@code gpuId} is
+   * held as well, for many requests. By default that state is built once, with the holding under
+   * a service id {@code state} does not use; an oracle that can answer without building it (the
+   * costly part) overrides this.
+   */
+  default Predicate<ServiceRequest> placeableWithout(ClusterState state, String gpuId) {
+    String probe = "rampa-importance-probe";
+    for (int i = 1; state.holds(probe); i++) {
+      probe = "rampa-importance-probe-" + i;
+    }
+    ClusterState without = state.allocate(Allocation.of(probe,
+        List.of(Holding.of(gpuId, state.freeShare(gpuId), state.freeMemoryBytes(gpuId)))));
+    return request -> canPlace(request, without);
   }
 
   /**

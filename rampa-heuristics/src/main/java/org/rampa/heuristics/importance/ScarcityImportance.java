@@ -3,9 +3,9 @@ package org.rampa.heuristics.importance;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.rampa.domain.Capacity;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
-import org.rampa.domain.Gpu;
 import org.rampa.domain.GpuType;
 import org.rampa.importance.GpuCosts;
 import org.rampa.importance.ImportanceModel;
@@ -49,15 +49,10 @@ final class ScarcityImportance implements ImportanceModel {
   public GpuCosts evaluate(ClusterState state) {
     Cluster cluster = state.cluster();
     Map<String, Double> demand = demand(forecast.get(), cluster);
-    Map<String, Integer> free = new HashMap<>();
-    for (Gpu g : cluster.gpus()) {
-      if (state.isFree(g.id())) {
-        free.merge(g.type(), 1, Integer::sum);
-      }
-    }
+    Capacity free = state.capacity();
     Map<String, Double> byType = new HashMap<>();
     for (GpuType t : cluster.gpuTypes()) {
-      byType.put(t.name(), demand.getOrDefault(t.name(), 0.0) / Math.max(1, free.getOrDefault(t.name(), 0)));
+      byType.put(t.name(), demand.getOrDefault(t.name(), 0.0) / Math.max(1, free.count(t.name())));
     }
     return gpu -> byType.get(cluster.gpu(gpu).type());
   }

@@ -6,13 +6,15 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.rampa.domain.GpuType;
-import org.rampa.domain.Layer;
 import org.rampa.domain.Link;
 import org.rampa.domain.Model;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.Slo;
 import org.rampa.perf.PerformanceModel;
+import org.rampa.perf.SloPredicate;
+import org.rampa.perf.StageCursor;
 import org.rampa.perf.TransferMode;
+import org.rampa.perf.WholeGpu;
 
 /**
  * The fewest GPUs of one type that serve a request within its SLO, as a {@link StageLayout}.
@@ -71,7 +73,8 @@ final class SingleTypeLayouts {
     int layers = model.size();
     int batch = slo.batchSize();
     int maxStages = Math.min(request.maxStages(), layers);
-    double period = batch / slo.requiredThroughput();
+    double period = SloPredicate.maxLoadSeconds(slo); // the largest busy time the SLO predicate admits
+    WholeGpu kind = new WholeGpu(type);
     double[] prefix = new double[layers + 1];
     for (int l = 0; l < layers; l++) {
       prefix[l + 1] = prefix[l] + performance.layerSeconds(model.layer(l), type, batch);
@@ -81,7 +84,7 @@ final class SingleTypeLayouts {
       transfer[cut] = performance.transferSeconds(model, cut, batch, cutLink);
     }
     // latency = wait + sum of stage compute times (independent of the cuts) + transfers at the cuts
-    double transferBudget = slo.latencyBoundSeconds() - slo.batchingWaitSeconds() - prefix[layers];
+    double transferBudget = SloPredicate.latencyBudgetSeconds(slo) - prefix[layers];
     if (transferBudget < 0) {
       return Optional.empty();
     }
@@ -95,15 +98,9 @@ final class SingleTypeLayouts {
         if (front == null) {
           continue;
         }
-        long weights = 0;
-        long state = 0;
-        long working = 0;
+        StageCursor stage = performance.cursor(model, batch, from, List.of());
         for (int to = from + 1; to <= layers; to++) {
-          Layer layer = model.layer(to - 1);
-          weights += layer.weightBytes();
-          state += layer.stateBytesPerSample();
-          working = Math.max(working, layer.workingBytesPerSample());
-          if (weights + (double) batch * (state + working) > type.memoryBytes()) {
+          if (!stage.add().fitsOn(kind)) {
             break; // stage memory only grows with more layers
           }
           double in = from > 0 ? transfer[from] : 0;

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Link;
 import org.rampa.domain.Plan;
@@ -42,12 +43,16 @@ final class SingleTypePlaceability implements Placeability {
   }
 
   /**
-   * What {@code plan(request, state')} answers for the state' in which whole free GPU {@code gpuId}
-   * is taken too, without building state': the plan avoids the GPU, so the verifier's verdict on
-   * {@code state} holds on state' as well.
+   * For a whole free GPU, answers for the state' in which it is taken too without building state':
+   * the plans avoid the GPU, so the verifier's verdict on {@code state} holds on state' as well.
    */
-  Optional<Plan> planWithout(ServiceRequest request, ClusterState state, String gpuId) {
-    return plan(request, state, capacityOf(state).without(gpuId));
+  @Override
+  public Predicate<ServiceRequest> placeableWithout(ClusterState state, String gpuId) {
+    if (!state.capacity().contains(gpuId)) {
+      return Placeability.super.placeableWithout(state, gpuId);
+    }
+    FreeCapacity without = capacityOf(state).without(gpuId);
+    return request -> plan(request, state, without).isPresent();
   }
 
   private Optional<Plan> plan(ServiceRequest request, ClusterState state, FreeCapacity capacity) {

@@ -10,10 +10,12 @@ import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.PlacementStrategy;
 import org.rampa.strategy.SolveStatus;
+import org.rampa.strategy.TimeBudget;
 
 /**
  * One of the {@link Baseline} methods. It returns the first plan its own search order finds
- * (FEASIBLE: it makes no claim about cost) or INFEASIBLE with a reason.
+ * (FEASIBLE: it makes no claim about cost), INFEASIBLE when a necessary condition fails, or
+ * NO_PLAN_FOUND when its search order finds nothing (a plan may still exist).
  *
  * <p>Option ({@code StrategyOptions.extra}): {@code maxReplicas} (default 32) replicas per stage.
  */
@@ -32,13 +34,13 @@ final class BaselineStrategy implements PlacementStrategy {
 
   @Override
   public PlacementResult place(PlacementProblem problem) {
-    long start = System.nanoTime();
+    TimeBudget budget = TimeBudget.start(problem);
+    int maxReplicas = BaselineOptions.of(problem.options(), name()).maxReplicas();
     PlacementContext c = new PlacementContext(problem);
     String obvious = Infeasibility.obviousReason(c);
     if (!obvious.isEmpty()) {
-      return Results.infeasible(name(), obvious, start, Map.of("candidatesEvaluated", 0.0));
+      return Results.infeasible(name(), obvious, budget, Map.of("candidatesEvaluated", 0.0));
     }
-    int maxReplicas = Options.positiveInt(problem.options(), "maxReplicas", 32);
     List<FreeGpu> ranked = new ArrayList<>(c.free);
     ranked.sort(baseline.rank.order);
     int maxStages = Math.min(c.request.maxStages(), c.model.size());
@@ -51,10 +53,10 @@ final class BaselineStrategy implements PlacementStrategy {
     }
     Map<String, Double> stats = Map.of("candidatesEvaluated", (double) c.candidatesEvaluated());
     if (plan.isEmpty()) {
-      return Results.infeasible(name(), Infeasibility.afterSearch(c, "up to " + maxStages + " stages of up to "
-          + maxReplicas + " replicas in " + baseline.rank.name().toLowerCase().replace('_', ' ') + " order"), start, stats);
+      return Results.noPlanFound(name(), Infeasibility.afterSearch(c, "up to " + maxStages + " stages of up to "
+          + maxReplicas + " replicas in " + baseline.rank.name().toLowerCase().replace('_', ' ') + " order"), budget, stats);
     }
-    return Results.withPlan(name(), SolveStatus.FEASIBLE, plan.get(), "", start, stats);
+    return Results.withPlan(name(), SolveStatus.FEASIBLE, plan.get(), "", budget, stats);
   }
 
   /**

@@ -9,11 +9,13 @@ import java.util.Map;
 import java.util.Optional;
 import org.rampa.domain.GpuType;
 import org.rampa.domain.Plan;
+import org.rampa.perf.SloPredicate;
 import org.rampa.perf.TransferMode;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.PlacementStrategy;
 import org.rampa.strategy.SolveStatus;
+import org.rampa.strategy.TimeBudget;
 
 /**
  * Greedy importance-weighted allocation ("greedy"), no solver. It considers GPU sets in increasing
@@ -54,14 +56,15 @@ final class GreedyStrategy implements PlacementStrategy {
 
   @Override
   public PlacementResult place(PlacementProblem problem) {
-    long start = System.nanoTime();
+    TimeBudget budget = TimeBudget.start(problem);
+    GreedyOptions options = GreedyOptions.of(problem.options());
     PlacementContext c = new PlacementContext(problem);
     String obvious = Infeasibility.obviousReason(c);
     if (!obvious.isEmpty()) {
-      return Results.infeasible(NAME, obvious, start, Map.of("candidatesEvaluated", 0.0));
+      return Results.infeasible(NAME, obvious, budget, Map.of("candidatesEvaluated", 0.0));
     }
-    int maxReplicas = Options.positiveInt(problem.options(), "maxReplicas", 64);
-    int maxCandidates = Options.positiveInt(problem.options(), "maxCandidates", 256);
+    int maxReplicas = options.maxReplicas();
+    int maxCandidates = options.maxCandidates();
     boolean transfersMatter = transfersMatter(c);
     Map<String, Integer> freePerNodeAndType = new HashMap<>();
     for (FreeGpu g : c.free) {
@@ -89,8 +92,7 @@ final class GreedyStrategy implements PlacementStrategy {
     }
     int layers = c.model.size();
     int maxStages = Math.min(c.request.maxStages(), layers);
-    double lambda = c.request.slo().requiredThroughput();
-    double latencyBudget = c.request.slo().latencyBoundSeconds() - c.request.slo().batchingWaitSeconds();
+    double latencyBudget = SloPredicate.latencyBudgetSeconds(c.request.slo());
     long weights = weightsOnly(c);
     for (List<FreeGpu> gpus : byType.values()) {
       gpus.sort(order);
@@ -108,7 +110,7 @@ final class GreedyStrategy implements PlacementStrategy {
           continue; // the weights cannot fit in k GPUs of this type
         }
         for (int r = 1; r <= maxReplicas && k * r <= gpus.size(); r++) {
-          if (c.batch * k * r < lambda * modelSeconds) {
+          if (!SloPredicate.meetsPeriod(modelSeconds / (k * r), c.request.slo())) {
             continue; // even a perfect balance over k·r GPUs is too slow
           }
           candidates.add(new Candidate(prefixCost[k * r], k * r, gpus, r));
@@ -141,9 +143,9 @@ final class GreedyStrategy implements PlacementStrategy {
     Map<String, Double> stats = Map.of(
         "candidates", (double) candidates.size(), "candidatesEvaluated", (double) c.candidatesEvaluated());
     if (best == null) {
-      return Results.infeasible(NAME, Infeasibility.afterSearch(c, candidates.size() + " GPU sets by increasing cost"), start, stats);
+      return Results.noPlanFound(NAME, Infeasibility.afterSearch(c, candidates.size() + " GPU sets by increasing cost"), budget, stats);
     }
-    return Results.withPlan(NAME, SolveStatus.FEASIBLE, best, "cheapest GPU set on which the min-period split meets the SLO", start, stats);
+    return Results.withPlan(NAME, SolveStatus.FEASIBLE, best, "cheapest GPU set on which the min-period split meets the SLO", budget, stats);
   }
 
   private static long weightsOnly(PlacementContext c) {

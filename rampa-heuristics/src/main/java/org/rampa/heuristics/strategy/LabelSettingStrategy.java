@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -13,12 +12,16 @@ import java.util.PriorityQueue;
 import org.rampa.domain.GpuType;
 import org.rampa.domain.Plan;
 import org.rampa.perf.PerformanceModel;
+import org.rampa.perf.SloPredicate;
 import org.rampa.perf.StageAssignment;
+import org.rampa.perf.StageCursor;
 import org.rampa.perf.TransferMode;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.PlacementStrategy;
 import org.rampa.strategy.SolveStatus;
+import org.rampa.strategy.TimeBudget;
+import org.rampa.strategy.WarmStart;
 
 /**
  * Minimum-cost SLO-feasible split and allocation by label setting ("dp"): a shortest path over the
@@ -47,75 +50,41 @@ import org.rampa.strategy.SolveStatus;
  * symmetry). Stages with more replicas than the period needs are generated only under serial
  * transfers, where they can shorten a later stage's wait.
  *
- * <p><b>Status.</b> OPTIMAL when the search completed without truncation. Two things truncate, and
- * both make the result FEASIBLE (with the plan found) or NO_SOLUTION_IN_TIME (with none), as the
- * statistics {@code truncated} and {@code spreadOptionsCut} say: the options {@code maxLabels}
- * (default 200000 labels created) or the time limit, and {@code maxSpreadOptions} (default 64): how
- * many ways to spread one stage's replicas over several nodes are tried per stage.
+ * <p><b>SLO.</b> Every in-search test and the final check use {@link SloPredicate}. The labels add
+ * times in their own order, so at the SLO's edge a complete path may still miss it in the
+ * performance model's final check: the search then goes on with the next cheapest path.
+ *
+ * <p><b>Status.</b> OPTIMAL when the search completed without truncation; INFEASIBLE (a proof) when
+ * it completed and found nothing. Three things make the search inexhaustive, as the statistics
+ * {@code truncated}, {@code spreadOptionsCut} and {@code finalCheckRejected} say: the options
+ * {@code maxLabels} (default 200000 labels created) or the time limit (then FEASIBLE, or
+ * NO_SOLUTION_IN_TIME without a plan); {@code maxSpreadOptions} (default 64): how many ways to spread
+ * one stage's replicas over several nodes are tried per stage; and a complete path the final check
+ * rejected, which may have dominated one that passes (then FEASIBLE, or NO_PLAN_FOUND).
  */
 final class LabelSettingStrategy implements PlacementStrategy {
 
   static final String NAME = "dp";
 
-  private static final int START = -2;
-  private static final int SPREAD = -1;
+  /** The incumbent's source: greedy, whose plan bounds the search from the start. */
+  private final WarmStart warmStart = WarmStart.from(new GreedyStrategy());
 
   @Override
   public String name() {
     return NAME;
   }
 
-  private static final class Label {
-    final int boundary;
-    final int[] used;
-    final int prevNode;
-    final int stages;
-    final double cost;
-    final double latency;
-    final double pendingBusy;
-    final double priority;
-    final Label parent;
-    final int from;
-    final int[] take;
-    boolean dead;
-
-    Label(int boundary, int[] used, int prevNode, int stages, double cost, double latency, double pendingBusy,
-        double priority, Label parent, int from, int[] take) {
-      this.boundary = boundary;
-      this.used = used;
-      this.prevNode = prevNode;
-      this.stages = stages;
-      this.cost = cost;
-      this.latency = latency;
-      this.pendingBusy = pendingBusy;
-      this.priority = priority;
-      this.parent = parent;
-      this.from = from;
-      this.take = take;
-    }
-
-    boolean dominates(Label o) {
-      if (cost > o.cost || latency > o.latency || stages > o.stages || pendingBusy > o.pendingBusy) {
-        return false;
-      }
-      for (int p = 0; p < used.length; p++) {
-        if (used[p] > o.used[p]) {
-          return false;
-        }
-      }
-      return true;
-    }
-  }
-
   @Override
   public PlacementResult place(PlacementProblem problem) {
-    return new Search(problem).run();
+    LabelSettingOptions options = LabelSettingOptions.of(problem.options());
+    return new Search(problem, options, warmStart).run();
   }
 
   private static final class Search {
     final PlacementProblem problem;
-    final long start = System.nanoTime();
-    final long deadline;
+    final LabelSettingOptions options;
+    final WarmStart warmStart;
+    final TimeBudget budget;
     final PlacementContext c;
     final GpuPools pools;
     final TransferMode mode;
@@ -124,37 +93,41 @@ final class LabelSettingStrategy implements PlacementStrategy {
     final int maxStages;
     final int maxLabels;
     final int maxSpreadOptions;
+    /** The largest busy time per batch the SLO predicate admits: for replica lower bounds only. */
     final double maxBusy;
     final double latencyBudget;
     final double[][] prefixTime;
     final double[] suffixMinTime;
     final long maxTypeMemory;
-    final double[][] relaxedCost;
+    final RelaxationBound bound;
     final int maxReplicas;
-    final Map<Long, List<Label>> buckets = new HashMap<>();
+    final DominanceStore store = new DominanceStore();
     final PriorityQueue<Label> queue = new PriorityQueue<>(
         Comparator.comparingDouble((Label l) -> l.priority).thenComparingInt(l -> -l.boundary));
     double upperBound = Double.POSITIVE_INFINITY;
     long created;
     long expanded;
-    long dominated;
     long spreadCut;
     boolean truncated;
-    boolean finalCheckFailed;
+    /** Complete paths the final check rejected; the cost of the first is a lower bound on the rest. */
+    long finalCheckRejected;
+    double rejectedBound = Double.NaN;
 
-    Search(PlacementProblem problem) {
+    Search(PlacementProblem problem, LabelSettingOptions options, WarmStart warmStart) {
       this.problem = problem;
+      this.budget = TimeBudget.start(problem);
+      this.options = options;
+      this.warmStart = warmStart;
       this.c = new PlacementContext(problem);
-      this.deadline = start + problem.options().timeLimit().toNanos();
       this.pools = new GpuPools(c);
       this.mode = c.performance.transferMode();
       this.layers = c.model.size();
       this.batch = c.batch;
       this.maxStages = c.request.maxStages();
-      this.maxLabels = Options.positiveInt(problem.options(), "maxLabels", 200_000);
-      this.maxSpreadOptions = Options.positiveInt(problem.options(), "maxSpreadOptions", 64);
-      this.maxBusy = batch / c.request.slo().requiredThroughput();
-      this.latencyBudget = c.request.slo().latencyBoundSeconds() - c.request.slo().batchingWaitSeconds();
+      this.maxLabels = options.maxLabels();
+      this.maxSpreadOptions = options.maxSpreadOptions();
+      this.maxBusy = SloPredicate.maxLoadSeconds(c.request.slo());
+      this.latencyBudget = SloPredicate.latencyBudgetSeconds(c.request.slo());
       int types = pools.types.size();
       prefixTime = new double[types][layers + 1];
       long maxMem = 0;
@@ -174,30 +147,12 @@ final class LabelSettingStrategy implements PlacementStrategy {
         }
         suffixMinTime[l] = suffixMinTime[l + 1] + best;
       }
-      double[] cheapestOfType = new double[types];
-      int[] freeOfType = new int[types];
-      Arrays.fill(cheapestOfType, Double.POSITIVE_INFINITY);
-      for (GpuPools.Pool p : pools.pools) {
-        cheapestOfType[p.type] = Math.min(cheapestOfType[p.type], p.gpus.get(0).cost());
-        freeOfType[p.type] += p.size();
-      }
-      relaxedCost = relaxedCosts(cheapestOfType, freeOfType);
-      maxReplicas = Options.positiveInt(problem.options(), "maxReplicas", 64);
+      bound = new RelaxationBound(c, pools, prefixTime, maxBusy, maxStages);
+      maxReplicas = options.maxReplicas();
     }
 
-    /**
-     * Admissible estimate of the cost still to come from {@code boundary} after {@code stagesUsed}
-     * stages: the least cost of covering the remaining layers with the remaining stages when every
-     * GPU of a type cost as little as the cheapest free one, capacities and nodes did not matter, and
-     * transfers and latency were free; a stage of layers S on type t needs ceil(T_S / max busy) GPUs
-     * (each holding all of S).
-     */
     double costToGo(int boundary, int stagesUsed) {
-      if (boundary == layers) {
-        return 0;
-      }
-      int left = maxStages - stagesUsed;
-      return left <= 0 ? Double.POSITIVE_INFINITY : relaxedCost[left][boundary];
+      return bound.costToGo(boundary, stagesUsed);
     }
 
     /**
@@ -209,90 +164,49 @@ final class LabelSettingStrategy implements PlacementStrategy {
       return upperBound == Double.POSITIVE_INFINITY || lowerBound < upperBound - 1e-12 * Math.abs(upperBound);
     }
 
-    /** relaxed[s][j]: the relaxation of {@link #costToGo} with at most s stages from boundary j. */
-    private double[][] relaxedCosts(double[] cheapestOfType, int[] freeOfType) {
-      int types = pools.types.size();
-      // the cheapest single stage [j, k) over all types, or infinity
-      double[][] stage = new double[layers + 1][layers + 1];
-      for (int j = 0; j < layers; j++) {
-        long additive = 0;
-        long peak = 0;
-        Arrays.fill(stage[j], Double.POSITIVE_INFINITY);
-        for (int k = j + 1; k <= layers; k++) {
-          var layer = c.model.layer(k - 1);
-          additive += layer.weightBytes() + (long) batch * layer.stateBytesPerSample();
-          peak = Math.max(peak, (long) batch * layer.workingBytesPerSample());
-          for (int t = 0; t < types; t++) {
-            if (additive + peak > pools.types.get(t).memoryBytes()) {
-              continue;
-            }
-            double r = Math.max(1, Math.ceil((prefixTime[t][k] - prefixTime[t][j]) / maxBusy - 1e-9));
-            if (r <= freeOfType[t]) {
-              stage[j][k] = Math.min(stage[j][k], r * cheapestOfType[t]);
-            }
-          }
-        }
-      }
-      double[][] relaxed = new double[maxStages + 1][layers + 1];
-      for (int st = 0; st <= maxStages; st++) {
-        Arrays.fill(relaxed[st], Double.POSITIVE_INFINITY);
-        relaxed[st][layers] = 0;
-        if (st == 0) {
-          continue;
-        }
-        for (int j = layers - 1; j >= 0; j--) {
-          double best = Double.POSITIVE_INFINITY;
-          for (int k = j + 1; k <= layers; k++) {
-            double v = stage[j][k] + relaxed[st - 1][k];
-            if (v < best) {
-              best = v;
-            }
-          }
-          relaxed[st][j] = best;
-        }
-      }
-      return relaxed;
-    }
-
     PlacementResult run() {
       if (c.free.isEmpty()) {
-        return Results.infeasible(NAME, Infeasibility.obviousReason(c), start, stats());
+        return Results.infeasible(NAME, Infeasibility.obviousReason(c), budget, stats());
       }
       Optional<Plan> incumbent = Optional.empty();
-      if (!"none".equals(problem.options().extra().getOrDefault("incumbent", "greedy"))) {
-        incumbent = new GreedyStrategy().place(problem).plan();
+      if (options.warmStart()) {
+        incumbent = warmStart.plan(problem, budget.remaining());
         if (incumbent.isPresent()) {
           upperBound = incumbent.get().cost();
         }
       }
-      Label root = new Label(0, new int[pools.pools.size()], START, 0, 0, 0, 0, costToGo(0, 0), null, 0, new int[0]);
+      Label root = new Label(0, new int[pools.pools.size()], Label.START, 0, 0, 0, 0, costToGo(0, 0), null, 0, new int[0]);
       queue.add(root);
-      Label found = null;
+      Plan found = null;
       while (!queue.isEmpty()) {
         Label label = queue.poll();
         if (label.dead) {
           continue;
         }
         if (label.boundary == layers) {
-          found = label;
-          break;
+          Optional<Plan> plan = c.check(assignments(label), label.cost, NAME);
+          if (plan.isPresent()) {
+            found = plan.get();
+            break;
+          }
+          // the labels' sums and the performance model disagree in the last bits at the SLO's edge:
+          // the model decides, and the search goes on to the next cheapest path
+          if (finalCheckRejected++ == 0) {
+            rejectedBound = label.cost;
+          }
+          continue;
         }
-        if (created > maxLabels || System.nanoTime() > deadline) {
+        if (created > maxLabels || budget.expired()) {
           truncated = true;
           break;
         }
         expanded++;
         expand(label);
       }
-      boolean exact = !truncated && spreadCut == 0;
+      // a rejected path may have dominated a label that would have passed: no proof of optimality then
+      boolean exact = !truncated && spreadCut == 0 && finalCheckRejected == 0;
       if (found != null) {
-        Optional<Plan> plan = c.check(assignments(found), found.cost, NAME);
-        if (plan.isPresent()) {
-          return withPlan(plan.get(), exact, exact ? "least-cost plan (label setting completed)" : truncationNote());
-        }
-        // the labels' arithmetic and the performance model disagree at the last digit: trust the model
-        exact = false;
-        finalCheckFailed = true;
+        return withPlan(found, exact, exact ? "least-cost plan (label setting completed)" : truncationNote());
       }
       if (incumbent.isPresent()) {
         Plan plan = c.check(PerformanceModel.assignmentsOf(incumbent.get()), incumbent.get().cost(), NAME).orElseThrow();
@@ -300,9 +214,14 @@ final class LabelSettingStrategy implements PlacementStrategy {
             : truncationNote());
       }
       if (exact) {
-        return Results.infeasible(NAME, Infeasibility.afterSearch(c, "complete label-setting search"), start, stats());
+        String obvious = Infeasibility.obviousReason(c);
+        return Results.infeasible(NAME, obvious.isEmpty()
+            ? "no placement meets the SLO: " + Infeasibility.afterSearch(c, "complete label-setting search") : obvious, budget, stats());
       }
-      return PlacementResult.builder().status(SolveStatus.NO_SOLUTION_IN_TIME).strategy(NAME).solveTime(Results.since(start))
+      if (!truncated) {
+        return Results.noPlanFound(NAME, truncationNote(), budget, stats());
+      }
+      return PlacementResult.builder().status(SolveStatus.NO_SOLUTION_IN_TIME).strategy(NAME).solveTime(budget.elapsed())
           .reason("no plan found before the search was truncated (" + truncationNote() + "); feasibility unknown")
           .statistics(stats()).build();
     }
@@ -315,32 +234,35 @@ final class LabelSettingStrategy implements PlacementStrategy {
       if (spreadCut > 0) {
         why.add(spreadCut + " stage(s) had more ways to spread replicas over nodes than maxSpreadOptions " + maxSpreadOptions);
       }
-      if (finalCheckFailed) {
-        why.add("the cheapest path missed the SLO by rounding in the final check");
+      if (finalCheckRejected > 0) {
+        why.add(finalCheckRejected + " path(s) the labels admitted missed the SLO in the performance model's final check");
       }
       return "search not exhaustive: " + String.join("; ", why);
     }
 
     private PlacementResult withPlan(Plan plan, boolean exact, String note) {
       var b = PlacementResult.builder().status(exact ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE).plan(plan).reason(note)
-          .strategy(NAME).solveTime(Results.since(start)).statistics(stats());
+          .strategy(NAME).solveTime(budget.elapsed()).statistics(stats());
       if (exact) {
         b.bound(plan.cost()).gap(0);
+      } else if (!truncated && spreadCut == 0) {
+        // best-first: every path left in the queue costs at least the first rejected one
+        double bound = Math.min(rejectedBound, plan.cost());
+        b.bound(bound).gap(plan.cost() > 0 ? (plan.cost() - bound) / plan.cost() : 0);
       }
       return b.build();
     }
 
     private Map<String, Double> stats() {
-      return Map.of("labelsCreated", (double) created, "labelsExpanded", (double) expanded, "labelsDominated", (double) dominated,
+      return Map.of("labelsCreated", (double) created, "labelsExpanded", (double) expanded, "labelsDominated", (double) store.dominated(),
           "pools", (double) pools.pools.size(), "nodeGroups", (double) pools.nodeGroups.size(),
-          "truncated", truncated ? 1.0 : 0.0, "spreadOptionsCut", (double) spreadCut);
+          "truncated", truncated ? 1.0 : 0.0, "spreadOptionsCut", (double) spreadCut, "finalCheckRejected", (double) finalCheckRejected);
     }
 
     private void expand(Label label) {
       int i = label.boundary;
       int types = pools.types.size();
-      long additive = 0;
-      long peak = 0;
+      StageCursor stage = c.performance.cursor(c.model, batch, i, List.of());
       boolean[] touched = touchedNodes(label);
       int[] nodes = candidateNodes(touched);
       List<List<GpuPools.Pool>> spreadPools = new ArrayList<>(types);
@@ -361,10 +283,7 @@ final class LabelSettingStrategy implements PlacementStrategy {
         maxReplicasOfType[t] = Math.max(1, Math.min(free, maxReplicas));
       }
       for (int j = i + 1; j <= layers; j++) {
-        var layer = c.model.layer(j - 1);
-        additive += layer.weightBytes() + (long) batch * layer.stateBytesPerSample();
-        peak = Math.max(peak, (long) batch * layer.workingBytesPerSample());
-        long memory = additive + peak;
+        long memory = stage.add().memoryBytes();
         if (memory > maxTypeMemory) {
           break;
         }
@@ -378,7 +297,7 @@ final class LabelSettingStrategy implements PlacementStrategy {
             continue;
           }
           double compute = prefixTime[t][j] - prefixTime[t][i];
-          if (label.latency + compute + suffixMinTime[j] > latencyBudget || compute / maxReplicasOfType[t] > maxBusy) {
+          if (label.latency + compute + suffixMinTime[j] > latencyBudget || !meetsPeriod(compute / maxReplicasOfType[t])) {
             done[t] = true; // both only grow with j
             continue;
           }
@@ -438,7 +357,7 @@ final class LabelSettingStrategy implements PlacementStrategy {
           }
         }
       }
-      return java.util.Arrays.copyOf(nodes, count);
+      return Arrays.copyOf(nodes, count);
     }
 
     private void singleNodeOptions(Label label, int j, int t, double compute, double network, int[] nodes) {
@@ -535,7 +454,12 @@ final class LabelSettingStrategy implements PlacementStrategy {
           cost += p.cost(label.used[p.index], counts[x]);
         }
       }
-      offer(label, j, compute, network, total, SPREAD, take, cost);
+      offer(label, j, compute, network, total, Label.SPREAD, take, cost);
+    }
+
+    /** A stage (or, overlapped, a transfer) busy {@code load} per batch keeps the throughput, by the one SLO predicate. */
+    private boolean meetsPeriod(double load) {
+      return SloPredicate.meetsPeriod(load, c.request.slo());
     }
 
     /** Creates the label of "layers [label.boundary, j) on these GPUs" if it can still lead to a plan; true if created. */
@@ -544,18 +468,18 @@ final class LabelSettingStrategy implements PlacementStrategy {
       double pending = 0;
       switch (mode) {
         case NONE:
-          if (busy > maxBusy) {
+          if (!meetsPeriod(busy)) {
             return false;
           }
           break;
         case OVERLAPPED:
-          if (busy > maxBusy || in > maxBusy) {
+          if (!meetsPeriod(busy) || !meetsPeriod(in)) {
             return false;
           }
           break;
         case SERIAL:
           pending = busy + in;
-          if (pending > maxBusy || label.pendingBusy + in > maxBusy) {
+          if (!meetsPeriod(pending) || !meetsPeriod(label.pendingBusy + in)) {
             return false;
           }
           break;
@@ -575,26 +499,12 @@ final class LabelSettingStrategy implements PlacementStrategy {
       for (int k = 0; k < take.length; k += 2) {
         used[take[k]] += take[k + 1];
       }
-      int prevNode = j == layers ? SPREAD : node;
+      int prevNode = j == layers ? Label.SPREAD : node;
       Label next = new Label(j, used, prevNode, label.stages + 1, cost, latency, mode == TransferMode.SERIAL ? pending : 0,
           priority, label, label.boundary, take);
-      long key = ((long) j << 32) | (prevNode & 0xffffffffL);
-      List<Label> bucket = buckets.computeIfAbsent(key, k -> new ArrayList<>());
-      for (Label other : bucket) {
-        if (!other.dead && other.dominates(next)) {
-          dominated++;
-          return false;
-        }
-      }
-      bucket.removeIf(other -> {
-        if (next.dominates(other)) {
-          other.dead = true;
-          dominated++;
-          return true;
-        }
+      if (!store.admit(next)) {
         return false;
-      });
-      bucket.add(next);
+      }
       queue.add(next);
       created++;
       return true;

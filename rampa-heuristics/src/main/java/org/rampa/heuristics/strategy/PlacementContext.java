@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.rampa.domain.Capacity;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.GpuType;
@@ -15,8 +16,10 @@ import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.heuristics.split.PeriodSplitters;
 import org.rampa.importance.GpuCosts;
+import org.rampa.perf.LayerMemory;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.PlanEstimate;
+import org.rampa.perf.SloPredicate;
 import org.rampa.perf.StageAssignment;
 import org.rampa.perf.TransferMode;
 import org.rampa.split.LayerCostTable;
@@ -25,18 +28,13 @@ import org.rampa.split.SplitProblem;
 import org.rampa.split.SplitResult;
 import org.rampa.split.SplitStage;
 import org.rampa.strategy.PlacementProblem;
-import org.rampa.verify.PlanVerifier;
-import org.rampa.verify.Verification;
 
 /**
  * Everything one placement decision computes once: the free GPUs and their costs, per-type layer
- * times, and the evaluation of candidate GPU groups (split, predict, check the SLO, verify).
+ * times, and the evaluation of candidate GPU groups (split, predict, check memory and the SLO).
  * Confined to one thread and one call.
  */
 final class PlacementContext {
-
-  /** The SLO check leaves this relative margin so that nanosecond rounding never flips a verdict. */
-  private static final double SLO_MARGIN = 1e-9;
 
   final PlacementProblem problem;
   final ServiceRequest request;
@@ -47,12 +45,10 @@ final class PlacementContext {
   final int batch;
   final List<FreeGpu> free;
   private final PeriodSplitter splitter = PeriodSplitters.exact();
-  private final PlanVerifier verifier;
   private final Map<String, List<Double>> layerTimesByKind = new HashMap<>();
   private final Map<String, double[]> layerSecondsByType = new HashMap<>();
   private final Map<String, List<Double>> cutTimesByLink = new HashMap<>();
-  private List<Long> layerMemory;
-  private List<Long> layerPeakMemory;
+  private LayerMemory layerMemory;
   private long candidatesEvaluated;
   private String lastRejection = "";
 
@@ -64,12 +60,12 @@ final class PlacementContext {
     this.performance = problem.performance();
     this.costs = problem.importance().evaluate(problem.state());
     this.batch = request.slo().batchSize();
-    this.verifier = new PlanVerifier(performance);
     List<FreeGpu> list = new ArrayList<>();
+    Capacity capacity = problem.state().capacity();
     List<Gpu> gpus = cluster.gpus();
     for (int i = 0; i < gpus.size(); i++) {
       Gpu g = gpus.get(i);
-      if (problem.state().isFree(g.id())) {
+      if (capacity.contains(g.id())) {
         list.add(new FreeGpu(g, cluster.type(g.type()), costs.of(g.id()), i));
       }
     }
@@ -103,14 +99,9 @@ final class PlacementContext {
     return sum;
   }
 
-  /** Stage memory of one layer alone. */
-  long layerMemory(int l) {
-    return performance.stageMemoryBytes(model, l, l + 1, batch);
-  }
-
   /**
    * Splits the model over {@code groups} (each: replicas of one type, in pipeline order) by
-   * {@code rule}, predicts, and returns the verified plan if it meets the SLO. With
+   * {@code rule}, predicts, and returns the plan if it fits and meets the SLO. With
    * {@code allowUnusedGroups} the min-period split may leave groups out; they are then not part of
    * the plan and cost nothing.
    */
@@ -134,7 +125,10 @@ final class PlacementContext {
     return check(assignments, cost, strategy);
   }
 
-  /** Predicts {@code assignments}; returns the verified plan when it meets the SLO and fits. */
+  /**
+   * Predicts {@code assignments}; returns the plan when it fits the free memory and meets the SLO
+   * (the cheap check; the verifying step checks the returned plan once, outside the search).
+   */
   Optional<Plan> check(List<StageAssignment> assignments, double cost, String strategy) {
     PlanEstimate e = performance.estimate(request, assignments, cluster);
     for (int i = 0; i < assignments.size(); i++) {
@@ -147,21 +141,15 @@ final class PlacementContext {
         }
       }
     }
-    if (e.throughput() < request.slo().requiredThroughput() * (1 + SLO_MARGIN)) {
+    if (!SloPredicate.meetsThroughput(e.throughput(), request.slo())) {
       lastRejection = String.format("throughput %.4g req/s < required %.4g req/s", e.throughput(), request.slo().requiredThroughput());
       return Optional.empty();
     }
-    if (e.latencySeconds() > request.slo().latencyBoundSeconds() * (1 - SLO_MARGIN)) {
+    if (!SloPredicate.meetsLatency(e.latencySeconds(), request.slo())) {
       lastRejection = String.format("latency %.4g s > bound %.4g s", e.latencySeconds(), request.slo().latencyBoundSeconds());
       return Optional.empty();
     }
-    Plan plan = performance.plan(request, assignments, cluster, cost, strategy);
-    Verification v = verifier.verify(request, plan, problem.state());
-    if (!v.ok()) {
-      lastRejection = "verifier: " + v.violations();
-      return Optional.empty();
-    }
-    return Optional.of(plan);
+    return Optional.of(performance.plan(request, assignments, cluster, cost, strategy));
   }
 
   /** A split's stages as {from, to, group index}, or null (with the reason kept) when it is infeasible. */
@@ -275,15 +263,8 @@ final class PlacementContext {
       return List.copyOf(list);
     });
     if (layerMemory == null) {
-      List<Long> memory = new ArrayList<>(layers);
-      List<Long> peak = new ArrayList<>(layers);
-      for (int l = 0; l < layers; l++) {
-        memory.add(model.layer(l).weightBytes() + (long) batch * model.layer(l).stateBytesPerSample());
-        peak.add((long) batch * model.layer(l).workingBytesPerSample());
-      }
-      layerMemory = List.copyOf(memory);
-      layerPeakMemory = List.copyOf(peak);
+      layerMemory = PerformanceModel.layerMemory(model, batch);
     }
-    return new LayerCostTable("s", kinds, cuts, layerMemory, layerPeakMemory, List.of());
+    return new LayerCostTable("s", kinds, cuts, layerMemory.additiveBytes(), layerMemory.peakBytes(), List.of());
   }
 }

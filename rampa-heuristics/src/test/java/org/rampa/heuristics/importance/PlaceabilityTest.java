@@ -2,10 +2,13 @@ package org.rampa.heuristics.importance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
+import org.rampa.domain.Gpu;
 import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.perf.PerformanceModel;
@@ -43,6 +46,30 @@ class PlaceabilityTest {
     }
     assertThat(placeable).as("placeable of %d", cases).isBetween(cases / 10, cases - cases / 10);
     assertThat(spread).as("plans over several nodes").isPositive();
+  }
+
+  @Test
+  void theSingleTypeShortcutForATakenGpuAgreesWithBuildingTheState() {
+    int lost = 0;
+    for (long seed = 0; seed < 40; seed++) {
+      RandomInstances ri = new RandomInstances(seed);
+      Cluster cluster = ri.cluster(2 + ri.random().nextInt(4), 4, 1 + ri.random().nextInt(3));
+      ClusterState state = ri.partiallyAllocated(cluster, ri.random().nextDouble() * 0.6);
+      Placeability oracle = Placeability.singleType(TestInstances.performance(ri));
+      Placeability byState = oracle::plan; // only plan(): placeableWithout builds the state
+      List<ServiceRequest> requests = List.of(TestInstances.request(ri, "a"), TestInstances.request(ri, "b"));
+      for (Gpu g : state.capacity().gpus()) {
+        Predicate<ServiceRequest> shortcut = oracle.placeableWithout(state, g.id());
+        Predicate<ServiceRequest> built = byState.placeableWithout(state, g.id());
+        for (ServiceRequest r : requests) {
+          assertThat(shortcut.test(r)).as("seed %d gpu %s request %s", seed, g.id(), r.id()).isEqualTo(built.test(r));
+          if (oracle.canPlace(r, state) && !built.test(r)) {
+            lost++;
+          }
+        }
+      }
+    }
+    assertThat(lost).as("cases where taking a GPU loses a request").isPositive();
   }
 
   @Test

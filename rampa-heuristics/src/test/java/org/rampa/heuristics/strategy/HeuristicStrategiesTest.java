@@ -34,7 +34,7 @@ class HeuristicStrategiesTest {
   }
 
   @Test
-  void plansAreVerifiedNeverCheaperThanTheOptimumAndInfeasibleWhenNothingExists() {
+  void plansAreVerifiedNeverCheaperThanTheOptimumAndInfeasibleOnlyWhenNothingExists() {
     int feasible = 0;
     int greedyFound = 0;
     for (long seed = 1; seed <= 150; seed++) {
@@ -46,7 +46,9 @@ class HeuristicStrategiesTest {
         String msg = "seed " + seed + ", strategy " + name + ", result " + result;
         assertThat(result.strategy()).as(msg).isEqualTo(name);
         if (optimum.isEmpty()) {
-          assertThat(result.status()).as(msg).isEqualTo(SolveStatus.INFEASIBLE);
+          assertThat(result.status()).as(msg).isIn(SolveStatus.INFEASIBLE, SolveStatus.NO_PLAN_FOUND);
+        } else {
+          assertThat(result.status()).as(msg).isNotEqualTo(SolveStatus.INFEASIBLE); // a heuristic proves nothing
         }
         if (result.status().hasPlan()) {
           assertVerified(problem, result.plan().get(), msg);

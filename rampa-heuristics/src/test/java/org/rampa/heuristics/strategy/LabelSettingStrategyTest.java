@@ -3,11 +3,15 @@ package org.rampa.heuristics.strategy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import com.google.common.base.Ticker;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.Model;
@@ -15,15 +19,13 @@ import org.rampa.domain.ServiceRequest;
 import org.rampa.importance.StaticImportance;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.TransferMode;
-import org.rampa.strategy.StrategyOptions;
-import org.rampa.testing.RandomInstances;
-import java.util.Optional;
-import org.junit.jupiter.api.Test;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.SolveStatus;
 import org.rampa.strategy.Strategies;
+import org.rampa.strategy.StrategyOptions;
 import org.rampa.testing.BruteForcePlacement;
+import org.rampa.testing.RandomInstances;
 import org.rampa.testing.TinyPlacementProblems;
 
 /** DP(b) against the brute-force oracle on tiny instances (at most 8 layers, 6 GPUs, 3 nodes). */
@@ -119,5 +121,34 @@ class LabelSettingStrategyTest {
       }
     }
     assertThat(truncated).isPositive();
+  }
+
+  @Test
+  void theTimeLimitIsReadFromTheProblemsTicker() {
+    // every reading advances a second: the first check finds a 1 s limit spent
+    AtomicLong now = new AtomicLong();
+    Ticker slow = new Ticker() {
+      @Override
+      public long read() {
+        return now.addAndGet(1_000_000_000L);
+      }
+    };
+    int stopped = 0;
+    for (long seed = 1; seed <= 20; seed++) {
+      PlacementProblem problem = TinyPlacementProblems.generate(seed, 8, 6);
+      PlacementProblem timed = new PlacementProblem(problem.request(), problem.state(), problem.importance(),
+          problem.performance(), StrategyOptions.builder().from(problem.options()).timeLimit(Duration.ofSeconds(1))
+              .extra(Map.of("incumbent", "none")).build(), slow);
+      PlacementResult result = Strategies.named("dp").place(timed);
+      if (result.status() == SolveStatus.INFEASIBLE) {
+        continue; // decided by the necessary conditions before any search
+      }
+      stopped++;
+      assertThat(result.status()).as("seed %d: %s", seed, result).isEqualTo(SolveStatus.NO_SOLUTION_IN_TIME);
+      assertThat(result.reason()).contains("time limit PT1S reached");
+      assertThat(result.statistics().get("labelsExpanded")).isZero();
+      assertThat(result.solveTime()).isGreaterThanOrEqualTo(Duration.ofSeconds(2));
+    }
+    assertThat(stopped).isPositive();
   }
 }

@@ -21,11 +21,15 @@ import org.rampa.perf.PerformanceModel;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.SolveStatus;
+import org.rampa.strategy.Strategies;
 import org.rampa.strategy.StrategyOptions;
 import org.rampa.testing.RandomInstances;
 
-/** Each infeasibility reason names the numbers a scheduler engineer needs. */
-class FeasibilityPrechecksTest {
+/**
+ * Each infeasibility reason names the numbers a scheduler engineer needs, and every strategy gives
+ * the same reason for the same failed necessary condition.
+ */
+class NecessaryConditionsTest {
 
   private static final long GB = 1_000_000_000L;
   private static final GpuType SMALL = RandomInstances.type("small", 100e12, 16 * GB, 1000e9);
@@ -51,14 +55,37 @@ class FeasibilityPrechecksTest {
     return Model.of("m", list);
   }
 
-  private static PlacementResult place(Model model, double throughput, Duration latency, int maxStages, ClusterState state) {
+  private static PlacementProblem problem(Model model, double throughput, Duration latency, int maxStages, ClusterState state) {
     ServiceRequest request = ServiceRequest.builder().id("svc").model(model)
         .slo(Slo.of(throughput, latency, 1)).maxStages(maxStages).build();
-    PlacementProblem problem = new PlacementProblem(request, state, StaticImportance.uniform(), PERF,
+    return new PlacementProblem(request, state, StaticImportance.uniform(), PERF,
         StrategyOptions.builder().timeLimit(Duration.ofSeconds(20)).build());
-    PlacementResult result = ExactStrategy.scip().place(problem);
+  }
+
+  /** Exact's result, after checking that every other strategy gives the same reason. */
+  private static PlacementResult place(Model model, double throughput, Duration latency, int maxStages, ClusterState state) {
+    PlacementResult result = placeExact(model, throughput, latency, maxStages, state);
+    for (String strategy : List.of("greedy", "dp", "performance-first", "first-fit")) {
+      PlacementResult other = Strategies.named(strategy).place(problem(model, throughput, latency, maxStages, state));
+      assertThat(other.status()).as(strategy + ": " + other).isEqualTo(SolveStatus.INFEASIBLE);
+      assertThat(other.reason()).as(strategy).isEqualTo(result.reason());
+    }
+    return result;
+  }
+
+  private static PlacementResult placeExact(Model model, double throughput, Duration latency, int maxStages, ClusterState state) {
+    PlacementResult result = ExactStrategy.scip().place(problem(model, throughput, latency, maxStages, state));
     assertThat(result.status()).as(result.toString()).isEqualTo(SolveStatus.INFEASIBLE);
     return result;
+  }
+
+  @Test
+  void weightsAndStateLargerThanTheLargestFreeGpusTogether() {
+    // 4 x 30 GB: two layers fit a big GPU, so 2 stages of big GPUs would do, but only one big GPU is
+    // free and the second largest is small.
+    ClusterState state = cluster().allocate(RandomInstances.holdPlan("other", "big1"));
+    PlacementResult r = place(model(4, 30 * GB, 1e9), 1, Duration.ofSeconds(10), 2, state);
+    assertThat(r.reason()).contains("120.00 GB of weights and state in at most 2 stages", "2 largest free GPUs hold 96.00 GB");
   }
 
   private static String g4(double v) {
@@ -121,7 +148,7 @@ class FeasibilityPrechecksTest {
     ClusterState state = cluster();
     state = state.allocate(org.rampa.testing.RandomInstances.holdPlan("other", "big1"));
     double throughput = 1 / (1.5 * onBig);
-    PlacementResult r = place(m, throughput, Duration.ofNanos((long) (2.5 * onBig * 1e9)), 4, state);
+    PlacementResult r = placeExact(m, throughput, Duration.ofNanos((long) (2.5 * onBig * 1e9)), 4, state);
     assertThat(r.reason()).contains("no combination of at most 4 stages on the 5 free GPUs", g4(throughput) + " req/s",
         g4(2.5 * onBig * (1 + 1e-12)).substring(0, 4));
     assertThat(Map.of()).isEmpty();

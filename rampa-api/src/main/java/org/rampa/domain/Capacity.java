@@ -1,0 +1,93 @@
+package org.rampa.domain;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What a new service can use in a cluster state, derived from its ledger once: the one view that
+ * strategies and importance models ask, instead of reading the ledger and each assuming "a
+ * completely free GPU" on its own. Today the view is the whole free GPUs (nobody holds any part of
+ * them), grouped by type and node; with shared GPUs it is where free shares and legal MIG
+ * placements will be offered, in this one place. Immutable; obtain it from
+ * {@link ClusterState#capacity()}.
+ */
+public final class Capacity {
+
+  private final List<Gpu> gpus;
+  private final Set<String> ids;
+  private final Map<String, Integer> countByType;
+  private final Map<String, Map<String, List<Gpu>>> byTypeAndNode;
+
+  private Capacity(List<Gpu> gpus, Map<String, Integer> countByType, Map<String, Map<String, List<Gpu>>> byTypeAndNode) {
+    this.gpus = gpus;
+    this.ids = new HashSet<>();
+    gpus.forEach(g -> ids.add(g.id()));
+    this.countByType = countByType;
+    this.byTypeAndNode = byTypeAndNode;
+  }
+
+  static Capacity of(ClusterState state) {
+    Cluster cluster = state.cluster();
+    List<Gpu> gpus = new ArrayList<>();
+    Map<String, Map<String, List<Gpu>>> grouped = new LinkedHashMap<>();
+    for (GpuType t : cluster.gpuTypes()) {
+      grouped.put(t.name(), new LinkedHashMap<>());
+    }
+    for (Gpu g : cluster.gpus()) {
+      if (state.isFree(g.id())) {
+        gpus.add(g);
+        grouped.get(g.type()).computeIfAbsent(g.node(), n -> new ArrayList<>()).add(g);
+      }
+    }
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    Map<String, Map<String, List<Gpu>>> frozen = new LinkedHashMap<>();
+    grouped.forEach((type, byNode) -> {
+      if (byNode.isEmpty()) {
+        return;
+      }
+      Map<String, List<Gpu>> nodes = new LinkedHashMap<>();
+      byNode.forEach((node, list) -> nodes.put(node, List.copyOf(list)));
+      frozen.put(type, Collections.unmodifiableMap(nodes));
+      counts.put(type, byNode.values().stream().mapToInt(List::size).sum());
+    });
+    return new Capacity(List.copyOf(gpus), Collections.unmodifiableMap(counts), Collections.unmodifiableMap(frozen));
+  }
+
+  /** The GPUs a new stage may take whole, in cluster order. */
+  public List<Gpu> gpus() {
+    return gpus;
+  }
+
+  /** True when a new stage may take {@code gpuId} whole. */
+  public boolean contains(String gpuId) {
+    return ids.contains(gpuId);
+  }
+
+  /** How many GPUs a new stage may take, of all types. */
+  public int count() {
+    return gpus.size();
+  }
+
+  /** How many GPUs of type {@code type} a new stage may take (0 for a type with none). */
+  public int count(String type) {
+    return countByType.getOrDefault(type, 0);
+  }
+
+  /** Per type that has any, in the cluster's type order, how many GPUs a new stage may take. */
+  public Map<String, Integer> countByType() {
+    return countByType;
+  }
+
+  /**
+   * Per type that has any (cluster type order), per node that has some of it (in the order the
+   * cluster lists its GPUs), the GPUs a new stage may take, in cluster order.
+   */
+  public Map<String, Map<String, List<Gpu>>> byTypeAndNode() {
+    return byTypeAndNode;
+  }
+}

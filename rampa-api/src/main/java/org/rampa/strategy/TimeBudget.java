@@ -1,0 +1,54 @@
+package org.rampa.strategy;
+
+import com.google.common.base.Ticker;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The time one placement call may take, started when the call begins and read from the problem's
+ * {@link PlacementProblem#ticker()}, so that the limit covers the whole call (checks, model
+ * building, warm start, solving) and tests can drive it with a fake ticker. Strategies read the
+ * time here, never {@code System.nanoTime()}.
+ */
+public final class TimeBudget {
+
+  private final Ticker ticker;
+  private final long startNanos;
+  private final long limitNanos;
+
+  private TimeBudget(Ticker ticker, Duration limit) {
+    this.ticker = Objects.requireNonNull(ticker, "ticker");
+    this.limitNanos = limit.toNanos();
+    this.startNanos = ticker.read();
+  }
+
+  /** A budget of {@code problem}'s time limit, starting now on its ticker. */
+  public static TimeBudget start(PlacementProblem problem) {
+    return new TimeBudget(problem.ticker(), problem.options().timeLimit());
+  }
+
+  /** A budget of {@code limit}, starting now on {@code ticker}. */
+  public static TimeBudget start(Ticker ticker, Duration limit) {
+    return new TimeBudget(ticker, Objects.requireNonNull(limit, "limit"));
+  }
+
+  /** Time since the budget started. */
+  public Duration elapsed() {
+    return Duration.ofNanos(ticker.read() - startNanos);
+  }
+
+  /** Time left; zero or negative once the limit is reached. */
+  public Duration remaining() {
+    return Duration.ofNanos(limitNanos - (ticker.read() - startNanos));
+  }
+
+  /** True once the limit is reached. */
+  public boolean expired() {
+    return ticker.read() - startNanos >= limitNanos;
+  }
+
+  /** The whole limit. */
+  public Duration limit() {
+    return Duration.ofNanos(limitNanos);
+  }
+}
