@@ -15,6 +15,7 @@ module org.rampa.api {
   exports org.rampa;
   exports org.rampa.catalog;
   exports org.rampa.domain;
+  exports org.rampa.domain.share;
   exports org.rampa.importance;
   exports org.rampa.json;
   exports org.rampa.perf;
