@@ -19,6 +19,7 @@ module org.rampa.api {
   exports org.rampa.importance;
   exports org.rampa.json;
   exports org.rampa.perf;
+  exports org.rampa.perf.share;
   exports org.rampa.split;
   exports org.rampa.strategy;
   exports org.rampa.verify;
