@@ -102,6 +102,15 @@ public final class AnalyticShareTimeModel implements ShareTimeModel {
     return total > 0 ? memoryBound / total : 0;
   }
 
+  /** Bytes a stage moves to and from DRAM per batch, by the roofline: weights plus per-sample traffic. */
+  public static double dramBytesPerBatch(Model model, int from, int to, int batch) {
+    double bytes = 0;
+    for (int l = from; l < to; l++) {
+      bytes += Roofline.bytes(model.layer(l), batch);
+    }
+    return bytes;
+  }
+
   private double layerSeconds(Layer layer, GpuType type, int batch, double sc, double bw) {
     double whole = PerformanceModel.defaults().layerSeconds(layer, type, batch);
     double fixed = Math.min(whole, type.layerOverhead().toNanos() * 1e-9 + floorSeconds);
@@ -117,8 +126,11 @@ public final class AnalyticShareTimeModel implements ShareTimeModel {
   /** The roofline's compute and memory terms of one layer on a whole GPU, in seconds. */
   private record Roofline(double compute, double memory) {
     static Roofline of(Layer layer, GpuType type, int batch) {
-      double bytes = layer.weightBytes() + (double) batch * (layer.outputBytesPerSample() + layer.stateBytesPerSample());
-      return new Roofline(batch * layer.flopsPerSample() / type.effectiveFlopsPerSecond(), bytes / type.effectiveBandwidthBytesPerSecond());
+      return new Roofline(batch * layer.flopsPerSample() / type.effectiveFlopsPerSecond(), bytes(layer, batch) / type.effectiveBandwidthBytesPerSecond());
+    }
+
+    static double bytes(Layer layer, int batch) {
+      return layer.weightBytes() + (double) batch * (layer.outputBytesPerSample() + layer.stateBytesPerSample());
     }
   }
 
