@@ -43,6 +43,7 @@ class MigLayoutTest {
   @Test
   void legalLayoutCountsPerGeometry() {
     Map<String, Integer> counts = new LinkedHashMap<>();
+    Map<String, Long> maximal = new LinkedHashMap<>();
     for (String name : catalog.geometryNames()) {
       MigGeometry g = catalog.geometry(name);
       Set<String> legal = enumerateLegal(g);
@@ -50,8 +51,12 @@ class MigLayoutTest {
       for (String layout : legal) {
         assertThat(MigLayout.check(g, parse(layout))).as(name + " " + layout).isEmpty();
       }
+      // maximal: no candidate placement can be added and stay legal
+      maximal.put(name, legal.stream().filter(l -> g.profiles().stream().flatMap(p -> p.allowedStarts().stream()
+          .map(st -> canonical(concat(parse(l), new MigSlice(p.name(), st))))).noneMatch(legal::contains)).count());
     }
-    System.out.println("legal non-empty MIG layouts per geometry (brute force): " + counts);
+    System.out.println("legal non-empty MIG layouts per geometry (brute force): " + counts + "; maximal ones: " + maximal);
+    assertThat(maximal.get("A100-80GB")).isLessThan(counts.get("A100-80GB"));
     // every geometry in the catalog has the A100/H100 start rules, so the same count
     assertThat(counts.values()).allSatisfy(c -> assertThat(c).isEqualTo(counts.get("A100-80GB")));
   }
@@ -109,6 +114,12 @@ class MigLayoutTest {
       }
     }
     return legal;
+  }
+
+  private static List<MigSlice> concat(List<MigSlice> layout, MigSlice extra) {
+    List<MigSlice> out = new ArrayList<>(layout);
+    out.add(extra);
+    return out;
   }
 
   static String canonical(List<MigSlice> layout) {
