@@ -17,9 +17,11 @@ module org.rampa.api {
   exports org.rampa;
   exports org.rampa.catalog;
   exports org.rampa.domain;
+  exports org.rampa.domain.share;
   exports org.rampa.importance;
   exports org.rampa.json;
   exports org.rampa.perf;
+  exports org.rampa.perf.share;
   exports org.rampa.split;
   exports org.rampa.strategy;
   exports org.rampa.verify;

@@ -1,0 +1,40 @@
+package org.rampa.domain.share;
+
+import org.rampa.domain.Invalid;
+
+/**
+ * One MIG instance of a profile ("3g.40gb") at a start memory slice. Compute is the profile's SM
+ * count over the card's, bandwidth its memory slices over the card's, memory the profile's.
+ */
+public record MigSlice(String profile, int start) implements Placement {
+
+  public MigSlice {
+    Invalid.requireNonBlank("mig.profile", profile);
+    Invalid.requireNonNegative("mig.start", start);
+  }
+
+  @Override
+  public double computeFraction(GpuPartitioning gpu) {
+    return gpu.requireMig().computeFraction(gpu.requireMig().profile(profile));
+  }
+
+  @Override
+  public double bandwidthFraction(GpuPartitioning gpu) {
+    return gpu.requireMig().bandwidthFraction(gpu.requireMig().profile(profile));
+  }
+
+  @Override
+  public long memoryBytes(GpuPartitioning gpu) {
+    return gpu.requireMig().profile(profile).memoryBytes();
+  }
+
+  @Override
+  public boolean isolated() {
+    return true;
+  }
+
+  @Override
+  public void requireOn(GpuPartitioning gpu) {
+    gpu.requireMig().requireStart(profile, start);
+  }
+}

@@ -1,0 +1,186 @@
+package org.rampa.perf.share;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalDouble;
+import org.rampa.catalog.ModelCatalog;
+import org.rampa.catalog.SharingCatalog;
+import org.rampa.domain.GpuType;
+import org.rampa.domain.Invalid;
+import org.rampa.domain.Layer;
+import org.rampa.domain.Model;
+import org.rampa.domain.share.MpsShare;
+import org.rampa.domain.share.Placement;
+import org.rampa.perf.PerformanceModel;
+
+/**
+ * Tier 3, the analytic default (SHARING.md section 2): per layer, the whole-GPU time of
+ * {@link PerformanceModel#layerSeconds} split into a share-independent part (the type's layer
+ * overhead plus a floor) and a roofline part whose compute term scales with the compute fraction
+ * {@code sc} and whose memory term with the usable bandwidth {@code bw}:
+ *
+ * <pre>t(s) = overhead + floor + max(compute / sc, memory / bw)</pre>
+ *
+ * where compute and memory are the roofline terms scaled so that {@code t(1)} is exactly the
+ * whole-GPU time (measured layer profiles included). {@code bw} is the bandwidth fraction for
+ * isolated placements (MIG, templates) and {@code min(1, sc / β)} for contended ones (MPS, CU
+ * masks): a few SMs cannot pull the whole bus. Never {@code time / share}.
+ *
+ * <p>β = 0.45 is SHARING.md's reading of MuxServe's decode measurements (modelled, not fitted
+ * here). The floor is calibrated: the per-layer time that best reproduces, in least squares on log
+ * slowdowns, MuxServe's measured slowdowns of LLaMA-7B on one A100-80GB (every batch, sequence
+ * length, phase and MPS share of the table), predicting with the catalog's Llama-2-7B. It is the
+ * serving runtime's launch cost, so other GPU types take the same value: an assumption.
+ */
+public final class AnalyticShareTimeModel implements ShareTimeModel {
+
+  /** β: the compute fraction at which an MPS share can pull the whole bus (modelled, SHARING.md). */
+  public static final double DEFAULT_BANDWIDTH_SATURATION = 0.45;
+
+  private static final double FLOOR_SEARCH_MAX_SECONDS = 2e-3;
+
+  private static final AnalyticShareTimeModel CALIBRATED = calibrate();
+
+  private final double bandwidthSaturation;
+  private final double floorSeconds;
+
+  private AnalyticShareTimeModel(double bandwidthSaturation, double floorSeconds) {
+    if (!(bandwidthSaturation > 0 && bandwidthSaturation <= 1)) {
+      throw Invalid.value("bandwidthSaturation", bandwidthSaturation, "must lie in (0, 1]");
+    }
+    Invalid.requireFiniteNonNegative("floorSeconds", floorSeconds);
+    this.bandwidthSaturation = bandwidthSaturation;
+    this.floorSeconds = floorSeconds;
+  }
+
+  /** β = 0.45 and the floor calibrated on MuxServe's table. */
+  public static AnalyticShareTimeModel calibrated() {
+    return CALIBRATED;
+  }
+
+  /** Explicit β and per-layer floor, e.g. for sensitivity studies. */
+  public static AnalyticShareTimeModel of(double bandwidthSaturation, double floorSeconds) {
+    return new AnalyticShareTimeModel(bandwidthSaturation, floorSeconds);
+  }
+
+  public double bandwidthSaturation() {
+    return bandwidthSaturation;
+  }
+
+  /** The share-independent floor per layer, in seconds. */
+  public double floorSeconds() {
+    return floorSeconds;
+  }
+
+  @Override
+  public OptionalDouble seconds(SharedStage stage) {
+    double sc = stage.computeFraction();
+    double bw = stage.placement().isolated()
+        ? stage.bandwidthFraction()
+        : Math.min(stage.bandwidthFraction(), sc / bandwidthSaturation);
+    double t = 0;
+    for (int l = stage.from(); l < stage.to(); l++) {
+      t += layerSeconds(stage.model().layer(l), stage.type(), stage.batch(), sc, Math.min(1, bw));
+    }
+    return OptionalDouble.of(t);
+  }
+
+  /**
+   * The fraction of a stage's whole-GPU roofline time that is memory-bound: the default DRAM
+   * utilisation interference models take (SHARING.md section 3).
+   */
+  public static double memoryBoundFraction(Model model, int from, int to, GpuType type, int batch) {
+    double memoryBound = 0;
+    double total = 0;
+    for (int l = from; l < to; l++) {
+      Roofline r = Roofline.of(model.layer(l), type, batch);
+      total += Math.max(r.compute, r.memory);
+      if (r.memory >= r.compute) {
+        memoryBound += r.memory;
+      }
+    }
+    return total > 0 ? memoryBound / total : 0;
+  }
+
+  /** Bytes a stage moves to and from DRAM per batch, by the roofline: weights plus per-sample traffic. */
+  public static double dramBytesPerBatch(Model model, int from, int to, int batch) {
+    double bytes = 0;
+    for (int l = from; l < to; l++) {
+      bytes += Roofline.bytes(model.layer(l), batch);
+    }
+    return bytes;
+  }
+
+  private double layerSeconds(Layer layer, GpuType type, int batch, double sc, double bw) {
+    double whole = PerformanceModel.defaults().layerSeconds(layer, type, batch);
+    double fixed = Math.min(whole, type.layerOverhead().toNanos() * 1e-9 + floorSeconds);
+    Roofline r = Roofline.of(layer, type, batch);
+    double peak = Math.max(r.compute, r.memory);
+    if (peak == 0) {
+      return whole;
+    }
+    double k = (whole - fixed) / peak;
+    return fixed + Math.max(k * r.compute / sc, k * r.memory / bw);
+  }
+
+  /** The roofline's compute and memory terms of one layer on a whole GPU, in seconds. */
+  private record Roofline(double compute, double memory) {
+    static Roofline of(Layer layer, GpuType type, int batch) {
+      return new Roofline(batch * layer.flopsPerSample() / type.effectiveFlopsPerSecond(), bytes(layer, batch) / type.effectiveBandwidthBytesPerSecond());
+    }
+
+    static double bytes(Layer layer, int batch) {
+      return layer.weightBytes() + (double) batch * (layer.outputBytesPerSample() + layer.stateBytesPerSample());
+    }
+  }
+
+  /** One MuxServe measurement turned into a slowdown to reproduce: stage at share s vs at 100 %. */
+  private record Slowdown(SharedStage atShare, SharedStage whole, double measured) {}
+
+  private static AnalyticShareTimeModel calibrate() {
+    String typeName = PublishedShareTables.A100_80GB.get(0);
+    GpuType type = org.rampa.catalog.GpuCatalog.standard().type(typeName);
+    var gpu = SharingCatalog.standard().partitioning(typeName);
+    List<Slowdown> points = new ArrayList<>();
+    for (ShareSeries s : PublishedShareTables.muxServe()) {
+      String[] f = s.name().split("-");
+      // single-GPU LLaMA-7B series only: "llama-7b-prefill-512", "llama-7b-decode-128"
+      if (f.length != 4 || !f[1].equals("7b") || s.shares().get(s.shares().size() - 1) != 1.0) {
+        continue;
+      }
+      int tokens = Integer.parseInt(f[3]);
+      Model model = f[2].equals("prefill") ? ModelCatalog.prefill("llama2-7b", tokens) : ModelCatalog.decode("llama2-7b", tokens);
+      double whole = s.seconds().get(s.seconds().size() - 1);
+      SharedStage full = SharedStage.wholeModel(model, s.batch(), type, gpu, new MpsShare(1, 0));
+      for (int i = 0; i < s.shares().size() - 1; i++) {
+        Placement p = new MpsShare(s.shares().get(i), 0);
+        points.add(new Slowdown(SharedStage.wholeModel(model, s.batch(), type, gpu, p), full, s.seconds().get(i) / whole));
+      }
+    }
+    // golden-section search: the squared log error is unimodal in the floor over this range
+    double lo = 0;
+    double hi = FLOOR_SEARCH_MAX_SECONDS;
+    double g = (Math.sqrt(5) - 1) / 2;
+    while (hi - lo > 1e-8) {
+      double a = hi - g * (hi - lo);
+      double b = lo + g * (hi - lo);
+      if (error(points, a) <= error(points, b)) {
+        hi = b;
+      } else {
+        lo = a;
+      }
+    }
+    return new AnalyticShareTimeModel(DEFAULT_BANDWIDTH_SATURATION, (lo + hi) / 2);
+  }
+
+  private static double error(List<Slowdown> points, double floor) {
+    AnalyticShareTimeModel m = new AnalyticShareTimeModel(DEFAULT_BANDWIDTH_SATURATION, floor);
+    double sum = 0;
+    for (Slowdown p : points) {
+      double predicted = m.seconds(p.atShare()).getAsDouble() / m.seconds(p.whole()).getAsDouble();
+      double e = Math.log(predicted) - Math.log(p.measured());
+      sum += e * e;
+    }
+    return sum;
+  }
+}

@@ -1,0 +1,77 @@
+package org.rampa.perf.share;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.OptionalDouble;
+import java.util.function.BiFunction;
+import org.rampa.domain.share.MigSlice;
+import org.rampa.domain.share.MigSliceMps;
+import org.rampa.domain.share.MpsShare;
+import org.rampa.domain.share.Placement;
+import org.rampa.domain.share.Whole;
+
+/**
+ * Finds the series that answer a stage (same model name, GPU type, placement kind and process
+ * count) and interpolates linearly in batch between the two measured batches around the stage's,
+ * as {@link org.rampa.domain.LatencyProfile} does for whole GPUs. Outside the measured batches it
+ * answers nothing: the next tier does.
+ */
+final class SeriesIndex {
+
+  private final List<ShareSeries> series;
+
+  SeriesIndex(List<ShareSeries> series) {
+    this.series = List.copyOf(series);
+  }
+
+  List<ShareSeries> series() {
+    return series;
+  }
+
+  OptionalDouble lookup(SharedStage stage, BiFunction<ShareSeries, Double, OptionalDouble> atShare) {
+    if (!stage.coversWholeModel()) {
+      return OptionalDouble.empty();
+    }
+    Placement p = stage.placement();
+    ShareSeries.Kind kind;
+    int processes = 1;
+    if (p instanceof MigSliceMps m) {
+      kind = ShareSeries.Kind.MIG;
+      processes = m.processes();
+    } else if (p instanceof MigSlice) {
+      kind = ShareSeries.Kind.MIG;
+    } else if (p instanceof MpsShare || p instanceof Whole) {
+      kind = ShareSeries.Kind.MPS;
+    } else {
+      return OptionalDouble.empty();
+    }
+    int procs = processes;
+    List<ShareSeries> matching = series.stream()
+        .filter(s -> s.kind() == kind && s.processes() == procs && s.name().equals(stage.model().name())
+            && s.gpuTypes().contains(stage.type().name()))
+        .sorted(Comparator.comparingInt(ShareSeries::batch))
+        .toList();
+    double share = stage.computeFraction();
+    int b = stage.batch();
+    for (int i = 0; i < matching.size(); i++) {
+      ShareSeries hi = matching.get(i);
+      if (hi.batch() == b) {
+        return atShare.apply(hi, share);
+      }
+      if (hi.batch() > b) {
+        if (i == 0) {
+          return OptionalDouble.empty();
+        }
+        ShareSeries lo = matching.get(i - 1);
+        OptionalDouble tLo = atShare.apply(lo, share);
+        OptionalDouble tHi = atShare.apply(hi, share);
+        if (tLo.isEmpty() || tHi.isEmpty()) {
+          return OptionalDouble.empty();
+        }
+        double f = (double) (b - lo.batch()) / (hi.batch() - lo.batch());
+        return OptionalDouble.of(tLo.getAsDouble() + f * (tHi.getAsDouble() - tLo.getAsDouble()));
+      }
+    }
+    return OptionalDouble.empty();
+  }
+}

@@ -1,0 +1,47 @@
+package org.rampa.perf.share;
+
+import java.util.List;
+import org.rampa.domain.Invalid;
+
+/**
+ * Measured times of one model (or stage) at one batch size and process count on a range of shares
+ * of one GPU type: the unit the measured and fitted tiers work on. {@code name} is the
+ * {@link org.rampa.domain.Model#name()} it answers for ("resnet50", "llama-7b-prefill-512"),
+ * {@code gpuTypes} the catalog types it was measured on, {@code kind} which placements it answers.
+ *
+ * @param shares compute fractions, strictly increasing, in (0, 1]
+ * @param seconds the time of one batch at each share
+ */
+public record ShareSeries(String name, List<String> gpuTypes, Kind kind, int processes, int batch, List<Double> shares, List<Double> seconds) {
+
+  /** Which placements a series measures: MIG instances (with MPS processes) or MPS shares. */
+  public enum Kind {
+    MIG,
+    MPS
+  }
+
+  public ShareSeries {
+    Invalid.requireNonBlank("shareSeries.name", name);
+    gpuTypes = List.copyOf(gpuTypes);
+    shares = List.copyOf(shares);
+    seconds = List.copyOf(seconds);
+    String p = "shareSeries[" + name + ", batch " + batch + "].";
+    if (processes < 1 || batch < 1) {
+      throw Invalid.value(p + "processes/batch", processes + "/" + batch, "must both be >= 1");
+    }
+    if (shares.size() != seconds.size() || shares.size() < 2) {
+      throw Invalid.value(p + "shares", shares.size(), "needs at least two shares with one time each");
+    }
+    for (int i = 0; i < shares.size(); i++) {
+      double s = shares.get(i);
+      if (!(s > 0 && s <= 1) || (i > 0 && s <= shares.get(i - 1))) {
+        throw Invalid.value(p + "shares[" + i + "]", s, "shares must lie in (0, 1] and strictly increase");
+      }
+      Invalid.requireFinitePositive(p + "seconds[" + i + "]", seconds.get(i));
+    }
+  }
+
+  public ShareLaw fit() {
+    return ShareLaw.fit(shares, seconds);
+  }
+}

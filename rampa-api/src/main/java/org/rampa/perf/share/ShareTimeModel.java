@@ -1,0 +1,29 @@
+package org.rampa.perf.share;
+
+import java.util.List;
+import java.util.OptionalDouble;
+
+/**
+ * The time of one batch through a stage on its placement, before interference (SHARING.md section
+ * 2). A model answers only what it knows about: a measured table answers the models, GPU types and
+ * shares it measured, the analytic model answers everything.
+ */
+public interface ShareTimeModel {
+
+  /** Seconds for one batch of {@code stage}, or empty when this model has nothing to say about it. */
+  OptionalDouble seconds(SharedStage stage);
+
+  /** The first tier that answers: measured tables before fitted laws before the analytic default. */
+  static ShareTimeModel firstOf(List<ShareTimeModel> tiers) {
+    List<ShareTimeModel> copy = List.copyOf(tiers);
+    return stage -> {
+      for (ShareTimeModel tier : copy) {
+        OptionalDouble t = tier.seconds(stage);
+        if (t.isPresent()) {
+          return t;
+        }
+      }
+      return OptionalDouble.empty();
+    };
+  }
+}
