@@ -42,7 +42,7 @@ public final class Rampa {
 
   /** A planner for the cluster of {@code state}, starting from that state. */
   public static Planner on(ClusterState state) {
-    return on(state.cluster()).state(state);
+    return on(Objects.requireNonNull(state, "state").cluster()).state(state);
   }
 
   /** An immutable, validated planner configuration. */
@@ -70,15 +70,20 @@ public final class Rampa {
 
     /** Selects a strategy by name from those on the classpath (see {@link Strategies#available()}). */
     public Planner strategy(String name) {
-      return strategy(Strategies.named(name));
+      return strategy(Strategies.named(Objects.requireNonNull(name, "strategy")));
     }
 
     public Planner strategy(PlacementStrategy newStrategy) {
       return new Planner(state, Objects.requireNonNull(newStrategy, "strategy"), importance, options);
     }
 
+    /** Static weights must name this planner's GPU types and GPUs (see {@link StaticImportance#requireNamesIn}). */
     public Planner importance(ImportanceModel newImportance) {
-      return new Planner(state, strategy, Objects.requireNonNull(newImportance, "importance"), options);
+      Objects.requireNonNull(newImportance, "importance");
+      if (newImportance instanceof StaticImportance weights) {
+        weights.requireNamesIn(state.cluster());
+      }
+      return new Planner(state, strategy, newImportance, options);
     }
 
     public Planner timeLimit(Duration limit) {

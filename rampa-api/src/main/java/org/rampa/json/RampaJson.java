@@ -1,23 +1,25 @@
 package org.rampa.json;
 
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.guava.GuavaModule;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * Reads and writes RAMPA's values as JSON. Durations are ISO-8601 strings ("PT0.0015S"), sizes are
- * bytes, rates are per second. Unknown fields are errors (a typo must not silently become a
- * default). Every read error names the JSON path of the offending value.
+ * bytes, rates are per second. Unknown fields, nulls, fractions where an integer belongs and
+ * strings where a number belongs are errors (a typo must not silently become a default); files are
+ * read through {@link InputFiles} (bounded, strict UTF-8). Every read error names the JSON path of the offending value.
  */
 public final class RampaJson {
 
@@ -30,6 +32,12 @@ public final class RampaJson {
       .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
       .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+      // 1.5 bytes is a typo, not 1 byte; "12" is a string, not a number
+      .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+      .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+      // null is not "absent": a field written as null would otherwise silently take its default
+      .defaultSetterInfo(JsonSetter.Value.forValueNulls(Nulls.FAIL, Nulls.FAIL))
+      .withConfigOverride(Optional.class, o -> o.setSetterInfo(JsonSetter.Value.forValueNulls(Nulls.AS_EMPTY)))
       .build();
 
   private RampaJson() {}
@@ -57,9 +65,7 @@ public final class RampaJson {
 
   public static <T> T read(Path file, Class<T> type) {
     try {
-      return read(Files.readString(file), type);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + file, e);
+      return read(InputFiles.readText(file), type);
     } catch (JsonInputException e) {
       throw new JsonInputException(file + ": " + e.getMessage(), e);
     }

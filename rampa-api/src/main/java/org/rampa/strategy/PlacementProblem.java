@@ -24,6 +24,11 @@ public record PlacementProblem(
     Objects.requireNonNull(importance, "importance");
     Objects.requireNonNull(performance, "performance");
     Objects.requireNonNull(options, "options");
+    // one up-front refusal for every strategy: planning a held id would double-book the service
+    if (state.holds(request.id())) {
+      throw Invalid.value("request.id", request.id(), "is already held in the cluster state (version " + state.version() + ")",
+          "release it first, or give the new request another id");
+    }
     if (options.transfers() != performance.transferMode()) {
       throw Invalid.value("options.transfers", options.transfers(),
           "must equal the performance model's transfer mode (" + performance.transferMode() + ")",

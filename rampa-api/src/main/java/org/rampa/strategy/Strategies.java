@@ -10,6 +10,7 @@ public final class Strategies {
   private Strategies() {}
 
   public static PlacementStrategy named(String name) {
+    java.util.Objects.requireNonNull(name, "strategy");
     for (StrategyProvider p : ServiceLoader.load(StrategyProvider.class)) {
       if (p.names().contains(name)) {
         return p.create(name);
