@@ -14,6 +14,9 @@ import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 /**
  * Reads and writes RAMPA's values as JSON. Durations are ISO-8601 strings ("PT0.0015S"), sizes are
@@ -37,7 +40,11 @@ public final class RampaJson {
       .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
       // null is not "absent": a field written as null would otherwise silently take its default
       .defaultSetterInfo(JsonSetter.Value.forValueNulls(Nulls.FAIL, Nulls.FAIL))
+      // ... except where null is how an absent optional is written
       .withConfigOverride(Optional.class, o -> o.setSetterInfo(JsonSetter.Value.forValueNulls(Nulls.AS_EMPTY)))
+      .withConfigOverride(OptionalDouble.class, o -> o.setSetterInfo(JsonSetter.Value.forValueNulls(Nulls.AS_EMPTY)))
+      .withConfigOverride(OptionalLong.class, o -> o.setSetterInfo(JsonSetter.Value.forValueNulls(Nulls.AS_EMPTY)))
+      .withConfigOverride(OptionalInt.class, o -> o.setSetterInfo(JsonSetter.Value.forValueNulls(Nulls.AS_EMPTY)))
       .build();
 
   private RampaJson() {}

@@ -1,5 +1,6 @@
 package org.rampa.examples.sim;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import org.rampa.domain.Invalid;
 
@@ -10,25 +11,55 @@ import org.rampa.domain.Invalid;
  *     default sequence), "prefill" or "decode"; {@code tokens} is the sequence (prefill) or
  *     context (decode) length
  */
-public record WorkloadSpec(List<Entry> classes) {
+public record WorkloadSpec(@JsonProperty(required = true) List<Entry> classes) {
 
-  /** One service class. */
-  public record Entry(String model, String phase, int tokens, int batch, SloClass slo, double weight, int maxStages) {
+  /** At most this many classes, batch and stages: far above any real mix, and each costs planning time. */
+  public static final int MAX_CLASSES = 1000;
+
+  public static final int MAX_BATCH = 4096;
+
+  public static final int MAX_STAGES = 1024;
+
+  /** One service class; every field is required (a missing number must not become 0). */
+  public record Entry(
+      @JsonProperty(required = true) String model,
+      @JsonProperty(required = true) String phase,
+      @JsonProperty(required = true) int tokens,
+      @JsonProperty(required = true) int batch,
+      @JsonProperty(required = true) SloClass slo,
+      @JsonProperty(required = true) double weight,
+      @JsonProperty(required = true) int maxStages) {
     public Entry {
-      if (batch < 1) {
-        throw Invalid.value("workload." + model + ".batch", batch, "must be >= 1");
+      Invalid.requireNonBlank("workload.model", model);
+      if (batch < 1 || batch > MAX_BATCH) {
+        throw Invalid.value("workload." + model + ".batch", batch, "must lie in [1, " + MAX_BATCH + "]");
       }
       if (!List.of("model", "prefill", "decode").contains(phase)) {
         throw Invalid.value("workload." + model + ".phase", phase, "must be model, prefill or decode");
+      }
+      if (slo == null) {
+        throw Invalid.value("workload." + model + ".slo", null, "must be TIGHT, MEDIUM or LOOSE");
+      }
+      if (!Double.isFinite(weight) || weight <= 0) {
+        throw Invalid.value("workload." + model + ".weight", weight, "must be a finite number > 0");
+      }
+      if (maxStages < 1 || maxStages > MAX_STAGES) {
+        throw Invalid.value("workload." + model + ".maxStages", maxStages, "must lie in [1, " + MAX_STAGES + "]");
       }
     }
   }
 
   public WorkloadSpec {
-    classes = List.copyOf(classes);
-    if (classes.isEmpty()) {
-      throw Invalid.value("workload.classes", "[]", "a workload needs at least one class");
+    if (classes == null || classes.isEmpty()) {
+      throw Invalid.value("workload.classes", classes == null ? "(missing)" : "[]", "a workload needs at least one class");
     }
+    if (classes.size() > MAX_CLASSES) {
+      throw Invalid.value("workload.classes", classes.size() + " classes", "must be at most " + MAX_CLASSES);
+    }
+    if (classes.contains(null)) {
+      throw Invalid.value("workload.classes[" + classes.indexOf(null) + "]", null, "must be a class");
+    }
+    classes = List.copyOf(classes);
   }
 
   /**
