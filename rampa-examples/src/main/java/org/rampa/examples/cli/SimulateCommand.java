@@ -73,7 +73,7 @@ final class SimulateCommand implements Callable<Integer> {
       description = "Replay this arrival trace (arrival_s,class,lifetime_s) instead of the generated load sweep.")
   Path trace;
 
-  @Option(names = "--time-limit", defaultValue = "PT2S", description = "Time limit per exact solve (ISO-8601), at most PT24H. Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--time-limit", defaultValue = "PT2S", converter = IsoDuration.class, description = "Time limit per exact solve (ISO-8601), at most PT24H. Default: ${DEFAULT-VALUE}.")
   Duration timeLimit;
 
   @Option(names = "--out", defaultValue = "rampa-results", description = "Output folder, created if needed; checked to be writable before the run. Default: ${DEFAULT-VALUE}.")

@@ -74,6 +74,9 @@ final class SplitCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     TransferMode mode = transferMode();
+    if (training && source.pipedream == null) {
+      throw Invalid.value("--training", true, "applies only to --pipedream profiles", "drop --training");
+    }
     SplitProblem problem;
     if (source.model != null) {
       problem = modelProblem(mode);
