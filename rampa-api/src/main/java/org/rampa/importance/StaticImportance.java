@@ -50,7 +50,7 @@ public final class StaticImportance implements ImportanceModel {
   /** These weights with some GPUs' weights overridden. */
   public StaticImportance withGpuWeights(Map<String, Double> weights) {
     Map<String, Double> merged = new HashMap<>(byGpu);
-    merged.putAll(weights);
+    merged.putAll(Objects.requireNonNull(weights, "importance.byGpu"));
     return new StaticImportance(byType, merged);
   }
 
