@@ -87,6 +87,8 @@ class LibraryBadInputTest {
             "importance.byType[T4] = -1.0"),
         bad("StaticImportance infinite weight", () -> StaticImportance.byType(Map.of("T4", Double.POSITIVE_INFINITY)),
             IllegalArgumentException.class, "importance.byType[T4] = Infinity"),
+        bad("StaticImportance huge weight", () -> StaticImportance.byType(Map.of("T4", 1e300)),
+            IllegalArgumentException.class, "importance.byType[T4] = 1.0E300", "[0, 1.0E9]"),
         bad("withGpuWeights(null)", () -> StaticImportance.uniform().withGpuWeights(null), NullPointerException.class, "importance.byGpu"),
         bad("importance with an unknown GPU type", () -> Rampa.on(cluster).importance(StaticImportance.byType(Map.of("T44", 2.0))),
             IllegalArgumentException.class, "importance.byType[T44] = 2.0", "no GPU type T44"),

@@ -18,6 +18,9 @@ import org.rampa.domain.Invalid;
  */
 public final class StaticImportance implements ImportanceModel {
 
+  /** The largest weight accepted: a plan's cost sums weights, and solvers need it finite and well-scaled. */
+  public static final double MAX_WEIGHT = 1e9;
+
   private final Map<String, Double> byType;
   private final Map<String, Double> byGpu;
 
@@ -34,7 +37,9 @@ public final class StaticImportance implements ImportanceModel {
       if (k == null || w == null) {
         throw Invalid.value(field + "[" + k + "]", w, "names and weights must not be null");
       }
-      Invalid.requireFiniteNonNegative(field + "[" + k + "]", w);
+      if (!(w >= 0 && w <= MAX_WEIGHT)) {
+        throw Invalid.value(field + "[" + k + "]", w, "must lie in [0, " + MAX_WEIGHT + "]", "weights are relative: scale them down");
+      }
     });
   }
 

@@ -3,6 +3,7 @@ package org.rampa.examples.sim;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import org.rampa.domain.Invalid;
+import org.rampa.domain.ServiceRequest;
 
 /**
  * A workload mix as users write it (JSON): catalog models, their form, batch, SLO class, weight.
@@ -13,12 +14,10 @@ import org.rampa.domain.Invalid;
  */
 public record WorkloadSpec(@JsonProperty(required = true) List<Entry> classes) {
 
-  /** At most this many classes, batch and stages: far above any real mix, and each costs planning time. */
+  /** At most this many classes and this batch: far above any real mix, and each costs planning time. */
   public static final int MAX_CLASSES = 1000;
 
   public static final int MAX_BATCH = 4096;
-
-  public static final int MAX_STAGES = 1024;
 
   /** One service class; every field is required (a missing number must not become 0). */
   public record Entry(
@@ -43,8 +42,8 @@ public record WorkloadSpec(@JsonProperty(required = true) List<Entry> classes) {
       if (!Double.isFinite(weight) || weight <= 0) {
         throw Invalid.value("workload." + model + ".weight", weight, "must be a finite number > 0");
       }
-      if (maxStages < 1 || maxStages > MAX_STAGES) {
-        throw Invalid.value("workload." + model + ".maxStages", maxStages, "must lie in [1, " + MAX_STAGES + "]");
+      if (maxStages < 1 || maxStages > ServiceRequest.MAX_STAGES) {
+        throw Invalid.value("workload." + model + ".maxStages", maxStages, "must lie in [1, " + ServiceRequest.MAX_STAGES + "]");
       }
     }
   }

@@ -122,8 +122,6 @@ class BadInputCorpusTest {
     planBad("request null", d -> d.putNull("request"), "$.request");
     planBad("cluster missing", d -> d.remove("cluster"), "cluster");
     planBad("request id blank", d -> at(d, "request").put("id", " "), "id");
-    planBad("request id held", d -> d.set("allocations", BadInputs.tree(
-        "{\"bert\": {\"serviceId\": \"bert\", \"holdings\": [{\"gpu\": \"node000-gpu0\", \"share\": 1.0, \"memoryBytes\": 1000}]}}")), "request.id = bert", "already held");
     planBad("maxStages zero", d -> at(d, "request").put("maxStages", 0), "maxStages", "0");
     planBad("maxStages fractional", d -> at(d, "request").put("maxStages", 2.5), "$.request.maxStages");
     planBad("batchSize zero", d -> at(d, "request.slo").put("batchSize", 0), "slo.batchSize = 0");
@@ -142,6 +140,15 @@ class BadInputCorpusTest {
     planBad("layer input out of range", d -> ((ArrayNode) at(d, "request.model.layers.2").get("inputs")).add(99), "inputs");
     planBad("importance unknown GPU type", d -> at(d, "importanceByType").put("T44", 3.0), "importance.byType[T44]", "no GPU type T44");
     planBad("importance negative", d -> at(d, "importanceByType").put("T4", -1.0), "importance.byType[T4] = -1.0");
+    planBad("importance huge", d -> at(d, "importanceByType").put("A10", 1e308), "importance.byType[A10] = 1.0E308");
+    planBad("maxStages huge", d -> at(d, "request").put("maxStages", 2_000_000_000), "maxStages = 2000000000", "1024");
+    for (String strategy : org.rampa.strategy.Strategies.available()) {
+      planBad("request id held, strategy " + strategy, d -> {
+        d.put("strategy", strategy);
+        d.set("allocations", BadInputs.tree("{\"bert\": {\"serviceId\": \"bert\", \"holdings\": "
+            + "[{\"gpu\": \"node000-gpu0\", \"share\": 1.0, \"memoryBytes\": 1000}]}}"));
+      }, "request.id = bert", "already held");
+    }
     planBad("importance null weight", d -> at(d, "importanceByType").putNull("T4"), "$.importanceByType");
     planBad("importance a string weight", d -> at(d, "importanceByType").put("T4", "high"), "$.importanceByType");
     planBad("cluster without GPUs", d -> at(d, "cluster").set("gpus", JSON.arrayNode()), "cluster.gpus");
