@@ -115,6 +115,8 @@ class LibraryBadInputTest {
         bad("ClusterPresets.of unknown type", () -> ClusterPresets.of(nodes("T44", 1), 4, ClusterPresets.NETWORK_100G),
             IllegalArgumentException.class, "T44"),
         bad("ClusterPresets.of null network", () -> ClusterPresets.of(nodes("T4", 1), 4, null), NullPointerException.class, "network"),
+        bad("a cluster beyond the GPU bound", () -> ClusterPresets.of(nodes("T4", Cluster.MAX_GPUS / 64 + 1), 64, ClusterPresets.NETWORK_100G),
+            IllegalArgumentException.class, "nodesPerType", "more than " + Cluster.MAX_GPUS),
         bad("ModelCatalog.prefill negative", () -> ModelCatalog.prefill("bert-base", -1), IllegalArgumentException.class,
             "sequenceLength = -1"),
         bad("InputFiles of a missing file", () -> InputFiles.readText(java.nio.file.Path.of("no-such-file.json")),

@@ -22,10 +22,8 @@ public final class ClusterPresets {
   /** The four generations both presets mix, oldest first. */
   public static final String[] MIXED_TYPES = {"T4", "A10", "A100-SXM4-80GB", "H100-SXM5-80GB"};
 
-  /** Bounds on generated clusters: sizes beyond any real cluster are typos that would fill the heap. */
+  /** Servers hold at most this many GPUs: more is a typo (checked before the GPUs are generated). */
   public static final int MAX_GPUS_PER_NODE = 64;
-
-  public static final int MAX_GPUS = 100_000;
 
   private ClusterPresets() {}
 
@@ -54,7 +52,7 @@ public final class ClusterPresets {
 
   /**
    * A cluster with the given number of nodes per catalog GPU type, {@code gpusPerNode} GPUs each
-   * (at most {@link #MAX_GPUS_PER_NODE}; at most {@link #MAX_GPUS} GPUs in all).
+   * (at most {@link #MAX_GPUS_PER_NODE}; at most {@link Cluster#MAX_GPUS} GPUs in all).
    */
   public static Cluster of(Map<String, Integer> nodesPerType, int gpusPerNode, Link network) {
     java.util.Objects.requireNonNull(nodesPerType, "nodesPerType");
@@ -69,8 +67,8 @@ public final class ClusterPresets {
       }
       total += (long) e.getValue() * gpusPerNode;
     }
-    if (total > MAX_GPUS) {
-      throw Invalid.value("nodesPerType", nodesPerType, "describes " + total + " GPUs, more than " + MAX_GPUS);
+    if (total > Cluster.MAX_GPUS) {
+      throw Invalid.value("nodesPerType", nodesPerType, "describes " + total + " GPUs, more than " + Cluster.MAX_GPUS);
     }
     GpuCatalog catalog = GpuCatalog.standard();
     var b = Cluster.builder().network(network);
