@@ -27,6 +27,9 @@ public final class InputFiles {
 
   /** The whole file as text; an {@link IllegalArgumentException} naming the file and the reason otherwise. */
   public static String readText(Path file) {
+    if (file.toString().isEmpty()) {
+      throw Invalid.value("file", "\"\"", "the path is empty", "name a file");
+    }
     if (Files.isDirectory(file)) {
       throw Invalid.value("file", file, "cannot be read: it is a directory", "name a file inside it");
     }

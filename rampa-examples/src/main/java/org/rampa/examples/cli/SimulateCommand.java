@@ -146,6 +146,9 @@ final class SimulateCommand implements Callable<Integer> {
    * costs nothing and the results of a long run are not lost at the end.
    */
   static void prepareOutput(Path out) {
+    if (out.toString().isEmpty()) {
+      throw Invalid.value("--out", "\"\"", "the path is empty", "--out . for the current folder");
+    }
     try {
       Files.createDirectories(out);
     } catch (FileAlreadyExistsException e) {

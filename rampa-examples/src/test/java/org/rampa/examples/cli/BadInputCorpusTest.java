@@ -299,6 +299,9 @@ class BadInputCorpusTest {
     bad("simulate: unknown preset", simulate("--preset", "medium"), "medium", "does not exist");
     bad("simulate: preset a directory", simulate("--preset", dir), "is a directory");
     bad("simulate: preset not a cluster", simulate("--preset", workload), "$.classes");
+    bad("simulate: --out empty", simulate("--out", ""), "--out", "empty");
+    bad("simulate: --workload empty path", simulate("--workload", ""), "file", "empty");
+    bad("plan: empty path", args("plan", ""), "file", "empty");
     bad("simulate: --out a file", simulate("--out", file), "--out", "a-file", "not a folder");
     bad("simulate: --out under a file", simulate("--out", file.resolve("sub")), "--out", "Not a directory");
     bad("simulate: --out under a missing read-only root", simulate("--out", "/proc/rampa/out"), "--out", "/proc/rampa/out");
