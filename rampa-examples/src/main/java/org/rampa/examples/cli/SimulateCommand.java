@@ -42,6 +42,9 @@ final class SimulateCommand implements Callable<Integer> {
 
   static final int MAX_PLANNERS = 100;
 
+  /** The files a run writes into --out. */
+  static final List<String> OUTPUTS = List.of("admission.csv", "rejections.csv", "admission.png", "admission.svg", "summary.txt");
+
   @Spec
   CommandSpec spec;
 
@@ -161,6 +164,13 @@ final class SimulateCommand implements Callable<Integer> {
       Files.delete(Files.createTempFile(out, ".rampa-write-check", ""));
     } catch (IOException e) {
       throw Invalid.value("--out", out, "cannot be the output folder: it is not writable (" + reason(e) + ")");
+    }
+    for (String name : OUTPUTS) {
+      Path file = out.resolve(name);
+      if (Files.exists(file) && !(Files.isRegularFile(file) && Files.isWritable(file))) {
+        throw Invalid.value("--out", out, "cannot be the output folder: " + file + " exists and cannot be overwritten",
+            "remove it or choose another folder");
+      }
     }
   }
 

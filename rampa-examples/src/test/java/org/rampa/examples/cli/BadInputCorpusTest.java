@@ -129,6 +129,10 @@ class BadInputCorpusTest {
     planBad("throughput negative", d -> at(d, "request.slo").put("requiredThroughput", -1), "requiredThroughput");
     planBad("throughput infinite", d -> at(d, "request.slo").put("requiredThroughput", new java.math.BigDecimal("1e999")), "requiredThroughput");
     planBad("latency bound negative", d -> at(d, "request.slo").put("latencyBound", "-PT1S"), "latencyBound");
+    planBad("latency bound of centuries", d -> at(d, "request.slo").put("latencyBound", "PT3000000H"), "slo.latencyBound", "at most PT24H");
+    planBad("network latency of centuries", d -> at(d, "cluster.network").put("latency", "PT3000000H"), "latency", "at most PT1H");
+    planBad("node link latency of a day", d -> at(d, "cluster.nodes.0.intraLink").put("latency", "P1D"), "latency = PT24H");
+    planBad("layer overhead of centuries", d -> at(d, "cluster.gpuTypes.0").put("layerOverhead", "PT3000000H"), "layerOverhead");
     planBad("slo missing", d -> at(d, "request").remove("slo"), "slo");
     planBad("model without layers", d -> at(d, "request.model").set("layers", JSON.arrayNode()), "layers");
     planBad("fractional byte count", d -> at(d, "request.model.layers.0").put("weightBytes", 1.5), "$.request.model.layers[0].weightBytes");
@@ -302,6 +306,13 @@ class BadInputCorpusTest {
     bad("simulate: --out empty", simulate("--out", ""), "--out", "empty");
     bad("simulate: --workload empty path", simulate("--workload", ""), "file", "empty");
     bad("plan: empty path", args("plan", ""), "file", "empty");
+    Path blocked = dir.resolve("blocked");
+    try {
+      Files.createDirectories(blocked.resolve("admission.csv"));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    bad("simulate: --out holds a folder named like an output", simulate("--out", blocked), "--out", "admission.csv", "cannot be overwritten");
     bad("simulate: --out a file", simulate("--out", file), "--out", "a-file", "not a folder");
     bad("simulate: --out under a file", simulate("--out", file.resolve("sub")), "--out", "Not a directory");
     bad("simulate: --out under a missing read-only root", simulate("--out", "/proc/rampa/out"), "--out", "/proc/rampa/out");
