@@ -14,7 +14,7 @@ import org.rampa.domain.Invalid;
 /**
  * User-given weights per GPU type, optionally overridden per GPU; 1 for anything not named. The
  * names are checked against a cluster where one is known ({@link #requireNamesIn}, called by
- * {@code Rampa}'s planner and by {@code ProblemDocument}): a misspelt type would otherwise weigh 1.
+ * {@code Rampa}'s planner, {@code PlacementProblem} and {@code ProblemDocument}): a misspelt type would otherwise weigh 1.
  */
 public final class StaticImportance implements ImportanceModel {
 
