@@ -2,7 +2,10 @@ package org.rampa.json;
 
 import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.MapperFeature;
@@ -11,11 +14,16 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.type.LogicalType;
+import com.fasterxml.jackson.databind.deser.std.StdScalarDeserializer;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.datatype.guava.GuavaModule;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
@@ -33,6 +41,7 @@ public final class RampaJson {
       .addModule(new Jdk8Module())
       .addModule(new JavaTimeModule())
       .addModule(new GuavaModule())
+      .addModule(new SimpleModule().addDeserializer(Duration.class, new IsoDurationDeserializer()))
       .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
       .enable(SerializationFeature.INDENT_OUTPUT)
       .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
@@ -54,6 +63,26 @@ public final class RampaJson {
       .build();
 
   private RampaJson() {}
+
+  /** Durations only as ISO-8601 text: a bare number has no unit (5 could be seconds or milliseconds). */
+  private static final class IsoDurationDeserializer extends StdScalarDeserializer<Duration> {
+    IsoDurationDeserializer() {
+      super(Duration.class);
+    }
+
+    @Override
+    public Duration deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+      if (!p.hasToken(JsonToken.VALUE_STRING)) {
+        return (Duration) ctxt.handleUnexpectedToken(Duration.class, p.currentToken(), p,
+            "a duration must be an ISO-8601 string such as \"PT0.5S\" (a bare number has no unit)");
+      }
+      try {
+        return Duration.parse(p.getText().trim());
+      } catch (DateTimeParseException e) {
+        return (Duration) ctxt.handleWeirdStringValue(Duration.class, p.getText(), "not an ISO-8601 duration such as \"PT0.5S\"");
+      }
+    }
+  }
 
   /** The configured mapper, for callers embedding RAMPA values in their own documents. */
   public static ObjectMapper mapper() {

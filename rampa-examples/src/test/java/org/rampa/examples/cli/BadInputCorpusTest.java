@@ -129,6 +129,8 @@ class BadInputCorpusTest {
     planBad("throughput negative", d -> at(d, "request.slo").put("requiredThroughput", -1), "requiredThroughput");
     planBad("throughput infinite", d -> at(d, "request.slo").put("requiredThroughput", new java.math.BigDecimal("1e999")), "requiredThroughput");
     planBad("latency bound negative", d -> at(d, "request.slo").put("latencyBound", "-PT1S"), "latencyBound");
+    planBad("latency bound a bare number", d -> at(d, "request.slo").put("latencyBound", 5), "$.request.slo.latencyBound", "ISO-8601");
+    planBad("latency bound not ISO-8601", d -> at(d, "request.slo").put("latencyBound", "200ms"), "$.request.slo.latencyBound", "200ms");
     planBad("latency bound of centuries", d -> at(d, "request.slo").put("latencyBound", "PT3000000H"), "slo.latencyBound", "at most PT24H");
     planBad("network latency of centuries", d -> at(d, "cluster.network").put("latency", "PT3000000H"), "latency", "at most PT1H");
     planBad("node link latency of a day", d -> at(d, "cluster.nodes.0.intraLink").put("latency", "P1D"), "latency = PT24H");
