@@ -88,7 +88,7 @@ final class SimulateCommand implements Callable<Integer> {
     checkSizes();
     Cluster cluster = Presets.cluster(preset);
     WorkloadSpec mix = workload == null ? WorkloadSpec.standardMix() : RampaJson.read(workload, WorkloadSpec.class);
-    StrategyOptions options = StrategyOptions.builder().timeLimit(timeLimit).seed(seed).build();
+    StrategyOptions options = options();
     List<String> names = planners == null ? Planners.defaults() : planners;
     var settings = new AdmissionExperiment.Settings(cluster, Workload.of(mix, cluster), loads, arrivals, lifetime, seed,
         names.stream().map(n -> Planners.named(n, options)).toList());
@@ -122,6 +122,15 @@ final class SimulateCommand implements Callable<Integer> {
     stdout.println(summary);
     stdout.printf("Wrote admission.csv, rejections.csv, admission.png, admission.svg and summary.txt to %s%n", out);
     return 0;
+  }
+
+  /** The options every planner gets; only the time limit can be invalid, so a refusal names --time-limit. */
+  private StrategyOptions options() {
+    try {
+      return StrategyOptions.builder().timeLimit(timeLimit).seed(seed).build();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--time-limit: " + e.getMessage(), e);
+    }
   }
 
   private void checkSizes() {

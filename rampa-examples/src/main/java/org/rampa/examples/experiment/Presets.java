@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.rampa.domain.Cluster;
+import org.rampa.domain.Invalid;
 import org.rampa.json.RampaJson;
 
 /**
@@ -28,6 +30,10 @@ public final class Presets {
         throw new UncheckedIOException(e);
       }
     }
-    return RampaJson.read(Path.of(presetOrFile), Cluster.class);
+    Path file = Path.of(presetOrFile);
+    if (!presetOrFile.endsWith(".json") && !Files.exists(file)) {
+      throw Invalid.value("preset", presetOrFile, "is neither a built-in preset nor an existing file", "use small, large or a cluster JSON file");
+    }
+    return RampaJson.read(file, Cluster.class);
   }
 }
