@@ -33,11 +33,18 @@ public final class Workload {
     PerformanceModel pm = PerformanceModel.defaults();
     List<WorkloadClass> classes = new ArrayList<>();
     for (WorkloadSpec.Entry e : spec.classes()) {
-      Model model = switch (e.phase()) {
-        case "prefill" -> ModelCatalog.prefill(e.model(), e.tokens());
-        case "decode" -> ModelCatalog.decode(e.model(), e.tokens());
-        default -> ModelCatalog.model(e.model());
-      };
+      Model model;
+      try {
+        model = switch (e.phase()) {
+          case "prefill" -> ModelCatalog.prefill(e.model(), e.tokens());
+          case "decode" -> ModelCatalog.decode(e.model(), e.tokens());
+          default -> ModelCatalog.model(e.model());
+        };
+      } catch (IllegalArgumentException bad) {
+        // the catalog names its own parameters (sequenceLength, context): say which workload field it was
+        throw new IllegalArgumentException("workload class " + e.model() + " (" + e.phase() + ", tokens " + e.tokens() + "): "
+            + bad.getMessage(), bad);
+      }
       double best = Double.POSITIVE_INFINITY;
       for (GpuType t : cluster.gpuTypes()) {
         best = Math.min(best, pm.stageSeconds(model, 0, model.size(), t, e.batch()));

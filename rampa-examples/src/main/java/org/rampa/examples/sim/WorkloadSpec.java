@@ -36,6 +36,11 @@ public record WorkloadSpec(@JsonProperty(required = true) List<Entry> classes) {
       if (!List.of("model", "prefill", "decode").contains(phase)) {
         throw Invalid.value("workload." + model + ".phase", phase, "must be model, prefill or decode");
       }
+      // tokens given for a whole model would be silently ignored: say so instead
+      if (phase.equals("model") ? tokens != 0 : tokens < 1) {
+        throw Invalid.value("workload." + model + ".tokens", tokens,
+            phase.equals("model") ? "must be 0 for phase model (its sequence is the catalog default)" : "must be >= 1 for phase " + phase);
+      }
       if (slo == null) {
         throw Invalid.value("workload." + model + ".slo", null, "must be TIGHT, MEDIUM or LOOSE");
       }

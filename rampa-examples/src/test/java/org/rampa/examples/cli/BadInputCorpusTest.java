@@ -338,7 +338,10 @@ class BadInputCorpusTest {
     workload("slo unknown", BadInputs.WORKLOAD.replace("\"LOOSE\"", "\"LAX\""), "$.classes[0].slo", "LAX");
     workload("slo null", BadInputs.WORKLOAD.replace("\"LOOSE\"", "null"), "$.classes[0].slo");
     workload("model unknown", BadInputs.WORKLOAD.replace("\"bert-base\"", "\"bert-bass\""), "bert-bass");
-    workload("tokens huge", BadInputs.WORKLOAD.replace("\"tokens\": 128", "\"tokens\": 100000"), "100000");
+    workload("tokens huge", BadInputs.WORKLOAD.replace("\"tokens\": 128", "\"tokens\": 100000"), "tokens 100000", "sequenceLength = 100000");
+    workload("tokens zero for prefill", BadInputs.WORKLOAD.replace("\"tokens\": 128", "\"tokens\": 0"), "bert-base.tokens = 0");
+    workload("tokens for a whole model", BadInputs.WORKLOAD.replace("\"tokens\": 0", "\"tokens\": 64"), "resnet50.tokens = 64", "phase model");
+    workload("decode of an encoder", BadInputs.WORKLOAD.replace("\"phase\": \"prefill\"", "\"phase\": \"decode\""), "bert-base", "no decode phase");
     workload("maxStages zero", BadInputs.WORKLOAD.replace("\"maxStages\": 2}\n", "\"maxStages\": 0}\n"), "maxStages = 0");
     workload("not JSON", "classes: []", "$");
 
