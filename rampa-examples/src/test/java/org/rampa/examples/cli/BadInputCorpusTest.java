@@ -206,6 +206,8 @@ class BadInputCorpusTest {
         "line 2 forward_compute_time = -", "not a number");
     pipedream("negative time", BadInputs.PIPEDREAM.replace("backward_compute_time=2.000", "backward_compute_time=-2.0"),
         "line 2 backward_compute_time = -2.0");
+    pipedream("time of centuries", BadInputs.PIPEDREAM.replace("forward_compute_time=1.500", "forward_compute_time=1e300"),
+        "line 2 forward_compute_time = 1e300", "3600000 ms");
     pipedream("infinite size", BadInputs.PIPEDREAM.replace("parameter_size=23296.000", "parameter_size=1e999"), "line 2 parameter_size");
     pipedream("bad activation list", BadInputs.PIPEDREAM.replace("[1000.000; 2000.000]", "[1000.000; -]"), "line 2 activation_size = -");
     pipedream("metrics missing", BadInputs.PIPEDREAM.replace(", parameter_size=0.000\n", "\n"), "line 1", "parameter_size");

@@ -98,7 +98,7 @@ public record PipeDreamProfile(String name, List<ProfiledLayer> layers) {
         ids.add(parts[0]);
         modules.add(String.join(" -- ", java.util.Arrays.asList(parts).subList(1, parts.length - 1)));
         metrics.add(new double[] {
-            number(where, "forward_compute_time", m.group(1)), number(where, "backward_compute_time", m.group(2)),
+            milliseconds(where, "forward_compute_time", m.group(1)), milliseconds(where, "backward_compute_time", m.group(2)),
             activationBytes(where, m.group(3)), number(where, "parameter_size", m.group(4))});
       }
     } catch (IOException e) {
@@ -152,6 +152,15 @@ public record PipeDreamProfile(String name, List<ProfiledLayer> layers) {
       }
     }
     return sum;
+  }
+
+  /** A measured time in ms: a number in [0, {@link Invalid#MAX_STEP_TIME}], the bound of every layer time. */
+  private static double milliseconds(String where, String field, String text) {
+    double ms = number(where, field, text);
+    if (ms > Invalid.MAX_STEP_TIME.toMillis()) {
+      throw Invalid.value(where + " " + field, text, "must be at most " + Invalid.MAX_STEP_TIME.toMillis() + " ms (one layer)");
+    }
+    return ms;
   }
 
   /** A measured value: a finite number >= 0 (the pattern admits "-" or "1e999", which are not). */
