@@ -3,6 +3,7 @@ package org.rampa.catalog;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.GpuType;
@@ -39,7 +40,7 @@ public final class ClusterPresets {
 
   /** {@code nodesPerType[i]} nodes of {@link #MIXED_TYPES}[i], each with {@code gpusPerNode} GPUs. */
   public static Cluster mixed(int[] nodesPerType, int gpusPerNode) {
-    java.util.Objects.requireNonNull(nodesPerType, "nodesPerType");
+    Objects.requireNonNull(nodesPerType, "nodesPerType");
     if (nodesPerType.length != MIXED_TYPES.length) {
       throw Invalid.value("nodesPerType.length", nodesPerType.length, "must be " + MIXED_TYPES.length + " (one count per type)");
     }
@@ -55,8 +56,8 @@ public final class ClusterPresets {
    * (at most {@link #MAX_GPUS_PER_NODE}; at most {@link Cluster#MAX_GPUS} GPUs in all).
    */
   public static Cluster of(Map<String, Integer> nodesPerType, int gpusPerNode, Link network) {
-    java.util.Objects.requireNonNull(nodesPerType, "nodesPerType");
-    java.util.Objects.requireNonNull(network, "network");
+    Objects.requireNonNull(nodesPerType, "nodesPerType");
+    Objects.requireNonNull(network, "network");
     if (gpusPerNode < 1 || gpusPerNode > MAX_GPUS_PER_NODE) {
       throw Invalid.value("gpusPerNode", gpusPerNode, "must lie in [1, " + MAX_GPUS_PER_NODE + "]");
     }

@@ -1,6 +1,7 @@
 package org.rampa.importance;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -14,7 +15,8 @@ import org.rampa.domain.Invalid;
 /**
  * User-given weights per GPU type, optionally overridden per GPU; 1 for anything not named. The
  * names are checked against a cluster where one is known ({@link #requireNamesIn}, called by
- * {@code Rampa}'s planner, {@code PlacementProblem} and {@code ProblemDocument}): a misspelt type would otherwise weigh 1.
+ * {@code Rampa}'s planner, {@code PlacementProblem} and {@code ProblemDocument}): a misspelt type
+ * would otherwise weigh 1.
  */
 public final class StaticImportance implements ImportanceModel {
 
@@ -68,7 +70,7 @@ public final class StaticImportance implements ImportanceModel {
             "use one of " + types);
       }
     }
-    Set<String> gpus = new java.util.HashSet<>(cluster.gpus().stream().map(Gpu::id).toList());
+    Set<String> gpus = new HashSet<>(cluster.gpus().stream().map(Gpu::id).toList());
     for (String g : new TreeSet<>(byGpu.keySet())) {
       if (!gpus.contains(g)) {
         throw Invalid.value("importance.byGpu[" + g + "]", byGpu.get(g), "the cluster has no GPU " + g);

@@ -13,10 +13,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
-import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.databind.deser.std.StdScalarDeserializer;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.datatype.guava.GuavaModule;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
@@ -33,7 +33,8 @@ import java.util.OptionalLong;
  * Reads and writes RAMPA's values as JSON. Durations are ISO-8601 strings ("PT0.0015S"), sizes are
  * bytes, rates are per second. Unknown fields, nulls, fractions where an integer belongs and
  * strings where a number belongs are errors (a typo must not silently become a default); files are
- * read through {@link InputFiles} (bounded, strict UTF-8). Every read error names the JSON path of the offending value.
+ * read through {@link InputFiles} (bounded, strict UTF-8). Every read error names the JSON path of
+ * the offending value.
  */
 public final class RampaJson {
 

@@ -4,8 +4,11 @@ import com.google.ortools.Loader;
 import com.google.ortools.init.OrToolsVersion;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * Loads the OR-Tools native libraries once per JVM, on first use: loading costs about 1.6 s, so
@@ -44,14 +47,17 @@ final class OrToolsNatives {
   }
 
   /** The loader's own first step, repeated to learn why it failed: it unpacks into a new temporary directory. */
-  static java.util.Optional<String> temporaryDirectoryProblem() {
+  private static Optional<String> temporaryDirectoryProblem() {
     String tmp = System.getProperty("java.io.tmpdir");
     try {
       Path probe = Files.createTempDirectory("rampa-ortools-probe");
       Files.delete(probe);
-      return java.util.Optional.empty();
+      return Optional.empty();
     } catch (IOException | RuntimeException e) {
-      return java.util.Optional.of("java.io.tmpdir = " + tmp + " is not a writable directory (" + e
+      String why = e instanceof NoSuchFileException ? "it does not exist"
+          : e instanceof AccessDeniedException ? "permission denied"
+          : e.getMessage();
+      return Optional.of("java.io.tmpdir = " + tmp + " is not a writable directory (" + why
           + "). Maybe start the JVM with -Djava.io.tmpdir=/a/writable/directory");
     }
   }

@@ -27,7 +27,7 @@ class OrToolsNativesTest {
   void anUnusableTemporaryDirectoryIsReportedWithItsCauseAndTheFix(@TempDir Path dir) throws Exception {
     Path missing = dir.resolve("missing");
     String answer = probe(missing);
-    assertThat(answer).startsWith("3: ").contains("java.io.tmpdir = " + missing).contains("not a writable directory")
+    assertThat(answer).startsWith("3: ").contains("java.io.tmpdir = " + missing).contains("not a writable directory (it does not exist)")
         .contains("-Djava.io.tmpdir=");
   }
 
