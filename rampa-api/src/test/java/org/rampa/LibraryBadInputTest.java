@@ -127,7 +127,7 @@ class LibraryBadInputTest {
         bad("request maxStages beyond the bound", () -> ServiceRequest.builder().from(request).maxStages(5000).build(),
             IllegalArgumentException.class, "maxStages = 5000", "1024"),
         bad("importance weights map with a null value in a document", () -> org.rampa.json.ProblemDocument.builder()
-            .cluster(cluster).request(request).putImportanceByType("T4", null), NullPointerException.class, "importanceByType"),
+            .cluster(cluster).request(request).importanceByType(withNullWeight()), NullPointerException.class, "importanceByType"),
         bad("link latency of a day", () -> org.rampa.domain.Link.of("slow", 1e9, Duration.ofDays(1)), IllegalArgumentException.class,
             "link[slow].latency = PT24H", "at most PT1H"),
         bad("ModelCatalog.prefill negative", () -> ModelCatalog.prefill("bert-base", -1), IllegalArgumentException.class,
