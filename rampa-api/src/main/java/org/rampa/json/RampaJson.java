@@ -28,6 +28,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.regex.Pattern;
 
 /**
  * Reads and writes RAMPA's values as JSON. Durations are ISO-8601 strings ("PT0.0015S"), sizes are
@@ -62,6 +63,9 @@ public final class RampaJson {
       .withConfigOverride(OptionalLong.class, o -> o.setSetterInfo(JsonSetter.Value.forValueNulls(Nulls.AS_EMPTY)))
       .withConfigOverride(OptionalInt.class, o -> o.setSetterInfo(JsonSetter.Value.forValueNulls(Nulls.AS_EMPTY)))
       .build();
+
+  /** Jackson's advice to enable coercion, cut from messages: coercion is what must stay off here. */
+  private static final Pattern COERCION_ADVICE = Pattern.compile("\\s*\\(but (could|might) if coercion[^)]*\\)");
 
   private RampaJson() {}
 
@@ -138,7 +142,7 @@ public final class RampaJson {
       t = t.getCause();
     }
     if (t instanceof JsonProcessingException j) {
-      return j.getOriginalMessage();
+      return COERCION_ADVICE.matcher(j.getOriginalMessage()).replaceAll("");
     }
     return t.getMessage();
   }

@@ -39,7 +39,8 @@ final class BadInputs {
    */
   static void assertClean(Run r, String what) {
     assertThat(r.code()).as(what + "\n" + r.err()).isIn(0, 2);
-    assertThat(r.err()).as(what).doesNotContain("\tat ").doesNotContain("internal error").doesNotContain("Exception");
+    assertThat(r.err()).as(what).doesNotContain("\tat ").doesNotContain("internal error").doesNotContain("Exception")
+        .doesNotContain("CoercionConfig");
     if (r.code() == 2) {
       assertThat(r.err()).as(what).isNotBlank();
     }
