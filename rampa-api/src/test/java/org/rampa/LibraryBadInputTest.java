@@ -130,6 +130,9 @@ class LibraryBadInputTest {
             .cluster(cluster).request(request).importanceByType(withNullWeight()), NullPointerException.class, "importanceByType"),
         bad("link latency of a day", () -> org.rampa.domain.Link.of("slow", 1e9, Duration.ofDays(1)), IllegalArgumentException.class,
             "link[slow].latency = PT24H", "at most PT1H"),
+        bad("SplitProblem on two billion devices", () -> org.rampa.split.SplitProblem.identical(
+            org.rampa.split.LayerCostTable.withTensors("ms", Map.of("d", List.of(1.0)), List.of(0L), List.of()), "d", 2_000_000_000,
+            org.rampa.perf.TransferMode.NONE), IllegalArgumentException.class, "split.deviceCount = 2000000000", "1024"),
         bad("ModelCatalog.prefill negative", () -> ModelCatalog.prefill("bert-base", -1), IllegalArgumentException.class,
             "sequenceLength = -1"),
         bad("InputFiles of a missing file", () -> InputFiles.readText(java.nio.file.Path.of("no-such-file.json")),

@@ -36,9 +36,6 @@ final class SplitCommand implements Callable<Integer> {
   /** Catalog models are split over this type when --devices gives only a count. */
   static final String DEFAULT_DEVICE = "A100-SXM4-80GB";
 
-  /** The most devices a split may use: more pipeline stages than any model has layers to cut. */
-  static final int MAX_DEVICES = 1024;
-
   /** A device count, possibly negative or too long for an int: checked and reported as a count. */
   private static final String COUNT = "[-+]?\\d+";
 
@@ -63,8 +60,8 @@ final class SplitCommand implements Callable<Integer> {
   boolean training;
 
   @Option(names = "--devices", required = true, paramLabel = "N|TYPE,TYPE,...",
-      description = "N identical devices, N in [1, " + MAX_DEVICES + "] (catalog models: " + DEFAULT_DEVICE
-          + "), or an ordered list of at most " + MAX_DEVICES + " catalog GPU types (--model only).")
+      description = "N identical devices, N in [1, " + SplitProblem.MAX_DEVICES + "] (catalog models: " + DEFAULT_DEVICE
+          + "), or an ordered list of at most " + SplitProblem.MAX_DEVICES + " catalog GPU types (--model only).")
   String devices;
 
   @Option(names = "--transfers", defaultValue = "overlapped", paramLabel = "none|overlapped|serial",
@@ -134,16 +131,16 @@ final class SplitCommand implements Callable<Integer> {
     }
     // compared as a long so that 99999999999 is reported as too large, not as unparsable
     long n = text.length() > 12 ? Long.MAX_VALUE : Long.parseLong(text);
-    if (n < 1 || n > MAX_DEVICES) {
-      throw Invalid.value("--devices", text, "must lie in [1, " + MAX_DEVICES + "]");
+    if (n < 1 || n > SplitProblem.MAX_DEVICES) {
+      throw Invalid.value("--devices", text, "must lie in [1, " + SplitProblem.MAX_DEVICES + "]");
     }
     return (int) n;
   }
 
   private List<String> deviceList() {
     List<String> kinds = List.of(devices.split(",", -1)).stream().map(String::trim).toList();
-    if (kinds.size() > MAX_DEVICES) {
-      throw Invalid.value("--devices", kinds.size() + " types", "must list at most " + MAX_DEVICES + " devices");
+    if (kinds.size() > SplitProblem.MAX_DEVICES) {
+      throw Invalid.value("--devices", kinds.size() + " types", "must list at most " + SplitProblem.MAX_DEVICES + " devices");
     }
     for (String k : kinds) {
       if (k.isEmpty()) {
