@@ -20,9 +20,9 @@ import org.rampa.testing.Property;
 
 /**
  * The generated half of the bad-input suite: valid documents of every kind the command line reads
- * (problem, workload, trace, PipeDream profile, Tarnawski graph), each mutated once at a random place
- * from a seed (a field dropped, set to null, to another type or to an extreme number; a line cut,
- * repeated or given a bad token), must get a clean answer: exit 0 or 2, never an internal error or
+ * (problem, workload, trace, PipeDream profile, Tarnawski graph), mutated at random places from a
+ * seed (JSON: one to three fields dropped, set to null, to another type or to an extreme number;
+ * text: a line cut, repeated or given a bad token), must get a clean answer: exit 0 or 2, never an internal error or
  * a stack trace.
  */
 class BadInputMutationTest {
@@ -72,10 +72,20 @@ class BadInputMutationTest {
     return a.toArray(String[]::new);
   }
 
-  /** One random node of the tree (not the root) dropped or replaced. */
+  /** One to three random nodes of the tree (not the root), each dropped or replaced. */
   static JsonNode mutate(JsonNode root, SplittableRandom random) {
+    for (int m = 1 + random.nextInt(3); m > 0; m--) {
+      mutateOnce(root, random);
+    }
+    return root;
+  }
+
+  private static void mutateOnce(JsonNode root, SplittableRandom random) {
     List<JsonNode[]> slots = new ArrayList<>(); // {parent, key as text node or index as number node}
     collect(root, slots);
+    if (slots.isEmpty()) { // an earlier mutation emptied the document
+      return;
+    }
     JsonNode[] slot = slots.get(random.nextInt(slots.size()));
     boolean drop = random.nextInt(4) == 0;
     JsonNode value = REPLACEMENTS.get(random.nextInt(REPLACEMENTS.size())).get();
@@ -93,7 +103,6 @@ class BadInputMutationTest {
         a.set(slot[1].asInt(), value);
       }
     }
-    return root;
   }
 
   private static void collect(JsonNode node, List<JsonNode[]> slots) {
