@@ -9,13 +9,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -58,6 +61,21 @@ class BadInputCorpusTest {
         assertThat(r.err()).as(c.name()).contains(m);
       }
     }));
+  }
+
+  /** The one case that needs its own JVM: the natives load once per JVM, and this one must fail to. */
+  @Test
+  void anUnusableTemporaryDirectoryExitsTwoWithTheFix() throws Exception {
+    Path problem = doc("exact", d -> d.put("strategy", "exact"));
+    Path missing = dir.resolve("no-tmp");
+    String javaBinary = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process p = new ProcessBuilder(List.of(javaBinary, "-Djava.io.tmpdir=" + missing, "-cp", System.getProperty("java.class.path"),
+        RampaCli.class.getName(), "plan", problem.toString())).redirectErrorStream(true).start();
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("the CLI ends").isTrue();
+    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.exitValue()).as(output).isEqualTo(2);
+    assertThat(output).contains("rampa: the OR-Tools native libraries did not load")
+        .contains("java.io.tmpdir = " + missing).contains("-Djava.io.tmpdir=").doesNotContain("\tat ");
   }
 
   // ---- plan ----------------------------------------------------------------------------------
