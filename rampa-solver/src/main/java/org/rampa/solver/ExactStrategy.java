@@ -18,6 +18,7 @@ import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.importance.GpuCosts;
 import org.rampa.perf.PerformanceModel;
+import org.rampa.perf.SloPredicate;
 import org.rampa.perf.StageAssignment;
 import org.rampa.strategy.NecessaryConditions;
 import org.rampa.strategy.PlacementProblem;
@@ -27,13 +28,12 @@ import org.rampa.strategy.SolveStatus;
 import org.rampa.strategy.TimeBudget;
 import org.rampa.strategy.WarmStart;
 import org.rampa.strategy.StrategyOptions;
-import org.rampa.verify.PlanVerifier;
 
 /**
  * The exact planner: the plan of least importance-weighted cost that meets the SLO on exclusively
  * used, completely free GPUs, or a proof that none exists. It solves the interval/flow MILP of
- * {@link IntervalFlowFormulation} (read its documentation for how co-location is modelled and the
- * one corner where it is conservative) with SCIP or CP-SAT through OR-Tools.
+ * {@link IntervalFlowFormulation} (read its documentation for how co-location is modelled, nodes
+ * whose intra link is slower than the network included) with SCIP or CP-SAT through OR-Tools.
  *
  * <p>Order of work: cheap pre-checks; the small optimistic relaxation (a plan that meets the SLO on
  * the links it really gets is optimal); the same stages packed onto shared nodes; a network-only
@@ -41,12 +41,11 @@ import org.rampa.verify.PlanVerifier;
  * relaxation (see BENCHMARKS.md).
  *
  * <p>Answers: OPTIMAL (proven within a relative gap of 1e-6); FEASIBLE with the proven bound and
- * gap (time limit hit, a looser {@code relativeGap} asked for, the co-location model not solved in
- * time, or the conservative corner);
- * INFEASIBLE with a reason from cheap pre-checks (memory, throughput, latency floor, GPU count,
- * stage count) or from the solver's proof; NO_SOLUTION_IN_TIME when the time limit ends the
- * search before any plan; NO_PLAN_FOUND in the conservative corner when no safe plan is found.
- * Every plan returned has passed {@link PlanVerifier}.
+ * gap (time limit hit, a looser {@code relativeGap} asked for, or the co-location model not solved
+ * in time); INFEASIBLE with a reason from cheap pre-checks (memory, throughput, latency floor, GPU
+ * count, stage count) or from the solver's proof; NO_SOLUTION_IN_TIME when the time limit ends the
+ * search before any plan. Between phases a plan is judged by {@link SloPredicate} on the links it
+ * really gets; the one verifying step ({@code Strategies.verified}) checks what is returned.
  *
  * <p>Settings: {@link ExactOptions} (backend, solver parameters, model choice, LP export), read
  * from {@link StrategyOptions#extra()}; an unknown key is an error. The time limit covers the whole
@@ -109,20 +108,19 @@ public final class ExactStrategy implements PlacementStrategy {
   public PlacementResult place(PlacementProblem problem) {
     Cascade cascade = new Cascade(problem);
     for (Supplier<Optional<PlacementResult>> phase : List.<Supplier<Optional<PlacementResult>>>of(
-        cascade::checks, cascade::relaxation, cascade::networkOnly, cascade::colocation)) {
+        cascade::checks, cascade::relaxation, cascade::networkOnly)) {
       Optional<PlacementResult> outcome = phase.get();
       if (outcome.isPresent()) {
         return outcome.get();
       }
     }
-    return cascade.conservative();
+    return cascade.colocation();
   }
 
   /**
    * One call's phases and what they pass on: cheap checks and the relaxed model; the relaxation
    * (optimal when its plan gets the links it was charged, or when packing its stages onto shared
-   * nodes does); a network-only plan as incumbent; the co-location model; and, when some node's
-   * intra link is slower than the network, the conservative model.
+   * nodes does); a network-only plan as incumbent; the exact co-location model.
    */
   private final class Cascade {
     final PlacementProblem problem;
@@ -138,7 +136,7 @@ public final class ExactStrategy implements PlacementStrategy {
     IntervalFlowFormulation relaxed;
     Optional<Plan> heuristicPlan = Optional.empty();
     double bound = Double.NaN;
-    /** The network-only plan, when it verified: an incumbent for the co-location model. */
+    /** The network-only plan, when it met the SLO: an incumbent for the co-location model. */
     Plan incumbent;
 
     Cascade(PlacementProblem problem) {
@@ -190,7 +188,7 @@ public final class ExactStrategy implements PlacementStrategy {
       return Optional.empty();
     }
 
-    /** The relaxation: decides when its plan, or its stages packed onto shared nodes, verifies. */
+    /** The relaxation: decides when its plan, or its stages packed onto shared nodes, meets the SLO. */
     Optional<PlacementResult> relaxation() {
       if (!settings.relaxFirst()) {
         return Optional.empty();
@@ -203,7 +201,7 @@ public final class ExactStrategy implements PlacementStrategy {
       if (first.terminal != null) {
         return Optional.of(first.terminal);
       }
-      if (first.verified) {
+      if (first.holds) {
         return Optional.of(result(first.plan, first.solution.outcome() == MilpBackend.Outcome.OPTIMAL,
             first.solution.bestBound(), "", budget, stats));
       }
@@ -212,7 +210,8 @@ public final class ExactStrategy implements PlacementStrategy {
       // charged, at no extra cost, it is as good as the relaxation's optimum.
       List<StageAssignment> packedStages = new SolutionDecoder(relaxed).decodePacked(first.solution.values());
       Plan packed = performance.plan(request, packedStages, state.cluster(), costOf(packedStages, costs), name);
-      boolean packedHolds = new PlanVerifier(performance).verify(request, packed, state).ok();
+      // memory holds by construction (the same stages on GPUs of the same types), so the SLO decides
+      boolean packedHolds = meetsSlo(problem, packedStages);
       stats.put("packedRetry", packedHolds ? 1.0 : 0.0);
       if (packedHolds && packed.cost() <= first.plan.cost() + 1e-9 * Math.max(1, first.plan.cost())) {
         return Optional.of(result(packed, first.solution.outcome() == MilpBackend.Outcome.OPTIMAL, bound, "", budget, stats));
@@ -233,7 +232,7 @@ public final class ExactStrategy implements PlacementStrategy {
       if (fallback.terminal != null && fallback.terminal.status() == SolveStatus.NO_SOLUTION_IN_TIME) {
         return Optional.of(fallback.terminal);
       }
-      if (fallback.terminal == null && fallback.verified) {
+      if (fallback.terminal == null && fallback.holds) {
         incumbent = fallback.plan;
         if (fallback.solution.outcome() == MilpBackend.Outcome.OPTIMAL
             && relativeGap(incumbent.cost(), bound) <= OPTIMALITY_GAP) {
@@ -243,8 +242,8 @@ public final class ExactStrategy implements PlacementStrategy {
       return Optional.empty();
     }
 
-    /** Co-location modelled exactly; hands on only when some intra link is slower than the network. */
-    Optional<PlacementResult> colocation() {
+    /** Co-location modelled exactly: the last phase, it always decides. */
+    PlacementResult colocation() {
       Attempt second = attempt(() -> {
         IntervalFlowFormulation exact = formulation(IntervalFlowFormulation.Charging.NETWORK);
         stats.put("exactArcs", (double) exact.arcs.size());
@@ -259,60 +258,32 @@ public final class ExactStrategy implements PlacementStrategy {
       }, "exact");
       if (second.terminal != null) {
         if (incumbent != null && second.terminal.status() == SolveStatus.NO_SOLUTION_IN_TIME) {
-          return Optional.of(result(incumbent, false, bound, "the co-location model was not solved within the time limit; "
+          return result(incumbent, false, bound, "the co-location model was not solved within the time limit; "
               + "this plan ignores co-location (every cut on the network) and is within the reported gap of the optimum",
-              budget, stats));
+              budget, stats);
         }
-        return Optional.of(second.terminal);
+        return second.terminal;
+      }
+      if (!second.holds) {
+        throw new IllegalStateException("the exact co-location model produced a plan that misses the SLO on the links "
+            + "it really gets, a bug: " + second.plan);
       }
       bound = Double.isNaN(bound) ? second.solution.bestBound() : Math.max(bound, second.solution.bestBound());
-      if (incumbent != null && second.verified && second.solution.outcome() != MilpBackend.Outcome.OPTIMAL
+      if (incumbent != null && second.solution.outcome() != MilpBackend.Outcome.OPTIMAL
           && incumbent.cost() < second.plan.cost()) {
-        return Optional.of(result(incumbent, false, bound, "", budget, stats));
+        return result(incumbent, false, bound, "", budget, stats);
       }
-      if (second.verified) {
-        return Optional.of(result(second.plan, second.solution.outcome() == MilpBackend.Outcome.OPTIMAL, bound, "", budget,
-            stats));
-      }
-      if (!second.formulation.slowIntraLinks) {
-        throw new IllegalStateException("the exact planner produced a plan the verifier rejects, a bug: "
-            + new PlanVerifier(performance).verify(request, second.plan, state).violations() + " for plan " + second.plan);
-      }
-      return Optional.empty();
-    }
-
-    /** Two network-charged stages landed on a node whose intra link is slower than the network. */
-    PlacementResult conservative() {
-      Attempt third = attempt(() -> formulation(IntervalFlowFormulation.Charging.CONSERVATIVE), f -> Optional.empty(),
-          "conservative");
-      if (third.terminal != null && third.terminal.status() == SolveStatus.NO_SOLUTION_IN_TIME) {
-        return third.terminal;
-      }
-      boolean thirdUsable = third.terminal == null && third.verified;
-      if (incumbent != null && (!thirdUsable || incumbent.cost() <= third.plan.cost())) {
-        return result(incumbent, false, bound, "this plan ignores co-location (every cut on the network); the "
-            + "co-location model's plans relied on intra-node links slower than the network", budget, stats);
-      }
-      if (!thirdUsable) {
-        // not a proof either way, and not the clock: the model's own limit with slow intra-node links
-        return PlacementResult.builder().status(SolveStatus.NO_PLAN_FOUND).strategy(name).solveTime(budget.elapsed())
-            .statistics(stats).reason("no plan found: the cheapest plans rely on a cut between stages that share a node "
-                + "whose intra-node link is slower than the network, which breaks the SLO, and no plan is safe under the "
-                + "slowest link; a plan may exist (the label-setting strategy \"dp\" models every link exactly)").build();
-      }
-      return result(third.plan, false, bound, "some node's intra-node link is slower than the network, so this plan was "
-          + "found by charging every cross-stage transfer the slowest link; a cheaper plan may exist (the bound is proven)",
-          budget, stats);
+      return result(second.plan, second.solution.outcome() == MilpBackend.Outcome.OPTIMAL, bound, "", budget, stats);
     }
   }
 
-  /** One solve: a terminal result (infeasible, out of time), or a plan and whether it verified. */
+  /** One solve: a terminal result (infeasible, out of time), or a plan and whether it meets the SLO. */
   private static final class Attempt {
     IntervalFlowFormulation formulation;
     PlacementResult terminal;
     MilpBackend.Solution solution;
     Plan plan;
-    boolean verified;
+    boolean holds;
   }
 
   /**
@@ -347,8 +318,9 @@ public final class ExactStrategy implements PlacementStrategy {
           + " (the " + label + " model has " + f.arcs.size() + " stage candidates); feasibility is unknown. "
           + "Maybe raise the time limit", budget, stats);
       default -> {
-        a.plan = toPlan(f, a.solution.values(), problem, costs);
-        a.verified = new PlanVerifier(problem.performance()).verify(problem.request(), a.plan, problem.state()).ok();
+        List<StageAssignment> stages = new SolutionDecoder(f).decode(a.solution.values());
+        a.plan = problem.performance().plan(problem.request(), stages, problem.state().cluster(), costOf(stages, costs), name);
+        a.holds = meetsSlo(problem, stages);
       }
     }
     return a;
@@ -382,9 +354,14 @@ public final class ExactStrategy implements PlacementStrategy {
     return diff <= 1e-9 * Math.max(1, Math.abs(cost)) ? 0 : diff / Math.max(Math.abs(cost), 1e-12);
   }
 
-  private Plan toPlan(IntervalFlowFormulation formulation, double[] values, PlacementProblem problem, GpuCosts costs) {
-    List<StageAssignment> stages = new SolutionDecoder(formulation).decode(values);
-    return problem.performance().plan(problem.request(), stages, problem.state().cluster(), costOf(stages, costs), name);
+  /**
+   * Whether decoded stages meet the SLO on the links they really get, by the one SLO predicate. The
+   * rest of what the verifier checks holds by construction: every arc fits memory on its GPU type,
+   * and the decoder takes free GPUs, each once, of the arc's type.
+   */
+  private static boolean meetsSlo(PlacementProblem problem, List<StageAssignment> stages) {
+    return SloPredicate.meets(problem.performance().estimate(problem.request(), stages, problem.state().cluster()),
+        problem.request().slo());
   }
 
   private static double costOf(List<StageAssignment> stages, GpuCosts costs) {

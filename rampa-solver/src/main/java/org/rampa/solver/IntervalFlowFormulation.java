@@ -45,9 +45,11 @@ import org.rampa.solver.LinearModel.Term;
  *   <li>{@code z[j][slot]} (binary): the stages on both sides of cut {@code j} sit on that slot's node,
  *       so cut {@code j} uses the node's intra link instead of the network.
  *   <li>{@code w[g]} and {@code v[slot][g]} (integer): how many GPUs of cost group {@code g} (one GPU
- *       type at one cost) network stages and each slot take. Per-GPU costs may differ within a type
- *       (a fragmentation-aware importance, say), so replicas of one stage may mix costs: the model
- *       counts GPUs per type and lets the solver take the cheapest groups.
+ *       type at one cost) network stages (outside slow nodes) and each slot take. Per-GPU costs may
+ *       differ within a type (a fragmentation-aware importance, say), so replicas of one stage may
+ *       mix costs: the model counts GPUs per type and lets the solver take the cheapest groups.
+ *   <li>{@code u[pool][g]} (integer), only where some node is slow (below): how many GPUs of group
+ *       {@code g} on a slow slot's node, or on a slow class's nodes without a slot, network stages take.
  * </ul>
  *
  * <h2>Rows</h2>
@@ -73,44 +75,51 @@ import org.rampa.solver.LinearModel.Term;
  *       It has no co-location variables at all, so it stays small (the benchmarked 1000-GPU,
  *       80-block model has about 11k binaries and 86 rows).
  *   <li>{@link Charging#NETWORK}: the exact co-location model. Nodes with at least two free GPUs are
- *       grouped into classes of identical nodes (same intra link, same free GPUs by type and cost);
- *       each class gets {@code min(nodes in class, maxStages / 2)} <em>slots</em>, one per distinct
- *       node that could host a run of two or more stages (a plan has at most {@code maxStages / 2}
- *       such runs). A slot's capacity is its node's free GPUs, so every stage that uses an
- *       intra-node cut really sits on that one node. Slots of one class are ordered (slot {@code q}
- *       holds at least as many stages as slot {@code q+1}) to break symmetry. Every cut not marked
- *       intra-node is charged the network. Exact whenever no node's intra link is slower than the
- *       network (NVLink or PCIe against Ethernet): two network-charged stages that happen to share a
- *       node only transfer faster than charged. It is much larger (tens of slots times the arcs).
- *   <li>{@link Charging#CONSERVATIVE}: as NETWORK, but cuts not marked intra-node are charged the
- *       slowest link a free node could impose. Always sound, possibly pessimistic; only used when
- *       some node's intra link is slower than the network.
+ *       grouped into classes of identical nodes (same intra link, same free GPUs by type and cost).
+ *       A <em>fast</em> class (its intra link never slower than the network) gets
+ *       {@code min(nodes in class, maxStages / 2)} <em>slots</em>, one per distinct node that could
+ *       host a run of two or more stages; every cut not marked intra-node is charged the network, and
+ *       two network stages that happen to share such a node only transfer faster than charged. A
+ *       <em>slow</em> class (its intra link slower than the network at some cut) gets
+ *       {@code min(nodes in class, maxStages)} slots, because here every stage wholly on one of its
+ *       nodes is a slot stage: a cut between two stages on one slow slot is charged its intra link
+ *       ({@code z} forced to 1, or both stages forbidden where that link breaks the period), and
+ *       network stages never sit wholly on a slow node. The latter is counted, not enumerated: a
+ *       network stage of one replica takes a GPU outside slow nodes, and no slow node gives the
+ *       network stages of a type more GPUs than the sum of their replicas less one each; these are
+ *       exactly the conditions under which {@link SolutionDecoder} can spread the counted GPUs so.
+ *       Any real plan maps to a solution (name its wholly-on-a-slow-node stages by their node,
+ *       identical nodes in slot order) paying at least its real transfers, and every solution decodes
+ *       to a plan whose real transfers are no slower than charged: exact. A slot's capacity is its
+ *       node's free GPUs. Slots of one class are ordered (slot {@code q} holds at least as many
+ *       stages as slot {@code q+1}) to break symmetry. It is much larger (tens of slots times the
+ *       arcs); on a cluster without slow nodes nothing of the slow-node part is generated.
+ *   <li>{@link Charging#NETWORK_ONLY}: as NETWORK without the fast classes' slots: sound, an upper
+ *       bound, and as small as OPTIMISTIC where no node is slow.
  * </ul>
  *
  * {@link ExactStrategy} solves OPTIMISTIC first and maps its path to concrete GPUs; when that plan
  * meets the SLO on the links it really gets (the common case), its cost equals the lower bound and
  * it is optimal. If not, the same stages are re-mapped with consecutive stages packed onto shared
- * nodes ({@link #decodePacked}); if that plan holds at the same cost, it is optimal too. Otherwise
- * it solves NETWORK_ONLY (every cut on the network, no slots: small), whose verified plan is an
- * incumbent, optimal if it reaches the relaxation's bound; then NETWORK, started from that
- * incumbent (exact; or, when some intra link is slower than the network, still a relaxation whose
- * verified plans are optimal); if NETWORK runs out of time, the incumbent is returned as FEASIBLE
- * with the relaxation's bound. Only if NETWORK's plan fails on a slow intra link does CONSERVATIVE
- * run, whose answer is reported as FEASIBLE with the proven bound.
+ * nodes ({@link SolutionDecoder#decodePacked}); if that plan holds at the same cost, it is optimal
+ * too. Otherwise it solves NETWORK_ONLY, whose plan is an incumbent, optimal if it reaches the
+ * relaxation's bound; then NETWORK, started from that incumbent; if NETWORK runs out of time, the
+ * incumbent is returned as FEASIBLE with the relaxation's bound.
  *
  * <h2>Arc pruning (all exact)</h2>
  *
  * Besides memory and the period, an arc is dropped when even the rest of the model on its fastest
  * free GPUs, with free transfers, would break the latency bound; and a network arc is dropped when
  * an arc over the same layers on a type that no plan can exhaust ({@code free >= maxStages x} its
- * largest replica count) is no slower and no dearer.
+ * largest replica count, counting GPUs outside slow nodes) is no slower and no dearer.
  *
  * <h2>Transfer modes</h2>
  *
  * OVERLAPPED: a cut whose transfer alone exceeds the period may only be intra-node; latency adds
  * the chosen link's transfer. SERIAL: a stage's load is {@code T/r + tau_in + tau_out}, so the least
  * replica count depends on which of its cuts are intra; one arc per distinct count is generated and
- * rows force the intra cuts it relies on. NONE: transfers are free, no slots are generated.
+ * rows force the state of the cuts it relies on (intra where the slot's link is faster, network
+ * where it is slower). NONE: transfers are free, no slots are generated.
  */
 final class IntervalFlowFormulation {
 
@@ -132,23 +141,26 @@ final class IntervalFlowFormulation {
     final int replicas;
     final int slot;
     final double computeSeconds;
-    /** SERIAL only: the replica count relies on intra-node cuts on these sides. */
-    final boolean needsIntraIn;
-    final boolean needsIntraOut;
-    final boolean needsSomeIntra;
+    /**
+     * SERIAL only: the replica count relies on the faster state of the cut on these sides (the
+     * intra link on a node faster than the network, the network next to a node slower than it).
+     */
+    final boolean needsBetterIn;
+    final boolean needsBetterOut;
+    final boolean needsSomeBetter;
     int variable;
 
     Arc(int from, int to, int type, int replicas, int slot, double computeSeconds,
-        boolean needsIntraIn, boolean needsIntraOut, boolean needsSomeIntra) {
+        boolean needsBetterIn, boolean needsBetterOut, boolean needsSomeBetter) {
       this.from = from;
       this.to = to;
       this.type = type;
       this.replicas = replicas;
       this.slot = slot;
       this.computeSeconds = computeSeconds;
-      this.needsIntraIn = needsIntraIn;
-      this.needsIntraOut = needsIntraOut;
-      this.needsSomeIntra = needsSomeIntra;
+      this.needsBetterIn = needsBetterIn;
+      this.needsBetterOut = needsBetterOut;
+      this.needsSomeBetter = needsSomeBetter;
     }
   }
 
@@ -157,6 +169,8 @@ final class IntervalFlowFormulation {
     final int type;
     final double cost;
     final List<Gpu> gpus = new ArrayList<>();
+    /** Its GPUs not on a slow node: what {@code netVariable} may take. */
+    int outsideSlowNodes;
     int netVariable;
 
     CostGroup(int type, double cost) {
@@ -165,11 +179,16 @@ final class IntervalFlowFormulation {
     }
   }
 
-  /** One node (the {@code ordinal}-th of its class) that may host a run of co-located stages. */
+  /**
+   * One node (the {@code ordinal}-th of its class) that may host a run of co-located stages; on a
+   * slow node, any stage that sits wholly on it.
+   */
   static final class Slot {
     final int index;
     final String node;
     final Link intraLink;
+    /** The node's intra link is slower than the network at some cut. */
+    final boolean slow;
     final int[] freePerType;
     /** group index -> free GPUs of that group on this node. */
     final Map<Integer, Integer> freePerGroup;
@@ -178,15 +197,37 @@ final class IntervalFlowFormulation {
     final int[] intraVariable;
     final double[] intraSeconds;
 
-    Slot(int index, String node, Link intraLink, int[] freePerType, Map<Integer, Integer> freePerGroup, int cuts) {
+    Slot(int index, String node, Link intraLink, boolean slow, int[] freePerType, Map<Integer, Integer> freePerGroup,
+        int cuts) {
       this.index = index;
       this.node = node;
       this.intraLink = intraLink;
+      this.slow = slow;
       this.freePerType = freePerType;
       this.freePerGroup = freePerGroup;
       this.intraVariable = new int[cuts];
       this.intraSeconds = new double[cuts];
       Arrays.fill(intraVariable, -1);
+    }
+  }
+
+  /**
+   * Slow nodes whose GPUs network stages may use, only alongside GPUs elsewhere: one slot's node, or
+   * the identical nodes of a slow class that got no slot. {@code netVariable}: group index -> how
+   * many of that group's GPUs on these nodes network stages take.
+   */
+  static final class SlowNodes {
+    final List<String> nodes;
+    /** group index -> free GPUs of that group on each of the nodes. */
+    final Map<Integer, Integer> freePerGroup;
+    /** The slot on the (one) node, or null. */
+    final Slot slot;
+    final Map<Integer, Integer> netVariable = new LinkedHashMap<>();
+
+    SlowNodes(List<String> nodes, Map<Integer, Integer> freePerGroup, Slot slot) {
+      this.nodes = nodes;
+      this.freePerGroup = freePerGroup;
+      this.slot = slot;
     }
   }
 
@@ -202,11 +243,12 @@ final class IntervalFlowFormulation {
   final int[] freePerType;
   final List<CostGroup> groups = new ArrayList<>();
   final List<Slot> slots = new ArrayList<>();
+  final List<SlowNodes> slowNodes = new ArrayList<>();
+  /** The nodes of every slow class: no network stage sits wholly on one of them. */
+  final java.util.Set<String> slowNodeIds = new java.util.HashSet<>();
   final List<Arc> arcs = new ArrayList<>();
   /** tau charged for a network cut j (0 at j = 0 and j = L). */
   final double[] networkSeconds;
-  /** true when some free node's intra link is slower than the network at some cut. */
-  final boolean slowIntraLinks;
   final LinearModel model = new LinearModel();
 
   /** What a cut not marked intra-node is charged, and whether slots (co-location) are modelled. */
@@ -218,15 +260,14 @@ final class IntervalFlowFormulation {
      */
     OPTIMISTIC,
     /**
-     * Every cut is charged the network, no slots: a plan that ignores co-location. When no intra
-     * link is slower than the network its plans are sound and its optimum an upper bound; small and
-     * fast, it gives the co-location model a first incumbent.
+     * Every cut is charged the network, slots only on slow nodes: a plan that ignores what
+     * co-location gains. Its plans are sound and its optimum an upper bound; small and fast (as
+     * small as OPTIMISTIC on a cluster without slow nodes), it gives the co-location model a first
+     * incumbent.
      */
     NETWORK_ONLY,
-    /** The network, with slots: exact when no intra link is slower than the network. */
-    NETWORK,
-    /** The slowest link a free node could impose, with slots: always sound, possibly pessimistic. */
-    CONSERVATIVE
+    /** The network, with slots on every class that can host a run of stages: exact. */
+    NETWORK
   }
 
   /** Thrown while building when the caller's time is up: a model too large to build in time. */
@@ -285,27 +326,22 @@ final class IntervalFlowFormulation {
     }
 
     networkSeconds = new double[layers + 1];
-    boolean slow = false;
     for (int j = 1; j < layers; j++) {
       double net = performance.transferSeconds(m, j, batch, cluster.network());
-      double worst = net;
       double best = net;
-      for (String node : freeGroupsByNode.keySet()) {
-        double intra = performance.transferSeconds(m, j, batch, cluster.node(node).intraLink());
-        slow |= intra > net;
-        worst = Math.max(worst, intra);
-        best = Math.min(best, intra);
+      if (charging == Charging.OPTIMISTIC) {
+        for (String node : freeGroupsByNode.keySet()) {
+          best = Math.min(best, performance.transferSeconds(m, j, batch, cluster.node(node).intraLink()));
+        }
       }
-      networkSeconds[j] = switch (charging) {
-        case OPTIMISTIC -> best;
-        case NETWORK, NETWORK_ONLY -> net;
-        case CONSERVATIVE -> worst;
-      };
+      networkSeconds[j] = best;
     }
-    slowIntraLinks = slow;
 
-    if (charging == Charging.NETWORK || charging == Charging.CONSERVATIVE) {
-      buildSlots(m, freeGroupsByNode);
+    if (charging != Charging.OPTIMISTIC) {
+      buildSlots(m, freeGroupsByNode, charging == Charging.NETWORK);
+    }
+    for (CostGroup g : groups) {
+      g.outsideSlowNodes = (int) g.gpus.stream().filter(gpu -> !slowNodeIds.contains(gpu.node())).count();
     }
     buildArcs(m);
     checkTime();
@@ -323,9 +359,15 @@ final class IntervalFlowFormulation {
     }
   }
 
-  private void buildSlots(Model m, Map<String, List<Integer>> freeGroupsByNode) {
-    int perClass = request.maxStages() / 2;
-    if (mode == TransferMode.NONE || perClass == 0) {
+  /**
+   * Slots per class of identical nodes. A class faster than the network at some cut (and never
+   * slower) gets {@code maxStages / 2} slots, when {@code fast}: runs of two or more stages. A class
+   * slower at some cut gets {@code maxStages} slots, because every stage wholly on such a node is a
+   * slot stage there (network stages never sit wholly on one), and its nodes' GPUs are open to
+   * network stages through {@link SlowNodes}.
+   */
+  private void buildSlots(Model m, Map<String, List<Integer>> freeGroupsByNode, boolean fast) {
+    if (mode == TransferMode.NONE || request.maxStages() < 2) {
       return;
     }
     Map<List<Object>, List<String>> classes = new LinkedHashMap<>();
@@ -342,11 +384,13 @@ final class IntervalFlowFormulation {
       Node first = cluster.node(nodes.get(0));
       double[] intra = new double[layers + 1];
       boolean helps = false;
+      boolean hurts = false;
       for (int j = 1; j < layers; j++) {
         intra[j] = performance.transferSeconds(m, j, batch, first.intraLink());
         helps |= intra[j] < networkSeconds[j];
+        hurts |= intra[j] > networkSeconds[j];
       }
-      if (!helps) {
+      if (!hurts && !(helps && fast)) {
         continue;
       }
       int[] perType = new int[types.size()];
@@ -355,10 +399,20 @@ final class IntervalFlowFormulation {
         perType[groups.get(g).type]++;
         perGroup.merge(g, 1, Integer::sum);
       }
-      for (int q = 0; q < Math.min(nodes.size(), perClass); q++) {
-        Slot s = new Slot(slots.size(), nodes.get(q), first.intraLink(), perType, perGroup, layers + 1);
+      int count = Math.min(nodes.size(), hurts ? request.maxStages() : request.maxStages() / 2);
+      for (int q = 0; q < count; q++) {
+        Slot s = new Slot(slots.size(), nodes.get(q), first.intraLink(), hurts, perType, perGroup, layers + 1);
         System.arraycopy(intra, 0, s.intraSeconds, 0, intra.length);
         slots.add(s);
+        if (hurts) {
+          slowNodes.add(new SlowNodes(List.of(s.node), perGroup, s));
+        }
+      }
+      if (hurts) {
+        slowNodeIds.addAll(nodes);
+        if (nodes.size() > count) {
+          slowNodes.add(new SlowNodes(List.copyOf(nodes.subList(count, nodes.size())), perGroup, null));
+        }
       }
     }
   }
@@ -429,12 +483,13 @@ final class IntervalFlowFormulation {
   }
 
   /**
-   * Drops a network arc when another network arc over the same layers on a type whose free GPUs no
-   * plan can exhaust ({@code free >= maxStages x its largest replica count}) is at most as slow and
-   * at most as costly (its dearest GPUs against the other's cheapest). Swapping the one for the
-   * other in any plan keeps every constraint (same cuts, so the same transfers; the GPU count of
-   * the non-binding type stays within its free GPUs) and never raises the cost, so the optimum
-   * survives. Ties keep the arc of the earlier type.
+   * Drops a network arc when another network arc over the same layers on a type whose free GPUs
+   * outside slow nodes no plan can exhaust ({@code free >= maxStages x its largest replica count})
+   * is at most as slow and at most as costly (its dearest GPUs against the other's cheapest).
+   * Swapping the one for the other in any plan keeps every constraint (same cuts, so the same
+   * transfers; the GPU count of the non-binding type stays within its free GPUs outside slow nodes,
+   * so no new stage sits on a slow node; the other type's remaining stages keep their GPUs) and
+   * never raises the cost, so the optimum survives. Ties keep the arc of the earlier type.
    */
   private void removeDominatedNetworkArcs() {
     int types = this.types.size();
@@ -445,14 +500,17 @@ final class IntervalFlowFormulation {
     for (Arc a : arcs) {
       largestReplicas[a.type] = Math.max(largestReplicas[a.type], a.replicas);
     }
+    int[] outsideSlowNodes = new int[types];
     for (CostGroup g : groups) {
       cheapest[g.type] = Math.min(cheapest[g.type], g.cost);
       dearest[g.type] = Math.max(dearest[g.type], g.cost);
+      outsideSlowNodes[g.type] += g.outsideSlowNodes;
     }
     boolean[] plentiful = new boolean[types];
     boolean any = false;
     for (int t = 0; t < types; t++) {
-      plentiful[t] = freePerType[t] >= (long) request.maxStages() * largestReplicas[t];
+      // network stages may always take GPUs outside slow nodes; on slow nodes, only alongside others
+      plentiful[t] = outsideSlowNodes[t] >= (long) request.maxStages() * largestReplicas[t];
       any |= plentiful[t];
     }
     if (!any) {
@@ -513,20 +571,14 @@ final class IntervalFlowFormulation {
       if (cap == 0) {
         continue;
       }
-      // r needed per (in intra?, out intra?); an intra side is only possible where it helps at all
+      // r needed per (in side better?, out side better?): better is the faster of the slot's intra
+      // link and the network; a side where the two take equally long has only the worse state
       int[][] need = new int[2][2];
       for (int a = 0; a < 2; a++) {
         for (int b = 0; b < 2; b++) {
-          boolean intraIn = a == 1;
-          boolean intraOut = b == 1;
-          if ((intraIn && !(i > 0 && s.intraSeconds[i] < networkSeconds[i]))
-              || (intraOut && !(j < layers && s.intraSeconds[j] < networkSeconds[j]))) {
-            need[a][b] = -1;
-            continue;
-          }
-          double tin = intraIn ? s.intraSeconds[i] : in(i);
-          double tout = intraOut ? s.intraSeconds[j] : out(j);
-          need[a][b] = leastReplicas(compute, tin + tout, cap);
+          double tin = sideSeconds(s, i, a == 1);
+          double tout = sideSeconds(s, j, b == 1);
+          need[a][b] = tin < 0 || tout < 0 ? -1 : leastReplicas(compute, tin + tout, cap);
         }
       }
       List<Integer> counts = new ArrayList<>();
@@ -541,11 +593,25 @@ final class IntervalFlowFormulation {
         boolean nn = need[0][0] > 0 && need[0][0] <= r;
         boolean nl = need[0][1] > 0 && need[0][1] <= r;
         boolean ln = need[1][0] > 0 && need[1][0] <= r;
-        boolean intraIn = !nn && !nl;
-        boolean intraOut = !nn && !ln;
-        arcs.add(new Arc(i, j, t, r, s.index, compute, intraIn, intraOut, !nn && !(intraIn || intraOut)));
+        boolean betterIn = !nn && !nl;
+        boolean betterOut = !nn && !ln;
+        arcs.add(new Arc(i, j, t, r, s.index, compute, betterIn, betterOut, !nn && !(betterIn || betterOut)));
       }
     }
+  }
+
+  /**
+   * SERIAL: the transfer at {@code cut} for a stage on slot {@code s}, in the side's better state
+   * (the faster of intra and network) or worse state; -1 when there is no better state (no cut, or
+   * both links take equally long).
+   */
+  private double sideSeconds(Slot s, int cut, boolean better) {
+    double net = cut > 0 && cut < layers ? networkSeconds[cut] : 0;
+    double intra = cut > 0 && cut < layers ? s.intraSeconds[cut] : 0;
+    if (better) {
+      return intra == net ? -1 : Math.min(intra, net);
+    }
+    return Math.max(intra, net);
   }
 
   /**
@@ -573,7 +639,11 @@ final class IntervalFlowFormulation {
     addSlotOrderRows();
   }
 
-  /** One binary per arc, one per helpful intra-node cut of a slot, GPU counts per cost group and slot. */
+  /**
+   * One binary per arc; one per intra-node cut of a slot where that link differs from the network
+   * (a slower one that breaks the period OVERLAPPED is fixed to 0: the cut cannot be intra there);
+   * GPU counts per cost group, slot and group of slow nodes.
+   */
   private void addVariables() {
     for (Arc a : arcs) {
       a.variable = model.addVariable("x_" + a.from + "_" + a.to + "_" + types.get(a.type).name() + "_r" + a.replicas
@@ -581,16 +651,17 @@ final class IntervalFlowFormulation {
     }
     for (Slot s : slots) {
       for (int j = 1; j < layers; j++) {
-        boolean helps = s.intraSeconds[j] < networkSeconds[j];
         boolean allowed = mode != TransferMode.OVERLAPPED || meetsPeriod(s.intraSeconds[j]);
-        if (helps && allowed) {
+        if (s.intraSeconds[j] < networkSeconds[j] && allowed) {
           s.intraVariable[j] = model.addVariable("z_" + j + "_s" + s.index, 0, 1);
+        } else if (s.intraSeconds[j] > networkSeconds[j]) {
+          s.intraVariable[j] = model.addVariable("z_" + j + "_s" + s.index, 0, allowed ? 1 : 0);
         }
       }
     }
     for (int g = 0; g < groups.size(); g++) {
       CostGroup group = groups.get(g);
-      group.netVariable = model.addVariable("w_g" + g, 0, group.gpus.size());
+      group.netVariable = model.addVariable("w_g" + g, 0, group.outsideSlowNodes);
       model.setObjective(group.netVariable, group.cost);
     }
     for (Slot s : slots) {
@@ -598,6 +669,14 @@ final class IntervalFlowFormulation {
         int v = model.addVariable("v_s" + s.index + "_g" + e.getKey(), 0, e.getValue());
         s.usageVariable.put(e.getKey(), v);
         model.setObjective(v, groups.get(e.getKey()).cost);
+      }
+    }
+    for (int p = 0; p < slowNodes.size(); p++) {
+      SlowNodes pool = slowNodes.get(p);
+      for (Map.Entry<Integer, Integer> e : pool.freePerGroup.entrySet()) {
+        int u = model.addVariable("u_p" + p + "_g" + e.getKey(), 0, (long) e.getValue() * pool.nodes.size());
+        pool.netVariable.put(e.getKey(), u);
+        model.setObjective(u, groups.get(e.getKey()).cost);
       }
     }
   }
@@ -613,12 +692,31 @@ final class IntervalFlowFormulation {
     model.addRow("maxStages", Double.NEGATIVE_INFINITY, request.maxStages(), terms(arcs, 1));
   }
 
-  /** Intra-node cuts: a cut counts as intra-node only when both neighbouring stages sit on the slot. */
+  /**
+   * Intra-node cuts: a faster intra link may be charged only when both neighbouring stages sit on
+   * the slot; a slower one must be charged whenever they do.
+   */
   private void addColocationRows(List<List<Arc>> starting, List<List<Arc>> ending) {
     for (Slot s : slots) {
       for (int j = 1; j < layers; j++) {
         int z = s.intraVariable[j];
         if (z < 0) {
+          continue;
+        }
+        if (s.intraSeconds[j] > networkSeconds[j]) {
+          List<Term> row = new ArrayList<>();
+          row.add(new Term(z, -1));
+          for (Arc a : ending.get(j)) {
+            if (a.slot == s.index) {
+              row.add(new Term(a.variable, 1));
+            }
+          }
+          for (Arc a : starting.get(j)) {
+            if (a.slot == s.index) {
+              row.add(new Term(a.variable, 1));
+            }
+          }
+          model.addRow("slowCut_" + j + "_s" + s.index, Double.NEGATIVE_INFINITY, 1, row);
           continue;
         }
         for (boolean before : new boolean[] {true, false}) {
@@ -644,7 +742,7 @@ final class IntervalFlowFormulation {
         if (!meetsPeriod(networkSeconds[j])) {
           List<Term> row = terms(ending.get(j), 1);
           for (Slot s : slots) {
-            if (s.intraVariable[j] >= 0) {
+            if (s.intraVariable[j] >= 0 && s.intraSeconds[j] < networkSeconds[j]) {
               row.add(new Term(s.intraVariable[j], -1));
             }
           }
@@ -654,38 +752,45 @@ final class IntervalFlowFormulation {
     }
   }
 
-  /** SERIAL: arcs whose replica count relies on intra-node cuts get them. */
+  /**
+   * SERIAL: arcs whose replica count relies on the better state of a cut get it. The better state is
+   * {@code z} where the slot's intra link is faster, {@code 1 - z} where it is slower, so a row
+   * {@code x <= sum of better states} moves each slower side's constant to the right-hand side.
+   */
   private void addSerialIntraRows() {
     for (Arc a : arcs) {
-      if (!(a.needsIntraIn || a.needsIntraOut || a.needsSomeIntra)) {
+      if (!(a.needsBetterIn || a.needsBetterOut || a.needsSomeBetter)) {
         continue;
       }
       Slot s = slots.get(a.slot);
-      List<Term> some = new ArrayList<>(List.of(new Term(a.variable, 1)));
-      if (a.needsIntraIn || a.needsSomeIntra) {
-        List<Term> row = new ArrayList<>(List.of(new Term(a.variable, 1)));
-        if (s.intraVariable[a.from] >= 0) {
-          row.add(new Term(s.intraVariable[a.from], -1));
-          some.add(new Term(s.intraVariable[a.from], -1));
-        }
-        if (a.needsIntraIn) {
-          model.addRow("intraIn_" + a.variable, Double.NEGATIVE_INFINITY, 0, row);
-        }
+      if (a.needsBetterIn) {
+        addBetterRow((s.intraSeconds[a.from] > networkSeconds[a.from] ? "networkIn_" : "intraIn_") + a.variable, a, s,
+            a.from);
       }
-      if (a.needsIntraOut || a.needsSomeIntra) {
-        List<Term> row = new ArrayList<>(List.of(new Term(a.variable, 1)));
-        if (s.intraVariable[a.to] >= 0) {
-          row.add(new Term(s.intraVariable[a.to], -1));
-          some.add(new Term(s.intraVariable[a.to], -1));
-        }
-        if (a.needsIntraOut) {
-          model.addRow("intraOut_" + a.variable, Double.NEGATIVE_INFINITY, 0, row);
-        }
+      if (a.needsBetterOut) {
+        addBetterRow((s.intraSeconds[a.to] > networkSeconds[a.to] ? "networkOut_" : "intraOut_") + a.variable, a, s,
+            a.to);
       }
-      if (a.needsSomeIntra) {
-        model.addRow("intraSome_" + a.variable, Double.NEGATIVE_INFINITY, 0, some);
+      if (a.needsSomeBetter) {
+        addBetterRow("intraSome_" + a.variable, a, s, a.from, a.to);
       }
     }
+  }
+
+  /** {@code x[a] <=} the sum of the better states of slot {@code s}'s cuts {@code cuts}. */
+  private void addBetterRow(String name, Arc a, Slot s, int... cuts) {
+    List<Term> row = new ArrayList<>(List.of(new Term(a.variable, 1)));
+    double rhs = 0;
+    for (int cut : cuts) {
+      int z = s.intraVariable[cut];
+      if (z < 0) {
+        continue; // no better state there: it contributes 0
+      }
+      boolean slower = s.intraSeconds[cut] > networkSeconds[cut];
+      row.add(new Term(z, slower ? 1 : -1));
+      rhs += slower ? 1 : 0;
+    }
+    model.addRow(name, Double.NEGATIVE_INFINITY, rhs, row);
   }
 
   /**
@@ -709,21 +814,55 @@ final class IntervalFlowFormulation {
     model.addRow("latency_us", Double.NEGATIVE_INFINITY, budget * MICROS, latency);
   }
 
-  /** GPU counts: network stages draw from every free GPU, slots from their node; no group over its size. */
+  /**
+   * GPU counts: network stages draw from every free GPU, slots from their node; no group over its
+   * size. On slow nodes network stages must not sit wholly on one node: a stage of one replica takes
+   * a GPU elsewhere, and no slow node gives network stages of a type more GPUs than their replicas
+   * less one each. These two conditions are also enough for {@link SolutionDecoder} to hand the
+   * counted GPUs to the stages so that none sits wholly on one slow node.
+   */
   private void addGpuCountRows() {
     for (int t = 0; t < types.size(); t++) {
       List<Term> row = new ArrayList<>();
+      List<Term> outside = new ArrayList<>();
       for (CostGroup g : groups) {
         if (g.type == t) {
           row.add(new Term(g.netVariable, 1));
+          outside.add(new Term(g.netVariable, -1));
+        }
+      }
+      boolean onSlowNodes = false;
+      for (SlowNodes pool : slowNodes) {
+        List<Term> spread = new ArrayList<>();
+        for (Map.Entry<Integer, Integer> e : pool.netVariable.entrySet()) {
+          if (groups.get(e.getKey()).type == t) {
+            row.add(new Term(e.getValue(), 1));
+            spread.add(new Term(e.getValue(), 1));
+          }
+        }
+        if (!spread.isEmpty()) {
+          onSlowNodes = true;
+          for (Arc a : arcs) {
+            if (a.slot < 0 && a.type == t && a.replicas > 1) {
+              spread.add(new Term(a.variable, -(a.replicas - 1.0) * pool.nodes.size()));
+            }
+          }
+          model.addRow("slowSpread_p" + slowNodes.indexOf(pool) + "_" + types.get(t).name(), Double.NEGATIVE_INFINITY, 0,
+              spread);
         }
       }
       for (Arc a : arcs) {
         if (a.slot < 0 && a.type == t) {
           row.add(new Term(a.variable, -a.replicas));
+          if (a.replicas == 1) {
+            outside.add(new Term(a.variable, 1));
+          }
         }
       }
       model.addRow("netGpus_" + types.get(t).name(), 0, 0, row);
+      if (onSlowNodes) {
+        model.addRow("singleOffSlow_" + types.get(t).name(), Double.NEGATIVE_INFINITY, 0, outside);
+      }
       for (Slot s : slots) {
         if (s.freePerType[t] == 0) {
           continue;
@@ -746,12 +885,22 @@ final class IntervalFlowFormulation {
       List<Term> row = new ArrayList<>(List.of(new Term(groups.get(g).netVariable, 1)));
       for (Slot s : slots) {
         Integer v = s.usageVariable.get(g);
-        if (v != null) {
+        if (v != null && !s.slow) {
           row.add(new Term(v, 1));
         }
       }
       if (row.size() > 1) {
-        model.addRow("capacity_g" + g, Double.NEGATIVE_INFINITY, groups.get(g).gpus.size(), row);
+        model.addRow("capacity_g" + g, Double.NEGATIVE_INFINITY, groups.get(g).outsideSlowNodes, row);
+      }
+    }
+    for (int p = 0; p < slowNodes.size(); p++) {
+      SlowNodes pool = slowNodes.get(p);
+      if (pool.slot == null) {
+        continue; // nodes without a slot: the variable's bound is their capacity
+      }
+      for (Map.Entry<Integer, Integer> e : pool.netVariable.entrySet()) {
+        model.addRow("slowNode_p" + p + "_g" + e.getKey(), Double.NEGATIVE_INFINITY, pool.freePerGroup.get(e.getKey()),
+            List.of(new Term(e.getValue(), 1), new Term(pool.slot.usageVariable.get(e.getKey()), 1)));
       }
     }
   }
@@ -834,7 +983,7 @@ final class IntervalFlowFormulation {
     List<CostGroup> byCost = new ArrayList<>(groups);
     byCost.sort((a, b) -> Double.compare(a.cost, b.cost));
     for (CostGroup g : byCost) {
-      int take = Math.min(perType[g.type], g.gpus.size());
+      int take = Math.min(perType[g.type], g.outsideSlowNodes);
       values[g.netVariable] = take;
       perType[g.type] -= take;
     }
@@ -844,12 +993,5 @@ final class IntervalFlowFormulation {
   /** The node GPU {@code gpuId} sits on. */
   String nodeOf(String gpuId) {
     return cluster.gpu(gpuId).node();
-  }
-
-  /** True when a cut at {@code cut} over {@code node}'s own link takes longer than over the network. */
-  boolean slowerThanNetwork(String node, int cut) {
-    Model m = request.model();
-    return performance.transferSeconds(m, cut, batch, cluster.node(node).intraLink())
-        > performance.transferSeconds(m, cut, batch, cluster.network());
   }
 }

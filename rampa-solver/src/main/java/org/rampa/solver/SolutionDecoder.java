@@ -1,7 +1,6 @@
 package org.rampa.solver;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,13 +11,15 @@ import org.rampa.perf.StageAssignment;
 import org.rampa.solver.IntervalFlowFormulation.Arc;
 import org.rampa.solver.IntervalFlowFormulation.CostGroup;
 import org.rampa.solver.IntervalFlowFormulation.Slot;
+import org.rampa.solver.IntervalFlowFormulation.SlowNodes;
 
 /**
  * Turns a solution of an {@link IntervalFlowFormulation} into stages on concrete GPU ids: the path
  * of arcs it chose, each arc's replicas taken from its slot's node or, for network stages, from the
  * cost groups in the counts the solution gives ({@link #decode}); or the same stages packed onto
- * shared nodes ({@link #decodePacked}). Network stages are kept off a neighbour's node whose own
- * link is slower than the network, when a GPU of the same cost elsewhere allows it.
+ * shared nodes ({@link #decodePacked}). No network stage sits wholly on a slow node (one whose intra
+ * link is slower than the network): the model counts GPUs so that this is possible, and the
+ * decoder spreads them so.
  */
 final class SolutionDecoder {
 
@@ -140,7 +141,10 @@ final class SolutionDecoder {
     return path;
   }
 
-  /** Network stages take the solution's GPU counts per cost group from what slots left. */
+  /**
+   * Network stages take the solution's GPU counts per cost group from what slots left: outside slow
+   * nodes by {@code w}, on slow nodes by the pools' counts (spread evenly over a pool's nodes).
+   */
   private List<StageAssignment> assign(List<Arc> path, double[] values, Map<String, List<String>> taken,
       Set<String> used) {
     for (CostGroup g : f.groups) {
@@ -149,92 +153,107 @@ final class SolutionDecoder {
         if (count == 0) {
           break;
         }
-        if (used.add(gpu.id())) {
+        if (!f.slowNodeIds.contains(gpu.node()) && used.add(gpu.id())) {
           taken.computeIfAbsent("net/" + g.type, k -> new ArrayList<>()).add(gpu.id());
           count--;
+        }
+      }
+    }
+    for (SlowNodes pool : f.slowNodes) {
+      // round robin over the pool's nodes, type by type: each node gets at most ceil(count / nodes)
+      // of a group and of a type, within what the model's rows allow one node
+      List<Integer> byType = new ArrayList<>(pool.netVariable.keySet());
+      byType.sort((a, b) -> Integer.compare(f.groups.get(a).type, f.groups.get(b).type));
+      int next = 0;
+      int lastType = -1;
+      for (int group : byType) {
+        CostGroup g = f.groups.get(group);
+        next = g.type == lastType ? next : 0;
+        lastType = g.type;
+        for (long count = Math.round(values[pool.netVariable.get(group)]); count > 0; count--) {
+          String node = pool.nodes.get(next++ % pool.nodes.size());
+          Gpu gpu = g.gpus.stream().filter(x -> x.node().equals(node) && !used.contains(x.id())).findFirst()
+              .orElseThrow(() -> new IllegalStateException("solution takes more GPUs of node " + node + " than are free"));
+          used.add(gpu.id());
+          taken.computeIfAbsent("net/" + g.type, k -> new ArrayList<>()).add(gpu.id());
         }
       }
     }
     List<StageAssignment> stages = new ArrayList<>();
     for (int k = 0; k < path.size(); k++) {
       Arc a = path.get(k);
-      List<String> pool = taken.getOrDefault((a.slot < 0 ? "net" : "s" + a.slot) + "/" + a.type, new ArrayList<>());
-      if (pool.size() < a.replicas) {
-        throw new IllegalStateException("solution counts too few GPUs for stage [" + a.from + ", " + a.to + ")");
+      stages.add(null);
+      if (a.slot >= 0) {
+        stages.set(k, new StageAssignment(a.from, a.to, take(taken, "s" + a.slot + "/" + a.type, a), 1.0));
       }
-      if (a.slot < 0) {
-        keepOffSlowNodes(pool, a.replicas, slowNeighbours(path, stages, k), used);
+    }
+    for (int t = 0; t < f.types.size(); t++) {
+      List<String> pool = taken.getOrDefault("net/" + t, new ArrayList<>());
+      List<Integer> singles = new ArrayList<>();
+      List<Integer> spread = new ArrayList<>();
+      for (int k = 0; k < path.size(); k++) {
+        if (path.get(k).slot < 0 && path.get(k).type == t) {
+          (path.get(k).replicas == 1 || pool.stream().noneMatch(this::onSlowNode) ? singles : spread).add(k);
+        }
       }
-      List<String> gpus = new ArrayList<>(pool.subList(0, a.replicas));
-      pool.subList(0, a.replicas).clear();
-      stages.add(new StageAssignment(a.from, a.to, gpus, 1.0));
+      // single replicas off slow nodes first (the model leaves enough there), then the rest spread
+      pool.sort((x, y) -> Boolean.compare(onSlowNode(x), onSlowNode(y)));
+      for (int k : singles) {
+        stages.set(k, new StageAssignment(path.get(k).from, path.get(k).to, take(taken, "net/" + t, path.get(k)), 1.0));
+      }
+      for (int k : spread) {
+        stages.set(k, new StageAssignment(path.get(k).from, path.get(k).to, spreadOffSlowNodes(pool, path.get(k)), 1.0));
+      }
     }
     return stages;
   }
 
-  /**
-   * The nodes a network stage must not sit on entirely: the node of the stage before it, or of the
-   * slot stage after it, when that node's own link is slower than the network at the cut between
-   * them. The model charged that cut the network; on such a node it would cost more.
-   */
-  private Set<String> slowNeighbours(List<Arc> path, List<StageAssignment> before, int k) {
-    Set<String> avoid = new HashSet<>();
-    Arc a = path.get(k);
-    if (k > 0) {
-      String node = onlyNode(before.get(k - 1).gpus());
-      if (node != null && f.slowerThanNetwork(node, a.from)) {
-        avoid.add(node);
-      }
-    }
-    if (k + 1 < path.size() && path.get(k + 1).slot >= 0) {
-      String node = f.slots.get(path.get(k + 1).slot).node;
-      if (f.slowerThanNetwork(node, a.to)) {
-        avoid.add(node);
-      }
-    }
-    return avoid;
+  private boolean onSlowNode(String gpu) {
+    return f.slowNodeIds.contains(f.nodeOf(gpu));
   }
 
-  /** The one node all of {@code gpus} sit on, or null when they span several. */
-  private String onlyNode(List<String> gpus) {
-    String node = f.nodeOf(gpus.get(0));
-    for (String g : gpus) {
-      if (!f.nodeOf(g).equals(node)) {
-        return null;
-      }
+  private static List<String> take(Map<String, List<String>> taken, String key, Arc a) {
+    List<String> pool = taken.getOrDefault(key, new ArrayList<>());
+    if (pool.size() < a.replicas) {
+      throw new IllegalStateException("solution counts too few GPUs for stage [" + a.from + ", " + a.to + ")");
     }
-    return node;
+    List<String> gpus = new ArrayList<>(pool.subList(0, a.replicas));
+    pool.subList(0, a.replicas).clear();
+    return gpus;
   }
 
   /**
-   * Makes the first {@code r} GPUs of {@code pool} not all sit on one node of {@code avoid}, at no
-   * cost: by swapping the last of them with a GPU of the pool on another node (every GPU of a
-   * network pool goes to some network stage of its type, so which stage gets which changes only the
-   * links), else by trading it for an unused GPU of its cost group (same type, same cost) elsewhere.
+   * The replicas of a network stage, taken one by one from the slow node with the most GPUs left (a
+   * GPU elsewhere counts as a node of its own), but never all from one slow node. Taking from the
+   * fullest keeps every slow node within what the remaining stages can absorb (replicas less one
+   * each), which the model's rows guarantee at the start.
    */
-  private void keepOffSlowNodes(List<String> pool, int r, Set<String> avoid, Set<String> used) {
-    String node = onlyNode(pool.subList(0, r));
-    if (node == null || !avoid.contains(node)) {
-      return;
-    }
-    for (int i = r; i < pool.size(); i++) {
-      if (!f.nodeOf(pool.get(i)).equals(node)) {
-        Collections.swap(pool, r - 1, i);
-        return;
+  private List<String> spreadOffSlowNodes(List<String> pool, Arc a) {
+    List<String> gpus = new ArrayList<>();
+    for (int pick = 0; pick < a.replicas; pick++) {
+      Map<String, Integer> left = new LinkedHashMap<>();
+      for (String gpu : pool) {
+        left.merge(onSlowNode(gpu) ? f.nodeOf(gpu) : gpu, 1, Integer::sum);
       }
-    }
-    String last = pool.get(r - 1);
-    for (CostGroup g : f.groups) {
-      if (g.gpus.stream().noneMatch(gpu -> gpu.id().equals(last))) {
-        continue;
+      String only = gpus.isEmpty() ? null : f.nodeOf(gpus.get(0));
+      for (String g : gpus) {
+        only = f.nodeOf(g).equals(only) ? only : null;
       }
-      for (Gpu gpu : g.gpus) {
-        if (!gpu.node().equals(node) && used.add(gpu.id())) {
-          used.remove(last);
-          pool.set(r - 1, gpu.id());
-          return;
+      String exclude = pick == a.replicas - 1 && only != null && f.slowNodeIds.contains(only) ? only : null;
+      String best = null;
+      for (Map.Entry<String, Integer> e : left.entrySet()) {
+        if (!e.getKey().equals(exclude) && (best == null || e.getValue() > left.get(best))) {
+          best = e.getKey();
         }
       }
+      if (best == null) {
+        throw new IllegalStateException("no GPU off slow node " + exclude + " left for stage [" + a.from + ", " + a.to + ")");
+      }
+      String color = best;
+      String gpu = pool.stream().filter(x -> (onSlowNode(x) ? f.nodeOf(x) : x).equals(color)).findFirst().orElseThrow();
+      pool.remove(gpu);
+      gpus.add(gpu);
     }
+    return gpus;
   }
 }

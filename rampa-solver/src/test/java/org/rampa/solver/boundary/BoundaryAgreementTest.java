@@ -21,7 +21,9 @@ import org.rampa.strategy.Strategies;
  * Every strategy against {@link ExactReference} on {@link BoundaryInstances}: no plan the exact
  * reference rejects, no cost below its optimum, INFEASIBLE only where it finds nothing, and the
  * exact strategies ({@code exact}, {@code exact-cpsat}, {@code dp}) OPTIMAL at its optimum on every
- * instance. Prints the agreement table; rerun one instance with {@code -Drampa.seed=N}.
+ * instance, nodes whose intra link is slower than the network included. Prints the agreement table;
+ * rerun one instance with {@code -Drampa.seed=N}, or run other seeds with
+ * {@code -Drampa.seeds=FIRST,COUNT}.
  */
 class BoundaryAgreementTest {
 
@@ -41,7 +43,7 @@ class BoundaryAgreementTest {
       example.putIfAbsent(kind, context);
     }
 
-    /** A sound answer that is not the whole truth: no plan from a heuristic, or a plan with a proven gap. */
+    /** A sound answer that is not the whole truth: no plan from a heuristic. */
     void open(String kind, String context) {
       open.merge(kind, 1, Integer::sum);
       example.putIfAbsent(kind, context);
@@ -58,11 +60,12 @@ class BoundaryAgreementTest {
     int feasible = 0;
     int slowIntra = 0;
     String fixed = System.getProperty("rampa.seed");
+    String[] range = System.getProperty("rampa.seeds", FIRST_SEED + "," + INSTANCES).split(",");
     List<Long> seeds = new ArrayList<>();
     if (fixed != null) {
       seeds.add(Long.parseLong(fixed));
     } else {
-      for (long s = FIRST_SEED; s < FIRST_SEED + INSTANCES; s++) {
+      for (long s = Long.parseLong(range[0]); s < Long.parseLong(range[0]) + Long.parseLong(range[1]); s++) {
         seeds.add(s);
       }
     }
@@ -79,8 +82,7 @@ class BoundaryAgreementTest {
         String context = "seed " + seed + " (" + instance.kind() + ", rerun with -Drampa.seed=" + seed + "): "
             + result.status() + " " + result.plan().map(Plan::cost).map(String::valueOf).orElse("") + " " + result.reason()
             + " | reference " + optimum.map(o -> o.cost().toDouble() + " " + o.stages()).orElse("none");
-        judge(tallies.get(strategy.name()), EXACT.contains(strategy.name()), instance.slowIntraNode(), reference, optimum, result,
-            context);
+        judge(tallies.get(strategy.name()), EXACT.contains(strategy.name()), reference, optimum, result, context);
       }
     }
     StringBuilder table = new StringBuilder("boundary agreement on " + seeds.size() + " instances (" + feasible
@@ -96,18 +98,13 @@ class BoundaryAgreementTest {
     if (fixed == null) {
       assertThat(feasible).as("feasible instances").isGreaterThanOrEqualTo(seeds.size() / 4);
       assertThat(slowIntra).as("instances with a slow intra-node link").isGreaterThanOrEqualTo(seeds.size() / 4);
-      // measured: 1 (scip) and 2 (cp-sat) of 181; the bound keeps the conservative corner a corner
-      for (String name : List.of(ExactStrategy.NAME, ExactStrategy.CPSAT_NAME)) {
-        assertThat(tallies.get(name).open.values().stream().mapToInt(Integer::intValue).sum()).as(name + "\n" + table)
-            .isLessThanOrEqualTo(slowIntra / 30);
-      }
       // measured: greedy finds 213 of 230 feasible instances
       assertThat(feasible - tallies.get("greedy").open.values().stream().mapToInt(Integer::intValue).sum())
           .as("greedy's plans\n" + table).isGreaterThanOrEqualTo(feasible * 9 / 10);
     }
   }
 
-  private static void judge(Tally tally, boolean exact, boolean slowIntra, ExactReference reference,
+  private static void judge(Tally tally, boolean exact, ExactReference reference,
       Optional<ExactReference.Optimum> optimum, PlacementResult result, String context) {
     int wrongBefore = tally.wrong.values().stream().mapToInt(Integer::intValue).sum();
     if (result.plan().isPresent()) {
@@ -125,18 +122,12 @@ class BoundaryAgreementTest {
       } else if (result.bound().isPresent() && result.bound().getAsDouble() > best + slack) {
         tally.wrong("bound above the optimum", context);
       } else if (exact && result.status() != SolveStatus.OPTIMAL) {
-        // sound (cost >= optimum >= bound), but an exact strategy owes the proof, except where exact's
-        // model is conservative: a node whose intra link is slower than the network
-        if (slowIntra && result.bound().isPresent()) {
-          tally.open("FEASIBLE with a proven bound (slow intra-node link)", context);
-        } else {
-          tally.wrong("FEASIBLE where OPTIMAL was due", context);
-        }
+        tally.wrong("FEASIBLE where OPTIMAL was due", context); // sound, but an exact strategy owes the proof
       }
     } else if (optimum.isPresent()) {
       if (result.status() == SolveStatus.INFEASIBLE) {
         tally.wrong("INFEASIBLE on a feasible instance", context);
-      } else if (exact && !(slowIntra && result.status() == SolveStatus.NO_PLAN_FOUND)) {
+      } else if (exact) {
         tally.wrong(result.status() + " on a feasible instance", context);
       } else {
         tally.open("no plan (" + result.status() + ")", context);
