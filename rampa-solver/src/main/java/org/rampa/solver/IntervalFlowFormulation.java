@@ -285,8 +285,9 @@ final class IntervalFlowFormulation {
   }
 
   /**
-   * Builds the model for {@code charging}, asking {@code outOfTime} between its parts and once per
-   * first layer of the stage candidates, and giving up with {@link OutOfTime} when it says so.
+   * Builds the model for {@code charging}, asking {@code outOfTime} between its parts, once per
+   * first layer of the stage candidates, every 4096 variables and once per slot in the rows that
+   * scan every arc per slot, and giving up with {@link OutOfTime} when it says so.
    */
   IntervalFlowFormulation(ServiceRequest request, ClusterState state, GpuCosts costs, PerformanceModel performance,
       Charging charging, BooleanSupplier outOfTime) {
@@ -630,12 +631,17 @@ final class IntervalFlowFormulation {
       starting.get(a.from).add(a);
       ending.get(a.to).add(a);
     }
+    // a co-location model of 100k arcs takes hundreds of milliseconds to write: ask between parts
+    checkTime();
     addPathRows(starting, ending);
     addColocationRows(starting, ending);
+    checkTime();
     addPeriodCutRows(ending);
     addSerialIntraRows();
     addLatencyRow();
+    checkTime();
     addGpuCountRows();
+    checkTime();
     addSlotOrderRows();
   }
 
@@ -646,6 +652,9 @@ final class IntervalFlowFormulation {
    */
   private void addVariables() {
     for (Arc a : arcs) {
+      if ((model.variableCount() & 4095) == 0) {
+        checkTime();
+      }
       a.variable = model.addVariable("x_" + a.from + "_" + a.to + "_" + types.get(a.type).name() + "_r" + a.replicas
           + (a.slot < 0 ? "_net" : "_s" + a.slot), 0, 1);
     }
@@ -864,6 +873,7 @@ final class IntervalFlowFormulation {
         model.addRow("singleOffSlow_" + types.get(t).name(), Double.NEGATIVE_INFINITY, 0, outside);
       }
       for (Slot s : slots) {
+        checkTime(); // slots x arcs
         if (s.freePerType[t] == 0) {
           continue;
         }
@@ -908,6 +918,7 @@ final class IntervalFlowFormulation {
   /** Symmetry: identical slots are used in order. */
   private void addSlotOrderRows() {
     for (int k = 1; k < slots.size(); k++) {
+      checkTime(); // slots x arcs
       Slot prev = slots.get(k - 1);
       Slot cur = slots.get(k);
       if (prev.intraLink.equals(cur.intraLink) && prev.freePerGroup.equals(cur.freePerGroup)) {

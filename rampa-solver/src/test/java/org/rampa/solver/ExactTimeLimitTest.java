@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.common.base.Ticker;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.rampa.strategy.PlacementProblem;
@@ -54,6 +55,18 @@ class ExactTimeLimitTest {
       // the call noticed within a few readings of the limit, not after building everything
       assertThat(r.solveTime()).isBetween(Duration.ofMillis(20), Duration.ofMillis(25));
     }
+  }
+
+  @Test
+  void buildingTheCoLocationModelAsksTheClockWhileWritingItsRows() {
+    // writing the rows of a large co-location model took hundreds of milliseconds past a 100 ms limit
+    PlacementProblem p = TransformerClusters.problem(64, 80, 1);
+    AtomicInteger asks = new AtomicInteger();
+    IntervalFlowFormulation f = new IntervalFlowFormulation(p.request(), p.state(), p.importance().evaluate(p.state()),
+        p.performance(), IntervalFlowFormulation.Charging.NETWORK, () -> asks.incrementAndGet() < 0);
+    assertThat(f.slots).isNotEmpty();
+    // once per first layer of the arcs, then at least once per slot and GPU type in the GPU-count rows
+    assertThat(asks.get()).isGreaterThan(f.layers() + f.slots.size() * f.types.size());
   }
 
   @Test
