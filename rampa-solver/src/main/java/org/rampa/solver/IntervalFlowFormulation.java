@@ -707,6 +707,7 @@ final class IntervalFlowFormulation {
    */
   private void addColocationRows(List<List<Arc>> starting, List<List<Arc>> ending) {
     for (Slot s : slots) {
+      checkTime(); // slots x arcs
       for (int j = 1; j < layers; j++) {
         int z = s.intraVariable[j];
         if (z < 0) {

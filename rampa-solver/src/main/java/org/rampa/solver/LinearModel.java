@@ -3,6 +3,7 @@ package org.rampa.solver;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * A mixed-integer linear programme in solver-neutral form: integer variables with bounds, linear
@@ -47,9 +48,12 @@ final class LinearModel {
     rows.add(new Row(lpName(name), lower, upper, List.copyOf(terms), integral));
   }
 
+  /** What an LP file's names may not contain. Compiled once: a model names 100k variables. */
+  private static final Pattern NOT_LP = Pattern.compile("[^A-Za-z0-9_]");
+
   /** Names as LP files accept them (GPU type names such as "A100-80GB" carry operators). */
   private static String lpName(String name) {
-    return name.replaceAll("[^A-Za-z0-9_]", "_");
+    return NOT_LP.matcher(name).replaceAll("_");
   }
 
   private static boolean isInteger(double v) {
