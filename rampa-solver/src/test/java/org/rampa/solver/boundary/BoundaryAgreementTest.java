@@ -104,6 +104,19 @@ class BoundaryAgreementTest {
     }
   }
 
+  @Test
+  void cpSatIsRightWhereItsPresolveWasWrongWithRowsScaledTo2Pow40() {
+    // outside the 360 seeds: OPTIMAL at 6 against an optimum of 3, and INFEASIBLE on a feasible instance
+    for (long seed : new long[] {500_324, 701_493}) {
+      PlacementProblem p = BoundaryInstances.instance(seed).problem();
+      ExactReference.Optimum optimum = new ExactReference(p).solve().orElseThrow();
+      PlacementResult r = ExactStrategy.cpSat().place(p);
+      assertThat(r.status()).as("seed " + seed + ": " + r).isEqualTo(SolveStatus.OPTIMAL);
+      assertThat(r.plan().orElseThrow().cost()).as("seed " + seed).isCloseTo(optimum.cost().toDouble(),
+          org.assertj.core.data.Offset.offset(1e-9 * Math.max(1, optimum.cost().toDouble())));
+    }
+  }
+
   private static void judge(Tally tally, boolean exact, ExactReference reference,
       Optional<ExactReference.Optimum> optimum, PlacementResult result, String context) {
     int wrongBefore = tally.wrong.values().stream().mapToInt(Integer::intValue).sum();
