@@ -21,12 +21,12 @@ public abstract class Allocation {
     return ImmutableAllocation.builder().serviceId(serviceId).holdings(holdings).build();
   }
 
-  /** The holdings a plan asks for: each stage's share and memory on each of its GPUs. */
+  /** The holdings a plan asks for: each stage's placement and memory on each of its GPUs. */
   public static Allocation of(Plan plan) {
     List<Holding> holdings = new ArrayList<>();
     for (Stage s : plan.stages()) {
       for (String gpu : s.gpus()) {
-        holdings.add(Holding.of(gpu, s.share(), s.memoryBytes()));
+        holdings.add(Holding.of(gpu, s.placement(), s.memoryBytes()));
       }
     }
     return of(plan.serviceId(), holdings);

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.immutables.value.Value;
+import org.rampa.catalog.SharingCatalog;
 
 /**
  * Who holds what in a cluster: an immutable ledger of {@link Allocation}s, keyed by service id.
@@ -47,10 +48,15 @@ public abstract class ClusterState {
     Map<String, Usage> usage = new HashMap<>();
     for (Allocation a : allocations().values()) {
       for (Holding h : a.holdings()) {
-        usage.merge(h.gpu(), new Usage(h.share(), h.memoryBytes()), Usage::plus);
+        usage.merge(h.gpu(), new Usage(computeFraction(h), h.memoryBytes()), Usage::plus);
       }
     }
     return Collections.unmodifiableMap(usage);
+  }
+
+  /** The fraction of its GPU's compute {@code holding} takes. */
+  public final double computeFraction(Holding holding) {
+    return holding.placement().computeFraction(SharingCatalog.standard().partitioningFor(cluster().typeOf(holding.gpu())));
   }
 
   /** Fraction of the GPU's compute not held by anyone, in [0, 1]. */
@@ -103,7 +109,7 @@ public abstract class ClusterState {
         conflicts.add("GPU \"" + h.gpu() + "\" is not in the cluster");
         continue;
       }
-      wanted.merge(h.gpu(), new Usage(h.share(), h.memoryBytes()), Usage::plus);
+      wanted.merge(h.gpu(), new Usage(computeFraction(h), h.memoryBytes()), Usage::plus);
     }
     wanted.forEach((gpu, w) -> {
       Usage held = usage().getOrDefault(gpu, Usage.NONE);

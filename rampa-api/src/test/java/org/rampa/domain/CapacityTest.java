@@ -21,7 +21,7 @@ class CapacityTest {
       ClusterState state = ri.partiallyAllocated(cluster, 0.4);
       String shared = cluster.gpus().get(0).id();
       if (state.isFree(shared)) {
-        state = state.allocate(Allocation.of("half", List.of(Holding.of(shared, 0.5, 1))));
+        state = state.allocate(Allocation.of("half", List.of(Holding.of(shared, ClusterStateTest.placement(0.5, 1), 1))));
       }
       Capacity capacity = state.capacity();
       List<Gpu> expected = new ArrayList<>();
@@ -58,11 +58,11 @@ class CapacityTest {
     String a = cluster.gpus().get(0).id();
     String b = cluster.gpus().get(1).id();
     ClusterState empty = ClusterState.empty(cluster);
-    ClusterState held = empty.allocate(Allocation.of("svc", List.of(Holding.of(a, 0.25, 10), Holding.of(b, 1.0, 20))));
+    ClusterState held = empty.allocate(Allocation.of("svc", List.of(Holding.of(a, ClusterStateTest.placement(0.25, 10), 10), Holding.of(b, ClusterStateTest.placement(1.0, 20), 20))));
     assertThat(held.capacity().contains(a)).isFalse();
     assertThat(held.freeShare(a)).isEqualTo(0.75);
     assertThat(held.freeMemoryBytes(b)).isEqualTo(cluster.typeOf(b).memoryBytes() - 20);
-    assertThatThrownBy(() -> held.allocate(Allocation.of("other", List.of(Holding.of(a, 0.5, 1), Holding.of(b, 0.5, 1)))))
+    assertThatThrownBy(() -> held.allocate(Allocation.of("other", List.of(Holding.of(a, ClusterStateTest.placement(0.5, 1), 1), Holding.of(b, ClusterStateTest.placement(0.5, 1), 1)))))
         .isInstanceOf(AllocationRefusedException.class).hasMessageContaining("GPU \"" + b + "\"");
     assertThat(held.capacity().count()).isEqualTo(cluster.gpus().size() - 2);
     ClusterState released = held.release("svc");

@@ -16,17 +16,25 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.rampa.domain.share.MpsShare;
+import org.rampa.domain.share.Placement;
+import org.rampa.domain.share.Whole;
 import org.rampa.testing.Property;
 import org.rampa.testing.RandomInstances;
 
 class ClusterStateTest {
 
+  /** A plan holding {@code share} of each GPU: whole at 1, else an MPS share reserving {@code memory}. */
   static Plan hold(String service, double share, long memory, String... gpus) {
     var plan = Plan.builder().serviceId(service).period(Duration.ZERO).throughput(0).latency(Duration.ZERO);
     for (String g : gpus) {
-      plan.addStages(Stage.builder().from(0).to(1).addGpus(g).share(share).computeTime(Duration.ZERO).memoryBytes(memory).build());
+      plan.addStages(Stage.builder().from(0).to(1).addGpus(g).placement(placement(share, memory)).computeTime(Duration.ZERO).memoryBytes(memory).build());
     }
     return plan.build();
+  }
+
+  static Placement placement(double share, long memory) {
+    return share == 1.0 ? new Whole() : new MpsShare(share, memory);
   }
 
   private static Cluster cluster(long seed) {

@@ -105,7 +105,7 @@ final class SolutionDecoder {
             gpus.add(gpu.id());
           }
         }
-        stages.add(new StageAssignment(a.from, a.to, gpus, 1.0));
+        stages.add(StageAssignment.whole(a.from, a.to, gpus));
       }
     }
     return stages;
@@ -167,7 +167,7 @@ final class SolutionDecoder {
       }
       List<String> gpus = new ArrayList<>(pool.subList(0, a.replicas));
       pool.subList(0, a.replicas).clear();
-      stages.add(new StageAssignment(a.from, a.to, gpus, 1.0));
+      stages.add(StageAssignment.whole(a.from, a.to, gpus));
     }
     return stages;
   }

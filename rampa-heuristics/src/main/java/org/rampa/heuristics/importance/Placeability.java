@@ -9,6 +9,9 @@ import org.rampa.domain.ClusterState;
 import org.rampa.domain.Holding;
 import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
+import org.rampa.domain.share.MpsShare;
+import org.rampa.domain.share.Placement;
+import org.rampa.domain.share.Whole;
 import org.rampa.perf.PerformanceModel;
 
 /**
@@ -41,8 +44,10 @@ public interface Placeability {
     for (int i = 1; state.holds(probe); i++) {
       probe = "rampa-importance-probe-" + i;
     }
-    ClusterState without = state.allocate(Allocation.of(probe,
-        List.of(Holding.of(gpuId, state.freeShare(gpuId), state.freeMemoryBytes(gpuId)))));
+    double free = state.freeShare(gpuId);
+    // the rest of a partly held GPU as one MPS share; a free GPU whole
+    Placement rest = free >= 1 ? new Whole() : new MpsShare(free, state.freeMemoryBytes(gpuId));
+    ClusterState without = state.allocate(Allocation.of(probe, List.of(Holding.of(gpuId, rest, state.freeMemoryBytes(gpuId)))));
     return request -> canPlace(request, without);
   }
 
