@@ -9,9 +9,6 @@ import org.rampa.domain.ClusterState;
 import org.rampa.domain.Holding;
 import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
-import org.rampa.domain.share.MpsShare;
-import org.rampa.domain.share.Placement;
-import org.rampa.domain.share.Whole;
 import org.rampa.perf.PerformanceModel;
 
 /**
@@ -40,14 +37,15 @@ public interface Placeability {
    * costly part) overrides this.
    */
   default Predicate<ServiceRequest> placeableWithout(ClusterState state, String gpuId) {
+    if (!state.capacity().contains(gpuId)) {
+      // strategies place whole GPUs only: the rest of a partly held GPU is no use to them
+      return request -> canPlace(request, state);
+    }
     String probe = "rampa-importance-probe";
     for (int i = 1; state.holds(probe); i++) {
       probe = "rampa-importance-probe-" + i;
     }
-    double free = state.freeShare(gpuId);
-    // the rest of a partly held GPU as one MPS share; a free GPU whole
-    Placement rest = free >= 1 ? new Whole() : new MpsShare(free, state.freeMemoryBytes(gpuId));
-    ClusterState without = state.allocate(Allocation.of(probe, List.of(Holding.of(gpuId, rest, state.freeMemoryBytes(gpuId)))));
+    ClusterState without = state.allocate(Allocation.of(probe, List.of(Holding.whole(gpuId, state.freeMemoryBytes(gpuId)))));
     return request -> canPlace(request, without);
   }
 
