@@ -2,6 +2,7 @@ package org.rampa.domain;
 
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import org.rampa.verify.InterferenceGuard;
 
 /**
  * The thread-safe current {@link ClusterState}. Planners read a snapshot, plan against it, and
@@ -35,6 +36,15 @@ public final class ClusterStateHolder {
   /** Allocates {@code plan} if the state is still at {@code plannedOnVersion}. */
   public CommitResult commit(Plan plan, long plannedOnVersion) {
     return apply(plannedOnVersion, s -> s.allocate(plan), s -> s.conflicts(plan));
+  }
+
+  /**
+   * Admits {@code plan} for {@code request} through {@code guard} if the state is still at
+   * {@code plannedOnVersion}: the ledger's rules, and no service on the plan's GPUs missing its SLO
+   * with its new co-runners. The request and plan stay in the ledger for later admissions.
+   */
+  public CommitResult admit(ServiceRequest request, Plan plan, long plannedOnVersion, InterferenceGuard guard) {
+    return apply(plannedOnVersion, s -> guard.admit(s, request, plan), s -> guard.refusals(s, request, plan));
   }
 
   /** Releases {@code serviceId} if the state is still at {@code expectedVersion}. */

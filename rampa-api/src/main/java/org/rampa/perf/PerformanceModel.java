@@ -125,6 +125,17 @@ public final class PerformanceModel {
 
   /** Predicts everything about a placement of {@code request} given as stage assignments. */
   public PlanEstimate estimate(ServiceRequest request, List<StageAssignment> stages, Cluster cluster) {
+    return estimate(request, stages, cluster, null);
+  }
+
+  /**
+   * As {@link #estimate(ServiceRequest, List, Cluster)} with stage {@code k}'s time multiplied by
+   * {@code slowdowns.get(k)} (α ≥ 1 from its co-runners, SHARING.md section 3).
+   */
+  public PlanEstimate estimate(ServiceRequest request, List<StageAssignment> stages, Cluster cluster, List<Double> slowdowns) {
+    if (slowdowns != null && slowdowns.size() != stages.size()) {
+      throw Invalid.value("slowdowns", slowdowns, "must give one factor per stage (" + stages.size() + ")");
+    }
     if (stages.isEmpty()) {
       throw Invalid.value("stages", "[]", "a placement needs at least one stage");
     }
@@ -140,7 +151,8 @@ public final class PerformanceModel {
         throw Invalid.value("stage[" + i + "].to", s.to(), "exceeds the model's " + model.size() + " layers");
       }
       DeviceKind kind = DeviceKind.of(cluster.typeOf(s.gpus().get(0)), s.placement());
-      compute.add(cursor(model, b, s.from(), s.to(), List.of(kind)).seconds(0));
+      double alone = cursor(model, b, s.from(), s.to(), List.of(kind)).seconds(0);
+      compute.add(slowdowns == null ? alone : alone * slowdowns.get(i));
       memory.add(stageMemoryBytes(model, s.from(), s.to(), b));
       if (i > 0) {
         Link link = linkBetween(cluster, stages.get(i - 1).gpus(), s.gpus());
