@@ -36,6 +36,10 @@ import org.rampa.domain.share.ShareViolation;
 @JsonDeserialize(as = ImmutableClusterState.class)
 public abstract class ClusterState {
 
+  /** The rules only a configured MIG layout can break: holdings' own profiles and starts are PLACEMENT's. */
+  private static final Set<ShareViolation.Rule> LAYOUT_RULES =
+      Set.of(ShareViolation.Rule.MIG_PROFILE, ShareViolation.Rule.MIG_START, ShareViolation.Rule.MIG_OVERLAP);
+
   public abstract Cluster cluster();
 
   public abstract Map<String, Allocation> allocations();
@@ -91,6 +95,23 @@ public abstract class ClusterState {
   /** The MIG layout of {@code gpuId}; empty when it has none. */
   public final List<MigSlice> migLayout(String gpuId) {
     return migLayouts().getOrDefault(gpuId, List.of());
+  }
+
+  /**
+   * The GPUs in MPS mode that several services share, with those services: each is one fault
+   * domain (SHARING.md section 1: one client's fatal error stops the MPS server and all of them).
+   */
+  public final Map<String, List<String>> mpsFaultDomains() {
+    Map<String, List<String>> out = new LinkedHashMap<>();
+    for (Gpu g : cluster().gpus()) {
+      if (mode(g.id()) == GpuMode.MPS) {
+        List<String> services = servicesOn(g.id());
+        if (services.size() > 1) {
+          out.put(g.id(), services);
+        }
+      }
+    }
+    return out;
   }
 
   /** The mode {@code gpuId} is in. */
@@ -279,7 +300,10 @@ public abstract class ClusterState {
     for (String gpu : touched) {
       List<Holding> on = holdingsOn(gpu);
       GpuRules.check(partitioning(gpu), migLayout(gpu), on, mpsOvercommit()).ifPresent(v -> {
-        throw Invalid.value("clusterState.holdings[" + gpu + "]", on.stream().map(h -> h.placement().label()).toList(), v.toString());
+        if (LAYOUT_RULES.contains(v.rule())) {
+          throw Invalid.value("migLayouts[" + gpu + "]", GpuRules.labels(migLayout(gpu)), v.toString());
+        }
+        throw Invalid.value("allocations.holdings[" + gpu + "]", on.stream().map(h -> h.placement().label()).toList(), v.toString());
       });
     }
   }

@@ -122,6 +122,8 @@ class ClusterStateTest {
     assertThatThrownBy(() -> s.allocate(hold("c", 0.1, 0, g))).hasMessageContaining("COMPUTE_SUM").hasMessageContaining("[a, b]");
     ClusterState t = ClusterState.empty(c).allocate(hold("a", 0.3, half, g));
     assertThatThrownBy(() -> t.allocate(hold("b", 0.3, card / 2 + 1, g))).hasMessageContaining("CARD_MEMORY");
+    assertThat(s.mpsFaultDomains()).containsExactly(Map.entry(g, List.of("a", "b")));
+    assertThat(ClusterState.empty(c).allocate(hold("a", 0.5, half, g)).mpsFaultDomains()).isEmpty();
     ClusterState loose = ImmutableClusterState.copyOf(s).withMpsOvercommit(0.2);
     assertThat(loose.allocate(hold("c", 0.1, 0, g)).holdingsOn(g)).hasSize(3);
   }
@@ -156,7 +158,7 @@ class ClusterStateTest {
     Cluster c = a100s(1, 1);
     String g = c.gpus().get(0).id();
     assertThatThrownBy(() -> ImmutableClusterState.builder().cluster(c).putMigLayouts(g, List.of(new MigSlice("1g.10gb", 7))).build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("clusterState.holdings[" + g + "]").hasMessageContaining("MIG_START");
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("migLayouts[" + g + "]").hasMessageContaining("MIG_START");
     assertThatThrownBy(() -> ImmutableClusterState.builder().cluster(c)
         .putAllocations("a", Allocation.of("a", List.of(Holding.of(g, new MpsShare(0.7, 0), 0))))
         .putAllocations("b", Allocation.of("b", List.of(Holding.of(g, new MpsShare(0.7, 0), 0)))).build())
