@@ -95,6 +95,13 @@ class PredictCommandTest {
   }
 
   @Test
+  void predictHasHelp() {
+    Run r = RampaCliTest.run("predict", "--help");
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).contains("Usage: rampa predict", "5 % per contended co-runner");
+  }
+
+  @Test
   void catalogListsMigProfilesAndCuCounts() {
     Run r = RampaCliTest.run("catalog");
     assertThat(r.code()).isZero();
