@@ -41,7 +41,7 @@ public final class Rampa {
 
   /** A planner for the cluster of {@code state}, starting from that state. */
   public static Planner on(ClusterState state) {
-    return on(state.cluster()).state(state);
+    return on(Objects.requireNonNull(state, "state").cluster()).state(state);
   }
 
   /** An immutable, validated planner configuration. */
@@ -75,7 +75,7 @@ public final class Rampa {
 
     /** Selects a strategy by name from those on the classpath (see {@link Strategies#available()}). */
     public Planner strategy(String name) {
-      return strategy(Strategies.named(name));
+      return strategy(Strategies.named(Objects.requireNonNull(name, "strategy")));
     }
 
     /** Uses {@code newStrategy}, wrapped in the one verifying step ({@link Strategies#verified}). */
@@ -83,9 +83,14 @@ public final class Rampa {
       return new Planner(state, Strategies.verified(newStrategy), importance, options);
     }
 
-    /** Weighs the free GPUs with {@code newImportance}: plans spend the least important first. */
+    /** Weighs the free GPUs with {@code newImportance}: plans spend the least important first. Static weights
+     * must name this planner's GPU types and GPUs (see {@link StaticImportance#requireNamesIn}). */
     public Planner importance(ImportanceModel newImportance) {
-      return new Planner(state, strategy, Objects.requireNonNull(newImportance, "importance"), options);
+      Objects.requireNonNull(newImportance, "importance");
+      if (newImportance instanceof StaticImportance weights) {
+        weights.requireNamesIn(state.cluster());
+      }
+      return new Planner(state, strategy, newImportance, options);
     }
 
     /** Bounds each {@link #place} call's search by {@code limit} (see {@link StrategyOptions#timeLimit()}). */

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.GpuType;
@@ -26,6 +27,9 @@ public final class ClusterPresets {
 
   /** The four generations both presets mix, oldest first. */
   public static final String[] MIXED_TYPES = {"T4", "A10", "A100-SXM4-80GB", "H100-SXM5-80GB"};
+
+  /** Servers hold at most this many GPUs: more is a typo (checked before the GPUs are generated). */
+  public static final int MAX_GPUS_PER_NODE = 64;
 
   private ClusterPresets() {}
 
@@ -55,6 +59,7 @@ public final class ClusterPresets {
 
   /** {@code nodesPerType[i]} nodes of {@link #MIXED_TYPES}[i], each with {@code gpusPerNode} GPUs. */
   public static Cluster mixed(int[] nodesPerType, int gpusPerNode) {
+    Objects.requireNonNull(nodesPerType, "nodesPerType");
     if (nodesPerType.length != MIXED_TYPES.length) {
       throw Invalid.value("nodesPerType.length", nodesPerType.length, "must be " + MIXED_TYPES.length + " (one count per type)");
     }
@@ -65,10 +70,25 @@ public final class ClusterPresets {
     return of(nodes, gpusPerNode, NETWORK_100G);
   }
 
-  /** A cluster with the given number of nodes per catalog GPU type, {@code gpusPerNode} GPUs each. */
+  /**
+   * A cluster with the given number of nodes per catalog GPU type, {@code gpusPerNode} GPUs each
+   * (at most {@link #MAX_GPUS_PER_NODE}; at most {@link Cluster#MAX_GPUS} GPUs in all).
+   */
   public static Cluster of(Map<String, Integer> nodesPerType, int gpusPerNode, Link network) {
-    if (gpusPerNode < 1) {
-      throw Invalid.value("gpusPerNode", gpusPerNode, "must be >= 1");
+    Objects.requireNonNull(nodesPerType, "nodesPerType");
+    Objects.requireNonNull(network, "network");
+    if (gpusPerNode < 1 || gpusPerNode > MAX_GPUS_PER_NODE) {
+      throw Invalid.value("gpusPerNode", gpusPerNode, "must lie in [1, " + MAX_GPUS_PER_NODE + "]");
+    }
+    long total = 0;
+    for (Map.Entry<String, Integer> e : nodesPerType.entrySet()) {
+      if (e.getValue() == null || e.getValue() < 0) {
+        throw Invalid.value("nodesPerType[" + e.getKey() + "]", e.getValue(), "must be a node count >= 0");
+      }
+      total += (long) e.getValue() * gpusPerNode;
+    }
+    if (total > Cluster.MAX_GPUS) {
+      throw Invalid.value("nodesPerType", nodesPerType, "describes " + total + " GPUs, more than " + Cluster.MAX_GPUS);
     }
     GpuCatalog catalog = GpuCatalog.standard();
     var b = Cluster.builder().network(network);

@@ -73,10 +73,16 @@ public abstract class Cluster {
     return index().gpusByNode.getOrDefault(nodeId, List.of());
   }
 
+  /** The most GPUs a cluster may have: a hundred times the large preset, far beyond the strategies' tested range. */
+  public static final int MAX_GPUS = 100_000;
+
   @Value.Check
   protected void check() {
     if (gpus().isEmpty()) {
       throw Invalid.value("cluster.gpus", "[]", "a cluster needs at least one GPU");
+    }
+    if (gpus().size() > MAX_GPUS) {
+      throw Invalid.value("cluster.gpus", gpus().size() + " GPUs", "must be at most " + MAX_GPUS);
     }
     index(); // validates references and uniqueness
   }

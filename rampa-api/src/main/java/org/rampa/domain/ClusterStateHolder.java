@@ -26,7 +26,7 @@ public final class ClusterStateHolder {
   private final AtomicReference<ClusterState> current;
 
   public ClusterStateHolder(ClusterState initial) {
-    this.current = new AtomicReference<>(initial);
+    this.current = new AtomicReference<>(java.util.Objects.requireNonNull(initial, "initial"));
   }
 
   public ClusterState current() {
@@ -35,6 +35,7 @@ public final class ClusterStateHolder {
 
   /** Allocates {@code plan} if the state is still at {@code plannedOnVersion}. */
   public CommitResult commit(Plan plan, long plannedOnVersion) {
+    java.util.Objects.requireNonNull(plan, "plan");
     return apply(plannedOnVersion, s -> s.allocate(plan), s -> s.conflicts(plan));
   }
 
@@ -49,6 +50,7 @@ public final class ClusterStateHolder {
 
   /** Releases {@code serviceId} if the state is still at {@code expectedVersion}. */
   public CommitResult release(String serviceId, long expectedVersion) {
+    java.util.Objects.requireNonNull(serviceId, "serviceId");
     return apply(
         expectedVersion,
         s -> s.release(serviceId),

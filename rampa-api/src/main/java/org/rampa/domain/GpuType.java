@@ -67,7 +67,7 @@ public abstract class GpuType {
     Invalid.requireFinitePositive(p + "memoryBandwidthBytesPerSecond", memoryBandwidthBytesPerSecond());
     requireFraction(p + "computeEfficiency", computeEfficiency());
     requireFraction(p + "memoryEfficiency", memoryEfficiency());
-    Invalid.requireNonNegative(p + "layerOverhead", layerOverhead());
+    Invalid.requireStepTime(p + "layerOverhead", layerOverhead());
   }
 
   private static void requireFraction(String field, double value) {

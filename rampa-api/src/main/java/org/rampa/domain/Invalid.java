@@ -2,6 +2,13 @@ package org.rampa.domain;
 
 /** Builds the uniform validation messages: field, value, rule and an optional "Maybe ..." hint. */
 public final class Invalid {
+  /**
+   * The longest time one layer or one transfer may take (a layer overhead, a measured latency, a
+   * link latency): the performance model sums them in nanoseconds, and with at most
+   * {@link Model#MAX_LAYERS} layers such sums stay far inside {@code Duration.toNanos}' 292 years.
+   */
+  public static final java.time.Duration MAX_STEP_TIME = java.time.Duration.ofHours(1);
+
   private Invalid() {}
 
   public static IllegalArgumentException value(String field, Object value, String rule) {
@@ -39,6 +46,14 @@ public final class Invalid {
   public static void requireNonNegative(String field, java.time.Duration value) {
     if (value.isNegative()) {
       throw value(field, value, "must not be negative");
+    }
+  }
+
+  /** A layer's or a transfer's time: in [0, {@link #MAX_STEP_TIME}]. */
+  public static void requireStepTime(String field, java.time.Duration value) {
+    requireNonNegative(field, value);
+    if (value.compareTo(MAX_STEP_TIME) > 0) {
+      throw value(field, value, "must be at most " + MAX_STEP_TIME + " (one layer or one transfer)");
     }
   }
 

@@ -20,7 +20,7 @@ public abstract class LatencyPoint {
     if (batch() < 1) {
       throw Invalid.value("latencyPoint.batch", batch(), "must be >= 1");
     }
-    Invalid.requireNonNegative("latencyPoint.latency", latency());
+    Invalid.requireStepTime("latencyPoint.latency", latency());
   }
 
   public static LatencyPoint of(int batch, Duration latency) {

@@ -33,7 +33,7 @@ public abstract class Link {
           "must be a finite number > 0",
           "a missing link should be modelled as a slow network link, not zero bandwidth");
     }
-    Invalid.requireNonNegative("link[" + name() + "].latency", latency());
+    Invalid.requireStepTime("link[" + name() + "].latency", latency());
   }
 
   public static Link of(String name, double bandwidthBytesPerSecond, Duration latency) {

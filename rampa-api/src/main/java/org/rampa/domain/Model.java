@@ -90,6 +90,9 @@ public abstract class Model {
     return layers().stream().mapToLong(Layer::weightBytes).sum();
   }
 
+  /** The most layers a model may have: searches are quadratic in it, and real models have hundreds. */
+  public static final int MAX_LAYERS = 100_000;
+
   @Value.Check
   protected void check() {
     Invalid.requireNonBlank("model.name", name());
@@ -97,6 +100,9 @@ public abstract class Model {
       throw Invalid.value(
           "model[" + name() + "].layers", "[]", "a model needs at least one layer",
           "the model file was truncated, or the importer found no compute layers");
+    }
+    if (layers().size() > MAX_LAYERS) {
+      throw Invalid.value("model[" + name() + "].layers", layers().size() + " layers", "must be at most " + MAX_LAYERS);
     }
     for (int i = 0; i < size(); i++) {
       for (int p : layer(i).inputs()) {

@@ -18,7 +18,10 @@ public abstract class ServiceRequest {
 
   public abstract Slo slo();
 
-  /** K_max: the most pipeline stages a plan may use. */
+  /** The largest {@link #maxStages()} accepted: searches size their tables by it, and no pipeline is that deep. */
+  public static final int MAX_STAGES = 1024;
+
+  /** K_max: the most pipeline stages a plan may use, in [1, {@link #MAX_STAGES}]. */
   @Value.Default
   public int maxStages() {
     return 8;
@@ -32,8 +35,8 @@ public abstract class ServiceRequest {
   @Value.Check
   protected void check() {
     Invalid.requireNonBlank("request.id", id());
-    if (maxStages() < 1) {
-      throw Invalid.value("request[" + id() + "].maxStages", maxStages(), "must be >= 1");
+    if (maxStages() < 1 || maxStages() > MAX_STAGES) {
+      throw Invalid.value("request[" + id() + "].maxStages", maxStages(), "must lie in [1, " + MAX_STAGES + "]");
     }
     arrivalTime().ifPresent(t -> Invalid.requireNonNegative("request[" + id() + "].arrivalTime", t));
     expectedLifetime().ifPresent(t -> Invalid.requirePositive("request[" + id() + "].expectedLifetime", t));

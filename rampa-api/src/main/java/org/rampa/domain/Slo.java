@@ -17,6 +17,9 @@ public abstract class Slo {
   /** Bound on one request's end-to-end latency. */
   public abstract Duration latencyBound();
 
+  /** The loosest latency bound accepted: it is compared in nanoseconds, and a day-long bound is a typo. */
+  public static final Duration MAX_LATENCY_BOUND = Duration.ofDays(1);
+
   @Value.Default
   public int batchSize() {
     return 1;
@@ -47,6 +50,10 @@ public abstract class Slo {
       throw Invalid.value(
           "slo.latencyBound", latencyBound(), "must be a positive duration",
           "you meant Duration.ofMillis(...) rather than a value in seconds rounded to zero");
+    }
+    if (latencyBound().compareTo(MAX_LATENCY_BOUND) > 0) {
+      throw Invalid.value("slo.latencyBound", latencyBound(), "must be at most " + MAX_LATENCY_BOUND,
+          "an inference service answers within seconds; PT0.5S is half a second");
     }
     if (batchSize() < 1) {
       throw Invalid.value("slo.batchSize", batchSize(), "must be >= 1", "use 1 for unbatched serving");

@@ -1,21 +1,48 @@
 package org.rampa.importance;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
+import org.rampa.domain.Gpu;
+import org.rampa.domain.GpuType;
 import org.rampa.domain.Invalid;
 
-/** User-given weights per GPU type, optionally overridden per GPU; 1 for anything not named. */
+/**
+ * User-given weights per GPU type, optionally overridden per GPU; 1 for anything not named. The
+ * names are checked against a cluster where one is known ({@link #requireNamesIn}, called by
+ * {@code Rampa}'s planner, {@code PlacementProblem} and {@code ProblemDocument}): a misspelt type
+ * would otherwise weigh 1.
+ */
 public final class StaticImportance implements ImportanceModel {
+
+  /** The largest weight accepted: a plan's cost sums weights, and solvers need it finite and well-scaled. */
+  public static final double MAX_WEIGHT = 1e9;
 
   private final Map<String, Double> byType;
   private final Map<String, Double> byGpu;
 
   private StaticImportance(Map<String, Double> byType, Map<String, Double> byGpu) {
-    byType.forEach((k, w) -> Invalid.requireFiniteNonNegative("importance.byType[" + k + "]", w));
-    byGpu.forEach((k, w) -> Invalid.requireFiniteNonNegative("importance.byGpu[" + k + "]", w));
+    requireWeights("importance.byType", byType);
+    requireWeights("importance.byGpu", byGpu);
     this.byType = Map.copyOf(byType);
     this.byGpu = Map.copyOf(byGpu);
+  }
+
+  private static void requireWeights(String field, Map<String, Double> weights) {
+    Objects.requireNonNull(weights, field);
+    weights.forEach((k, w) -> {
+      if (k == null || w == null) {
+        throw Invalid.value(field + "[" + k + "]", w, "names and weights must not be null");
+      }
+      if (!(w >= 0 && w <= MAX_WEIGHT)) {
+        throw Invalid.value(field + "[" + k + "]", w, "must lie in [0, " + MAX_WEIGHT + "]", "weights are relative: scale them down");
+      }
+    });
   }
 
   /** Every GPU costs 1: the plan of fewest (whole) GPUs is the cheapest. */
@@ -30,8 +57,25 @@ public final class StaticImportance implements ImportanceModel {
   /** These weights with some GPUs' weights overridden. */
   public StaticImportance withGpuWeights(Map<String, Double> weights) {
     Map<String, Double> merged = new HashMap<>(byGpu);
-    merged.putAll(weights);
+    merged.putAll(Objects.requireNonNull(weights, "importance.byGpu"));
     return new StaticImportance(byType, merged);
+  }
+
+  /** Throws naming the first weighted GPU type or GPU that {@code cluster} does not have. */
+  public void requireNamesIn(Cluster cluster) {
+    Set<String> types = new TreeSet<>(cluster.gpuTypes().stream().map(GpuType::name).toList());
+    for (String t : new TreeSet<>(byType.keySet())) {
+      if (!types.contains(t)) {
+        throw Invalid.value("importance.byType[" + t + "]", byType.get(t), "the cluster has no GPU type " + t,
+            "use one of " + types);
+      }
+    }
+    Set<String> gpus = new HashSet<>(cluster.gpus().stream().map(Gpu::id).toList());
+    for (String g : new TreeSet<>(byGpu.keySet())) {
+      if (!gpus.contains(g)) {
+        throw Invalid.value("importance.byGpu[" + g + "]", byGpu.get(g), "the cluster has no GPU " + g);
+      }
+    }
   }
 
   @Override

@@ -64,6 +64,7 @@ public abstract class ProblemDocument {
   @Value.Check
   protected void check() {
     state(); // validates that the holdings fit the cluster
+    importance().requireNamesIn(cluster());
   }
 
   public static ImmutableProblemDocument.Builder builder() {

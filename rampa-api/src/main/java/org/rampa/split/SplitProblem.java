@@ -31,9 +31,15 @@ import org.rampa.perf.TransferMode;
 public record SplitProblem(
     LayerCostTable table, List<String> devices, boolean allowUnusedDevices, TransferMode transfers, List<Long> memoryCaps) {
 
+  /** The most devices a split may use: more pipeline stages than any model has layers to cut. */
+  public static final int MAX_DEVICES = 1024;
+
   public SplitProblem {
     Objects.requireNonNull(table, "table");
     Objects.requireNonNull(transfers, "transfers");
+    if (devices.size() > MAX_DEVICES) { // checked before copying: nCopies(2e9, kind) is cheap, its copy is not
+      throw Invalid.value("split.devices", devices.size() + " devices", "must be at most " + MAX_DEVICES);
+    }
     devices = List.copyOf(devices);
     memoryCaps = List.copyOf(memoryCaps);
     if (devices.isEmpty()) {
@@ -61,8 +67,8 @@ public record SplitProblem(
 
   /** {@code n} identical devices of {@code kind}: at most {@code n} stages; no memory cap. */
   public static SplitProblem identical(LayerCostTable table, String kind, int n, TransferMode transfers) {
-    if (n < 1) {
-      throw Invalid.value("split.deviceCount", n, "must be >= 1");
+    if (n < 1 || n > MAX_DEVICES) {
+      throw Invalid.value("split.deviceCount", n, "must lie in [1, " + MAX_DEVICES + "]");
     }
     return new SplitProblem(table, Collections.nCopies(n, kind), true, transfers, List.of());
   }

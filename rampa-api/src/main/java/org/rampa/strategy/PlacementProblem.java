@@ -6,6 +6,7 @@ import org.rampa.domain.ClusterState;
 import org.rampa.domain.Invalid;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.importance.ImportanceModel;
+import org.rampa.importance.StaticImportance;
 import org.rampa.perf.PerformanceModel;
 
 /**
@@ -29,6 +30,14 @@ public record PlacementProblem(
     Objects.requireNonNull(performance, "performance");
     Objects.requireNonNull(options, "options");
     Objects.requireNonNull(ticker, "ticker");
+    // one up-front refusal for every strategy: planning a held id would double-book the service
+    if (state.holds(request.id())) {
+      throw Invalid.value("request.id", request.id(), "is already held in the cluster state (version " + state.version() + ")",
+          "release it first, or give the new request another id");
+    }
+    if (importance instanceof StaticImportance weights) {
+      weights.requireNamesIn(state.cluster()); // a misspelt type would silently weigh 1
+    }
     if (options.transfers() != performance.transferMode()) {
       throw Invalid.value("options.transfers", options.transfers(),
           "must equal the performance model's transfer mode (" + performance.transferMode() + ")",

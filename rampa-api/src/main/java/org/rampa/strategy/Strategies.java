@@ -20,6 +20,7 @@ public final class Strategies {
    * @throws IllegalArgumentException naming the available strategies when none is called {@code name}
    */
   public static PlacementStrategy named(String name) {
+    java.util.Objects.requireNonNull(name, "strategy");
     for (StrategyProvider p : ServiceLoader.load(StrategyProvider.class)) {
       if (p.names().contains(name)) {
         return verified(p.create(name));

@@ -8,11 +8,19 @@ import org.immutables.value.Value;
 import org.rampa.domain.Invalid;
 import org.rampa.perf.TransferMode;
 
-/** Settings every strategy understands, plus strategy-specific ones in {@link #extra()}. */
+/**
+ * Settings every strategy understands, plus strategy-specific ones in {@link #extra()}. The time
+ * limit lies in (0, {@link #MAX_TIME_LIMIT}]: solver backends count it in nanoseconds, and one
+ * placement decision that may run for more than a day is a typo.
+ */
 @Value.Immutable
 @JsonSerialize(as = ImmutableStrategyOptions.class)
 @JsonDeserialize(as = ImmutableStrategyOptions.class)
 public abstract class StrategyOptions {
+
+  /** The longest time limit accepted. */
+  public static final Duration MAX_TIME_LIMIT = Duration.ofDays(1);
+
 
   /** How long one placement call may take, model building included (default 10 s). */
   @Value.Default
@@ -44,6 +52,9 @@ public abstract class StrategyOptions {
   @Value.Check
   protected void check() {
     Invalid.requirePositive("options.timeLimit", timeLimit());
+    if (timeLimit().compareTo(MAX_TIME_LIMIT) > 0) {
+      throw Invalid.value("options.timeLimit", timeLimit(), "must be at most " + MAX_TIME_LIMIT, "PT10S means 10 seconds");
+    }
     if (!(relativeGap() >= 0 && relativeGap() < 1)) {
       throw Invalid.value("options.relativeGap", relativeGap(), "must lie in [0, 1)", "0.01 means 1 %");
     }

@@ -1,7 +1,12 @@
 package org.rampa.examples.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -11,6 +16,7 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 import org.rampa.domain.Cluster;
 import org.rampa.examples.bound.OfflineBound;
+import org.rampa.domain.Invalid;
 import org.rampa.examples.experiment.AdmissionExperiment;
 import org.rampa.examples.experiment.ExperimentResult;
 import org.rampa.examples.experiment.ExperimentSummary;
@@ -28,6 +34,19 @@ import picocli.CommandLine.Spec;
 @Command(name = "simulate", mixinStandardHelpOptions = true,
     description = "Run the RAMPA online-admission experiment: every planner on the same arrivals, over a sweep of offered load.")
 final class SimulateCommand implements Callable<Integer> {
+
+  /** Bounds checked before any work: beyond them a run would not end in reasonable time or memory. */
+  static final int MAX_LOADS = 100;
+
+  static final double MAX_LOAD = 1e6;
+
+  static final int MAX_PLANNERS = 100;
+  /** Each seed is a full trace per load and planner: more than this is a typo, not an experiment. */
+  static final int MAX_SEEDS = 1000;
+  static final int MAX_THREADS = 256;
+
+  /** The files a run writes into --out. */
+  static final List<String> OUTPUTS = List.of("admission.csv", "admission-summary.csv", "rejections.csv", "admission.png", "admission.svg", "summary.txt");
 
   @Spec
   CommandSpec spec;
@@ -49,13 +68,13 @@ final class SimulateCommand implements Callable<Integer> {
   boolean full;
 
   @Option(names = "--loads", split = ",", defaultValue = "8,16,24,32,40,48",
-      description = "Offered loads in Erlangs (arrival rate x mean lifetime). Default: ${DEFAULT-VALUE}.")
+      description = "Offered loads in Erlangs (arrival rate x mean lifetime), each in (0, 1e6], at most 100. Default: ${DEFAULT-VALUE}.")
   List<Double> loads;
 
-  @Option(names = "--arrivals", defaultValue = "400", description = "Arrivals per load. Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--arrivals", defaultValue = "400", description = "Arrivals per load, in [1, 1000000]. Default: ${DEFAULT-VALUE}.")
   int arrivals;
 
-  @Option(names = "--lifetime", defaultValue = "3600", description = "Mean service lifetime in seconds. Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--lifetime", defaultValue = "3600", description = "Mean service lifetime in seconds, in (0, 1e8]. Default: ${DEFAULT-VALUE}.")
   double lifetime;
 
   @Option(names = "--seed", defaultValue = "1",
@@ -76,24 +95,26 @@ final class SimulateCommand implements Callable<Integer> {
       description = "Replay this arrival trace (arrival_s,class,lifetime_s) instead of the generated load sweep.")
   Path trace;
 
-  @Option(names = "--time-limit", defaultValue = "PT2S", description = "Time limit per exact solve (ISO-8601). Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--time-limit", defaultValue = "PT2S", converter = IsoDuration.class, description = "Time limit per exact solve (ISO-8601), at most PT24H. Default: ${DEFAULT-VALUE}.")
   Duration timeLimit;
 
-  @Option(names = "--out", defaultValue = "rampa-results", description = "Output folder. Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--out", defaultValue = "rampa-results", description = "Output folder, created if needed; checked to be writable before the run. Default: ${DEFAULT-VALUE}.")
   Path out;
 
   @Override
   public Integer call() throws Exception {
     PrintWriter stdout = spec.commandLine().getOut();
+    checkSizes();
     Cluster cluster = Presets.cluster(preset);
     WorkloadSpec mix = workload == null ? WorkloadSpec.standardMix() : RampaJson.read(workload, WorkloadSpec.class);
-    StrategyOptions options = StrategyOptions.builder().timeLimit(timeLimit).seed(seed).build();
+    StrategyOptions options = options();
     List<String> names = planners != null ? planners : Schedulers.defaults(full);
     var settings = new AdmissionExperiment.Settings(cluster, mix.resolve(cluster), loads, arrivals, lifetime, seed, seeds, names,
         options, threads == null ? Runtime.getRuntime().availableProcessors() : threads,
         noBound ? 0 : full ? -1 : OfflineBound.ROOT_ONLY);
     ArrivalTrace replayed = trace == null ? null : ArrivalTrace.read(trace, settings.workload().classes().size());
     AdmissionExperiment experiment = new AdmissionExperiment(settings);
+    prepareOutput(out);
     if (replayed == null) {
       stdout.printf("RAMPA admission experiment: %d GPUs on %d nodes, %d service classes, %d planners x %d loads x %d seeds"
               + " x %d arrivals (seeds %d..%d), on %d threads%n",
@@ -113,7 +134,6 @@ final class SimulateCommand implements Callable<Integer> {
           : experiment.replay(replayed, replayed.offeredLoad(), bar::step);
     }
     AdmissionExperiment.printTable(result, stdout);
-    Files.createDirectories(out);
     List<String> types = cluster.gpuTypes().stream().map(t -> t.name()).toList();
     AdmissionExperiment.writeCsv(result, types, out.resolve("admission.csv"));
     AdmissionExperiment.writeSummaryCsv(result, out.resolve("admission-summary.csv"));
@@ -123,7 +143,85 @@ final class SimulateCommand implements Callable<Integer> {
     Files.writeString(out.resolve("summary.txt"), summary + System.lineSeparator());
     stdout.println();
     stdout.println(summary);
-    stdout.printf("Wrote admission.csv, admission-summary.csv, rejections.csv, admission.png, admission.svg and summary.txt to %s%n", out);
+    stdout.printf("Wrote %s to %s%n", String.join(", ", OUTPUTS), out);
     return 0;
+  }
+
+  /** The options every planner gets; only the time limit can be invalid, so a refusal names --time-limit. */
+  private StrategyOptions options() {
+    try {
+      return StrategyOptions.builder().timeLimit(timeLimit).seed(seed).build();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--time-limit: " + e.getMessage(), e);
+    }
+  }
+
+  private void checkSizes() {
+    if (arrivals < 1 || arrivals > ArrivalTrace.MAX_ARRIVALS) {
+      throw Invalid.value("--arrivals", arrivals, "must lie in [1, " + ArrivalTrace.MAX_ARRIVALS + "]");
+    }
+    if (loads.isEmpty() || loads.size() > MAX_LOADS) {
+      throw Invalid.value("--loads", loads, "must list 1 to " + MAX_LOADS + " loads");
+    }
+    for (double load : loads) {
+      if (!(load > 0 && load <= MAX_LOAD)) {
+        throw Invalid.value("--loads", load, "each load must lie in (0, " + MAX_LOAD + "] Erlangs", "--loads 8,16,24");
+      }
+    }
+    if (seeds < 1 || seeds > MAX_SEEDS) {
+      throw Invalid.value("--seeds", seeds, "must lie in [1, " + MAX_SEEDS + "]", "--seeds 5");
+    }
+    if (threads != null && (threads < 1 || threads > MAX_THREADS)) {
+      throw Invalid.value("--threads", threads, "must lie in [1, " + MAX_THREADS + "]", "leave it out to use every core");
+    }
+    if (!(lifetime > 0 && lifetime <= ArrivalTrace.MAX_SECONDS)) {
+      throw Invalid.value("--lifetime", lifetime, "must lie in (0, " + ArrivalTrace.MAX_SECONDS + "] seconds", "--lifetime 3600 for one hour");
+    }
+    if (planners != null && (planners.isEmpty() || planners.size() > MAX_PLANNERS)) {
+      throw Invalid.value("--planners", planners.size() + " planners", "must list 1 to " + MAX_PLANNERS);
+    }
+  }
+
+  /**
+   * Creates the output folder and proves it writable before the run, so that a bad {@code --out}
+   * costs nothing and the results of a long run are not lost at the end.
+   */
+  static void prepareOutput(Path out) {
+    if (out.toString().isEmpty()) {
+      throw Invalid.value("--out", "\"\"", "the path is empty", "--out . for the current folder");
+    }
+    try {
+      Files.createDirectories(out);
+    } catch (FileAlreadyExistsException e) {
+      throw Invalid.value("--out", out, "cannot be the output folder: " + e.getFile() + " exists and is not a folder",
+          "name a new or existing folder");
+    } catch (IOException e) {
+      throw Invalid.value("--out", out, "cannot be the output folder: " + reason(e));
+    }
+    try {
+      Files.delete(Files.createTempFile(out, ".rampa-write-check", ""));
+    } catch (IOException e) {
+      throw Invalid.value("--out", out, "cannot be the output folder: it is not writable (" + reason(e) + ")");
+    }
+    for (String name : OUTPUTS) {
+      Path file = out.resolve(name);
+      if (Files.exists(file) && !(Files.isRegularFile(file) && Files.isWritable(file))) {
+        throw Invalid.value("--out", out, "cannot be the output folder: " + file + " exists and cannot be overwritten",
+            "remove it or choose another folder");
+      }
+    }
+  }
+
+  private static String reason(IOException e) {
+    if (e instanceof AccessDeniedException a) {
+      return "permission denied on " + a.getFile();
+    }
+    if (e instanceof NoSuchFileException n) {
+      return n.getFile() + " does not exist and cannot be created";
+    }
+    if (e instanceof FileSystemException f && f.getReason() != null) {
+      return f.getFile() + ": " + f.getReason();
+    }
+    return e.toString();
   }
 }

@@ -36,6 +36,9 @@ final class SplitCommand implements Callable<Integer> {
   /** Catalog models are split over this type when --devices gives only a count. */
   static final String DEFAULT_DEVICE = "A100-SXM4-80GB";
 
+  /** A device count, possibly negative or too long for an int: checked and reported as a count. */
+  private static final String COUNT = "[-+]?\\d+";
+
   @Spec
   CommandSpec spec;
 
@@ -57,7 +60,8 @@ final class SplitCommand implements Callable<Integer> {
   boolean training;
 
   @Option(names = "--devices", required = true, paramLabel = "N|TYPE,TYPE,...",
-      description = "N identical devices (catalog models: " + DEFAULT_DEVICE + "), or an ordered list of catalog GPU types (--model only).")
+      description = "N identical devices, N in [1, " + SplitProblem.MAX_DEVICES + "] (catalog models: " + DEFAULT_DEVICE
+          + "), or an ordered list of at most " + SplitProblem.MAX_DEVICES + " catalog GPU types (--model only).")
   String devices;
 
   @Option(names = "--transfers", defaultValue = "overlapped", paramLabel = "none|overlapped|serial",
@@ -67,6 +71,9 @@ final class SplitCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     TransferMode mode = transferMode();
+    if (training && source.pipedream == null) {
+      throw Invalid.value("--training", true, "applies only to --pipedream profiles", "drop --training");
+    }
     SplitProblem problem;
     if (source.model != null) {
       problem = modelProblem(mode);
@@ -95,16 +102,17 @@ final class SplitCommand implements Callable<Integer> {
   }
 
   private SplitProblem modelProblem(TransferMode mode) {
+    boolean identical = devices.trim().matches(COUNT);
+    List<String> kinds = identical ? java.util.Collections.nCopies(count(), DEFAULT_DEVICE) : deviceList();
     Model model = source.model.endsWith(".json") ? RampaJson.read(Path.of(source.model), Model.class) : ModelCatalog.model(source.model);
     GpuCatalog catalog = GpuCatalog.standard();
-    List<String> kinds = devices.matches("\\d+") ? java.util.Collections.nCopies(count(), DEFAULT_DEVICE) : List.of(devices.split(","));
     List<GpuType> types = kinds.stream().distinct().map(catalog::type).toList();
     // one server: the first device's scale-up link (or PCIe) carries the transfers
     var link = catalog.entry(kinds.get(0)).intraNodeLink();
     LayerCostTable seconds = LayerCostTable.forModel(model, 1, types, link, PerformanceModel.defaults());
     LayerCostTable millis = inMilliseconds(seconds);
     List<Long> caps = kinds.stream().map(k -> catalog.type(k).memoryBytes()).toList();
-    return devices.matches("\\d+")
+    return identical
         ? SplitProblem.identical(millis, DEFAULT_DEVICE, count(), mode).withMemoryCap(caps.get(0))
         : SplitProblem.onDevices(millis, kinds, mode).withMemoryCaps(caps);
   }
@@ -117,14 +125,32 @@ final class SplitCommand implements Callable<Integer> {
   }
 
   private int count() {
-    if (!devices.matches("\\d+")) {
+    String text = devices.trim();
+    if (!text.matches(COUNT)) {
       throw Invalid.value("--devices", devices, "must be a device count here", "give a number such as --devices 4");
     }
-    int n = Integer.parseInt(devices);
-    if (n < 1) {
-      throw Invalid.value("--devices", n, "must be >= 1");
+    // compared as a long so that 99999999999 is reported as too large, not as unparsable
+    long n = text.length() > 12 ? Long.MAX_VALUE : Long.parseLong(text);
+    if (n < 1 || n > SplitProblem.MAX_DEVICES) {
+      throw Invalid.value("--devices", text, "must lie in [1, " + SplitProblem.MAX_DEVICES + "]");
     }
-    return n;
+    return (int) n;
+  }
+
+  private List<String> deviceList() {
+    List<String> kinds = List.of(devices.split(",", -1)).stream().map(String::trim).toList();
+    if (kinds.size() > SplitProblem.MAX_DEVICES) {
+      throw Invalid.value("--devices", kinds.size() + " types", "must list at most " + SplitProblem.MAX_DEVICES + " devices");
+    }
+    for (String k : kinds) {
+      if (k.isEmpty()) {
+        throw Invalid.value("--devices", devices, "lists an empty GPU type", "separate types by single commas: A10,T4");
+      }
+      if (!GpuCatalog.standard().ids().contains(k)) {
+        throw Invalid.value("--devices", k, "is not a catalog GPU type", "choose from " + GpuCatalog.standard().ids());
+      }
+    }
+    return kinds;
   }
 
   private TransferMode transferMode() {

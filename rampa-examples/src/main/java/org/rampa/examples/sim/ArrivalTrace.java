@@ -10,11 +10,18 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 import org.rampa.domain.Invalid;
 import org.rampa.heuristics.importance.WorkloadForecast;
+import org.rampa.json.InputFiles;
 
 /** A sequence of arrivals: generated (Poisson arrivals, exponential lifetimes) or replayed from CSV. */
 public final class ArrivalTrace {
 
   private static final String HEADER = "arrival_s,class,lifetime_s";
+
+  /** At most this many arrivals per trace: each costs a planning decision and a record. */
+  public static final int MAX_ARRIVALS = 1_000_000;
+
+  /** Times (arrival, lifetime) at most this many seconds, about 3 years: larger is a typo, and sums stay finite. */
+  public static final double MAX_SECONDS = 1e8;
 
   private final List<Arrival> arrivals;
 
@@ -33,6 +40,9 @@ public final class ArrivalTrace {
   public static ArrivalTrace poisson(WorkloadForecast workload, double ratePerSecond, double meanLifetimeSeconds, int count, long seed) {
     Invalid.requireFinitePositive("ratePerSecond", ratePerSecond);
     Invalid.requireFinitePositive("meanLifetimeSeconds", meanLifetimeSeconds);
+    if (count < 0 || count > MAX_ARRIVALS) {
+      throw Invalid.value("count", count, "must lie in [0, " + MAX_ARRIVALS + "]");
+    }
     SplittableRandom random = new SplittableRandom(seed);
     List<Arrival> out = new ArrayList<>(count);
     double t = 0;
@@ -69,13 +79,20 @@ public final class ArrivalTrace {
     }
   }
 
+  /** A number field of a trace line; NaN and Infinity are refused with the bounds, by the caller. */
+  private static double number(String where, String field, String text) {
+    try {
+      return Double.parseDouble(text.trim());
+    } catch (NumberFormatException e) {
+      throw Invalid.value(where + " " + field, text.trim(), "is not a number");
+    }
+  }
+
   /** Reads a trace written by {@link #write} (or by hand): arrival time, class index, lifetime. */
   public static ArrivalTrace read(Path file, int classCount) {
-    List<String> lines;
-    try {
-      lines = Files.readAllLines(file);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read trace " + file, e);
+    List<String> lines = InputFiles.readText(file).lines().toList();
+    if (lines.size() - 1 > MAX_ARRIVALS) {
+      throw Invalid.value(file + ": arrivals", lines.size() - 1, "must be at most " + MAX_ARRIVALS);
     }
     if (lines.isEmpty() || !lines.get(0).trim().equals(HEADER)) {
       throw Invalid.value(file + ": header", lines.isEmpty() ? "(empty file)" : lines.get(0), "must be " + HEADER);
@@ -91,24 +108,28 @@ public final class ArrivalTrace {
       if (f.length != 3) {
         throw Invalid.value(where, lines.get(i), "needs 3 fields: " + HEADER);
       }
-      try {
-        double t = Double.parseDouble(f[0].trim());
-        int c = Integer.parseInt(f[1].trim());
-        double life = Double.parseDouble(f[2].trim());
-        if (t < previous) {
-          throw Invalid.value(where + " arrival_s", t, "arrivals must be in time order");
-        }
-        if (c < 0 || c >= classCount) {
-          throw Invalid.value(where + " class", c, "must lie in [0, " + classCount + ")");
-        }
-        if (!(life > 0)) {
-          throw Invalid.value(where + " lifetime_s", life, "must be > 0");
-        }
-        out.add(new Arrival(out.size(), t, c, life));
-        previous = t;
-      } catch (NumberFormatException e) {
-        throw Invalid.value(where, lines.get(i), "is not numeric");
+      double t = number(where, "arrival_s", f[0]);
+      if (!(t >= 0 && t <= MAX_SECONDS)) {
+        throw Invalid.value(where + " arrival_s", t, "must lie in [0, " + MAX_SECONDS + "]");
       }
+      if (t < previous) {
+        throw Invalid.value(where + " arrival_s", t, "arrivals must be in time order");
+      }
+      int c;
+      try {
+        c = Integer.parseInt(f[1].trim());
+      } catch (NumberFormatException e) {
+        throw Invalid.value(where + " class", f[1].trim(), "must be an integer class index");
+      }
+      if (c < 0 || c >= classCount) {
+        throw Invalid.value(where + " class", c, "must lie in [0, " + classCount + ")");
+      }
+      double life = number(where, "lifetime_s", f[2]);
+      if (!(life > 0 && life <= MAX_SECONDS)) {
+        throw Invalid.value(where + " lifetime_s", life, "must lie in (0, " + MAX_SECONDS + "]");
+      }
+      out.add(new Arrival(out.size(), t, c, life));
+      previous = t;
     }
     return new ArrivalTrace(out);
   }

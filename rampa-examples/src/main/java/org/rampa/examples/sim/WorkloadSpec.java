@@ -1,5 +1,6 @@
 package org.rampa.examples.sim;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -20,25 +21,58 @@ import org.rampa.perf.PerformanceModel;
  *     default sequence), "prefill" or "decode"; {@code tokens} is the sequence (prefill) or
  *     context (decode) length
  */
-public record WorkloadSpec(List<Entry> classes) {
+public record WorkloadSpec(@JsonProperty(required = true) List<Entry> classes) {
 
-  /** One service class. */
-  public record Entry(String model, String phase, int tokens, int batch, SloClass slo, double weight, int maxStages) {
+  /** At most this many classes and this batch: far above any real mix, and each costs planning time. */
+  public static final int MAX_CLASSES = 1000;
+
+  public static final int MAX_BATCH = 4096;
+
+  /** One service class; every field is required (a missing number must not become 0). */
+  public record Entry(
+      @JsonProperty(required = true) String model,
+      @JsonProperty(required = true) String phase,
+      @JsonProperty(required = true) int tokens,
+      @JsonProperty(required = true) int batch,
+      @JsonProperty(required = true) SloClass slo,
+      @JsonProperty(required = true) double weight,
+      @JsonProperty(required = true) int maxStages) {
     public Entry {
-      if (batch < 1) {
-        throw Invalid.value("workload." + model + ".batch", batch, "must be >= 1");
+      Invalid.requireNonBlank("workload.model", model);
+      if (batch < 1 || batch > MAX_BATCH) {
+        throw Invalid.value("workload." + model + ".batch", batch, "must lie in [1, " + MAX_BATCH + "]");
       }
       if (!List.of("model", "prefill", "decode").contains(phase)) {
         throw Invalid.value("workload." + model + ".phase", phase, "must be model, prefill or decode");
+      }
+      // tokens given for a whole model would be silently ignored: say so instead
+      if (phase.equals("model") ? tokens != 0 : tokens < 1) {
+        throw Invalid.value("workload." + model + ".tokens", tokens,
+            phase.equals("model") ? "must be 0 for phase model (its sequence is the catalog default)" : "must be >= 1 for phase " + phase);
+      }
+      if (slo == null) {
+        throw Invalid.value("workload." + model + ".slo", null, "must be TIGHT, MEDIUM or LOOSE");
+      }
+      if (!Double.isFinite(weight) || weight <= 0) {
+        throw Invalid.value("workload." + model + ".weight", weight, "must be a finite number > 0");
+      }
+      if (maxStages < 1 || maxStages > ServiceRequest.MAX_STAGES) {
+        throw Invalid.value("workload." + model + ".maxStages", maxStages, "must lie in [1, " + ServiceRequest.MAX_STAGES + "]");
       }
     }
   }
 
   public WorkloadSpec {
-    classes = List.copyOf(classes);
-    if (classes.isEmpty()) {
-      throw Invalid.value("workload.classes", "[]", "a workload needs at least one class");
+    if (classes == null || classes.isEmpty()) {
+      throw Invalid.value("workload.classes", classes == null ? "(missing)" : "[]", "a workload needs at least one class");
     }
+    if (classes.size() > MAX_CLASSES) {
+      throw Invalid.value("workload.classes", classes.size() + " classes", "must be at most " + MAX_CLASSES);
+    }
+    if (classes.contains(null)) {
+      throw Invalid.value("workload.classes[" + classes.indexOf(null) + "]", null, "must be a class");
+    }
+    classes = List.copyOf(classes);
   }
 
   /**
@@ -50,11 +84,18 @@ public record WorkloadSpec(List<Entry> classes) {
     PerformanceModel pm = PerformanceModel.defaults();
     WorkloadForecast.Builder forecast = WorkloadForecast.builder();
     for (Entry e : classes) {
-      Model model = switch (e.phase()) {
-        case "prefill" -> ModelCatalog.prefill(e.model(), e.tokens());
-        case "decode" -> ModelCatalog.decode(e.model(), e.tokens());
-        default -> ModelCatalog.model(e.model());
-      };
+      Model model;
+      try {
+        model = switch (e.phase()) {
+          case "prefill" -> ModelCatalog.prefill(e.model(), e.tokens());
+          case "decode" -> ModelCatalog.decode(e.model(), e.tokens());
+          default -> ModelCatalog.model(e.model());
+        };
+      } catch (IllegalArgumentException bad) {
+        // the catalog names its own parameters (sequenceLength, context): say which workload field it was
+        throw new IllegalArgumentException("workload class " + e.model() + " (" + e.phase() + ", tokens " + e.tokens() + "): "
+            + bad.getMessage(), bad);
+      }
       double best = Double.POSITIVE_INFINITY;
       for (GpuType t : cluster.gpuTypes()) {
         best = Math.min(best, pm.stageSeconds(model, 0, model.size(), t, e.batch()));

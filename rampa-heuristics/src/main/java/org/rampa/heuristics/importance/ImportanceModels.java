@@ -16,6 +16,9 @@ import org.rampa.perf.PerformanceModel;
  * (call it from the window's own thread, or pass a fixed {@link WorkloadForecast}).
  */
 public final class ImportanceModels {
+  /** The most forecast draws {@link #marginalAcceptanceLoss(Supplier, Placeability, int, long)} accepts. */
+  public static final int MAX_SAMPLES = 1_000_000;
+
   private ImportanceModels() {}
 
   /**
@@ -71,8 +74,9 @@ public final class ImportanceModels {
    */
   public static ImportanceModel marginalAcceptanceLoss(
       Supplier<WorkloadForecast> forecast, Placeability oracle, int samples, long seed) {
-    if (samples < 1) {
-      throw Invalid.value("marginalAcceptanceLoss.samples", samples, "must be >= 1", "use a few hundred draws");
+    // every evaluation after a forecast change draws them all: beyond a million, one call takes seconds
+    if (samples < 1 || samples > MAX_SAMPLES) {
+      throw Invalid.value("marginalAcceptanceLoss.samples", samples, "must lie in [1, " + MAX_SAMPLES + "]", "use a few hundred draws");
     }
     return new MarginalAcceptanceLoss(
         Objects.requireNonNull(forecast, "forecast"), Objects.requireNonNull(oracle, "oracle"), samples, seed);

@@ -111,7 +111,8 @@ public final class SlidingWindowForecast {
   /** The forecast the window implies now; the same instance until the window changes. */
   public WorkloadForecast snapshot() {
     if (changed) {
-      double scale = window == null ? 1.0 : 1.0 / (window.toNanos() * 1e-9);
+      // seconds and nanos apart: toNanos() overflows for windows beyond 292 years
+      double scale = window == null ? 1.0 : 1.0 / (window.getSeconds() + window.getNano() * 1e-9);
       List<ServiceClass> classes = new ArrayList<>(tallies.size());
       tallies.values().forEach(t -> classes.add(new ServiceClass(t.latest, t.count * scale)));
       snapshot = WorkloadForecast.of(classes);

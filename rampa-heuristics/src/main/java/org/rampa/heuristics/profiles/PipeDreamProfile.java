@@ -3,9 +3,8 @@ package org.rampa.heuristics.profiles;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;
+import java.io.StringReader;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,6 +17,7 @@ import org.rampa.domain.LatencyPoint;
 import org.rampa.domain.LatencyProfile;
 import org.rampa.domain.Layer;
 import org.rampa.domain.Model;
+import org.rampa.json.InputFiles;
 import org.rampa.split.LayerCostTable;
 
 /**
@@ -52,12 +52,13 @@ public record PipeDreamProfile(String name, List<ProfiledLayer> layers) {
     }
   }
 
+  /** Reads a profile file (bounded, UTF-8); errors name the file, the line and the field. */
   public static PipeDreamProfile read(Path file) {
-    String fileName = file.getFileName().toString();
-    try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-      return parse(fileName.replace(".graph.txt", ""), r);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read PipeDream profile " + file, e);
+    String text = InputFiles.readText(file);
+    try {
+      return parse(file.getFileName().toString().replace(".graph.txt", ""), new StringReader(text));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
     }
   }
 
@@ -76,26 +77,28 @@ public record PipeDreamProfile(String name, List<ProfiledLayer> layers) {
           continue;
         }
         String[] parts = line.trim().split(" -- ");
+        String where = "line " + lineNo;
         if (line.startsWith("\t")) {
           if (parts.length != 2) {
-            throw Invalid.value(name + ":" + lineNo, line.trim(), "an edge line must read \"nodeA -- nodeB\"");
+            throw Invalid.value(where, line.trim(), "an edge line must read \"nodeA -- nodeB\"");
           }
           edgeIds.add(parts);
           continue;
         }
         if (parts.length < 3) {
-          throw Invalid.value(name + ":" + lineNo, line, "a node line must read \"id -- module -- metrics\"",
+          throw Invalid.value(where, line, "a node line must read \"id -- module -- metrics\"",
               "the file is not PipeDream profiler output");
         }
         String metricText = parts[parts.length - 1];
         Matcher m = METRICS.matcher(metricText);
         if (!m.find()) {
-          throw Invalid.value(name + ":" + lineNo, metricText, "expected forward_compute_time, backward_compute_time, activation_size, parameter_size");
+          throw Invalid.value(where, metricText, "expected forward_compute_time, backward_compute_time, activation_size, parameter_size");
         }
         ids.add(parts[0]);
         modules.add(String.join(" -- ", java.util.Arrays.asList(parts).subList(1, parts.length - 1)));
         metrics.add(new double[] {
-            Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2)), activationBytes(m.group(3)), Double.parseDouble(m.group(4))});
+            milliseconds(where, "forward_compute_time", m.group(1)), milliseconds(where, "backward_compute_time", m.group(2)),
+            activationBytes(where, m.group(3)), number(where, "parameter_size", m.group(4))});
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read PipeDream profile " + name, e);
@@ -137,17 +140,40 @@ public record PipeDreamProfile(String name, List<ProfiledLayer> layers) {
   }
 
   /** An activation size: one number, or "[a; b; c]" for an operator with several outputs (summed). */
-  private static double activationBytes(String text) {
+  private static double activationBytes(String where, String text) {
     if (!text.startsWith("[")) {
-      return Double.parseDouble(text);
+      return number(where, "activation_size", text);
     }
     double sum = 0;
     for (String part : text.substring(1, text.length() - 1).split(";")) {
       if (!part.isBlank()) {
-        sum += Double.parseDouble(part.trim());
+        sum += number(where, "activation_size", part.trim());
       }
     }
     return sum;
+  }
+
+  /** A measured time in ms: a number in [0, {@link Invalid#MAX_STEP_TIME}], the bound of every layer time. */
+  private static double milliseconds(String where, String field, String text) {
+    double ms = number(where, field, text);
+    if (ms > Invalid.MAX_STEP_TIME.toMillis()) {
+      throw Invalid.value(where + " " + field, text, "must be at most " + Invalid.MAX_STEP_TIME.toMillis() + " ms (one layer)");
+    }
+    return ms;
+  }
+
+  /** A measured value: a finite number >= 0 (the pattern admits "-" or "1e999", which are not). */
+  private static double number(String where, String field, String text) {
+    double x;
+    try {
+      x = Double.parseDouble(text);
+    } catch (NumberFormatException e) {
+      throw Invalid.value(where + " " + field, text, "is not a number");
+    }
+    if (!Double.isFinite(x) || x < 0) {
+      throw Invalid.value(where + " " + field, text, "must be a finite number >= 0");
+    }
+    return x;
   }
 
   /**

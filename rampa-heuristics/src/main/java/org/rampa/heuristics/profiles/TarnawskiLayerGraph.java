@@ -2,10 +2,10 @@ package org.rampa.heuristics.profiles;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.rampa.domain.Invalid;
+import org.rampa.json.InputFiles;
 import org.rampa.perf.TransferMode;
 import org.rampa.split.LayerCostTable;
 import org.rampa.split.SplitProblem;
@@ -55,14 +56,17 @@ public record TarnawskiLayerGraph(
     tensors = List.copyOf(tensors);
   }
 
+  /** Reads a layer graph file (bounded, UTF-8); errors name the file and the JSON path. */
   public static TarnawskiLayerGraph read(Path file) {
-    try (InputStream in = Files.newInputStream(file)) {
-      return parse(file.getFileName().toString().replace(".json", ""), in);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read layer graph " + file, e);
+    String text = InputFiles.readText(file);
+    try {
+      return parse(file.getFileName().toString().replace(".json", ""), new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
     }
   }
 
+  /** Parses a layer graph; every field is required and typed (a wrong type is an error, never 0). */
   public static TarnawskiLayerGraph parse(String name, InputStream json) {
     JsonNode root;
     try {
@@ -70,34 +74,43 @@ public record TarnawskiLayerGraph(
     } catch (IOException e) {
       throw Invalid.value(name, "(unparsable)", "is not valid JSON: " + e.getMessage());
     }
+    if (root == null || !root.isObject()) {
+      throw Invalid.value("$", root, "a Tarnawski layer graph is a JSON object",
+          "the file is another format (throughput-inputs/LayerGraphs/*.json is expected)");
+    }
     for (String field : List.of("nodes", "edges", "maxFPGAs", "maxSizePerFPGA")) {
       if (!root.has(field)) {
-        throw Invalid.value(name + "." + field, "(missing)", "a Tarnawski layer graph needs this field",
+        throw Invalid.value("$." + field, "(missing)", "a Tarnawski layer graph needs this field",
             "the file is another format (throughput-inputs/LayerGraphs/*.json is expected)");
       }
     }
     List<Integer> ids = new ArrayList<>();
     List<Double> latency = new ArrayList<>();
     List<Long> size = new ArrayList<>();
-    for (JsonNode n : root.get("nodes")) {
-      ids.add(n.get("id").asInt());
-      latency.add(n.get("fpgaLatency").asDouble());
-      size.add(Math.round(n.get("size").asDouble()));
+    JsonNode nodes = array(root, "nodes");
+    for (int i = 0; i < nodes.size(); i++) {
+      String at = "$.nodes[" + i + "]";
+      ids.add(integer(nodes.get(i), at, "id"));
+      latency.add(measure(nodes.get(i), at, "fpgaLatency"));
+      size.add(Math.round(measure(nodes.get(i), at, "size")));
     }
     Map<Integer, Integer> index = Topological.inverse(ids);
     if (index.size() != ids.size()) {
-      throw Invalid.value(name + ".nodes.id", ids, "node ids must be unique");
+      throw Invalid.value("$.nodes[*].id", ids, "node ids must be unique");
     }
     List<int[]> edges = new ArrayList<>();
     List<Double> costs = new ArrayList<>();
-    for (JsonNode e : root.get("edges")) {
-      Integer a = index.get(e.get("sourceId").asInt());
-      Integer b = index.get(e.get("destId").asInt());
+    JsonNode edgeList = array(root, "edges");
+    for (int k = 0; k < edgeList.size(); k++) {
+      String at = "$.edges[" + k + "]";
+      JsonNode e = edgeList.get(k);
+      Integer a = index.get(integer(e, at, "sourceId"));
+      Integer b = index.get(integer(e, at, "destId"));
       if (a == null || b == null) {
-        throw Invalid.value(name + ".edge", e.toString(), "refers to an unknown node id");
+        throw Invalid.value(at, e.toString(), "refers to an unknown node id");
       }
       edges.add(new int[] {a, b});
-      costs.add(e.get("cost").asDouble());
+      costs.add(measure(e, at, "cost"));
     }
     int[] order = Topological.sort(ids.size(), edges, (x, y) -> Integer.compare(ids.get(x), ids.get(y)), name);
     int[] position = new int[ids.size()];
@@ -121,8 +134,48 @@ public record TarnawskiLayerGraph(
       orderedLatency.add(latency.get(v));
       orderedSize.add(size.get(v));
     }
+    int maxDevices = integer(root, "$", "maxFPGAs");
+    if (maxDevices < 1) {
+      throw Invalid.value("$.maxFPGAs", maxDevices, "must be >= 1");
+    }
     return new TarnawskiLayerGraph(name, orderedIds, orderedLatency, orderedSize, tensors,
-        root.get("maxFPGAs").asInt(), Math.round(root.get("maxSizePerFPGA").asDouble()));
+        maxDevices, Math.round(measure(root, "$", "maxSizePerFPGA")));
+  }
+
+  private static JsonNode array(JsonNode parent, String field) {
+    JsonNode v = parent.get(field);
+    if (!v.isArray()) {
+      throw Invalid.value("$." + field, v, "must be a JSON array");
+    }
+    return v;
+  }
+
+  private static JsonNode field(JsonNode parent, String at, String field) {
+    if (parent == null || !parent.isObject()) {
+      throw Invalid.value(at, parent, "must be a JSON object");
+    }
+    JsonNode v = parent.get(field);
+    if (v == null || v.isNull()) {
+      throw Invalid.value(at + "." + field, "(missing)", "is required");
+    }
+    return v;
+  }
+
+  private static int integer(JsonNode parent, String at, String name) {
+    JsonNode v = field(parent, at, name);
+    if (!v.isIntegralNumber() || !v.canConvertToInt()) {
+      throw Invalid.value(at + "." + name, v, "must be an integer");
+    }
+    return v.intValue();
+  }
+
+  /** A latency, size or cost: a finite number >= 0. */
+  private static double measure(JsonNode parent, String at, String name) {
+    JsonNode v = field(parent, at, name);
+    if (!v.isNumber() || !Double.isFinite(v.doubleValue()) || v.doubleValue() < 0) {
+      throw Invalid.value(at + "." + name, v, "must be a finite number >= 0");
+    }
+    return v.doubleValue();
   }
 
   /** Layer times on one accelerator kind ({@link #DEVICE}), memory = node sizes, per-tensor transfers. */

@@ -1,6 +1,7 @@
 package org.rampa.heuristics.importance;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import java.time.Duration;
@@ -181,6 +182,16 @@ class MarginalAcceptanceLossTest {
     assertThat(model.cacheHits.get()).isEqualTo(1);
     for (Gpu g : cluster.gpus()) {
       assertThat(second.of(g.id())).isEqualTo(first.of(g.id()));
+    }
+  }
+
+  @Test
+  void drawCountsOutsideTheirBoundsAreRefusedAtTheCall() {
+    WorkloadForecast forecast = WorkloadForecast.of(List.of());
+    Placeability oracle = Placeability.singleType(PerformanceModel.defaults());
+    for (int samples : new int[] {0, -1, ImportanceModels.MAX_SAMPLES + 1, Integer.MAX_VALUE}) {
+      assertThatThrownBy(() -> ImportanceModels.marginalAcceptanceLoss(() -> forecast, oracle, samples, 1))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("marginalAcceptanceLoss.samples = " + samples);
     }
   }
 }

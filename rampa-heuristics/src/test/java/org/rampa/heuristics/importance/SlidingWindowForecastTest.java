@@ -70,6 +70,15 @@ class SlidingWindowForecastTest {
   }
 
   @Test
+  void theLongestWindowGivesAForecastWithoutOverflow() {
+    SlidingWindowForecast window = SlidingWindowForecast.lastDuration(Duration.ofSeconds(Long.MAX_VALUE));
+    ServiceRequest template = templates(new RandomInstances(1), 1).get(0);
+    window.observe(ServiceRequest.builder().from(arrival(template, 0)).arrivalTime(Duration.ofSeconds(5)).build());
+    assertThat(weights(window.snapshot())).containsOnlyKeys(key(template));
+    assertThat(weights(window.snapshot()).get(key(template))).isPositive().isCloseTo(1.0 / Long.MAX_VALUE, within(1e-30));
+  }
+
+  @Test
   void aTimeWindowGivesRatesAndForgetsOldArrivals() {
     for (long seed = 0; seed < 30; seed++) {
       RandomInstances ri = new RandomInstances(seed);
