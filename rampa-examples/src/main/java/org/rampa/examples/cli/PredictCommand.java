@@ -1,6 +1,5 @@
 package org.rampa.examples.cli;
 
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -17,6 +16,7 @@ import org.rampa.domain.share.MpsShare;
 import org.rampa.domain.share.Placement;
 import org.rampa.domain.share.TemplatePartition;
 import org.rampa.domain.share.Whole;
+import org.rampa.examples.sim.WorkloadSpec;
 import org.rampa.json.RampaJson;
 import org.rampa.perf.DeviceKind;
 import org.rampa.perf.PerformanceModel;
@@ -81,11 +81,12 @@ final class PredictCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (batch < 1) {
-      throw bad("--batch", batch, "must be >= 1");
+    if (batch < 1 || batch > WorkloadSpec.MAX_BATCH) {
+      throw bad("--batch", batch, "must lie in [1, " + WorkloadSpec.MAX_BATCH + "], as a workload's batch");
     }
-    if (coRunners < 0) {
-      throw bad("--co-runners", coRunners, "must be >= 0");
+    if (coRunners < 0 || coRunners >= GpuPartitioning.MPS_CLIENTS_PER_GPU) {
+      throw bad("--co-runners", coRunners, "must lie in [0, " + (GpuPartitioning.MPS_CLIENTS_PER_GPU - 1)
+          + "]: a GPU takes at most " + GpuPartitioning.MPS_CLIENTS_PER_GPU + " MPS clients");
     }
     Model m = model();
     GpuType type = type();
@@ -101,7 +102,7 @@ final class PredictCommand implements Callable<Integer> {
     double alone = c.seconds(0);
     SharedStage stage = SharedStage.wholeModel(m, batch, type, parts, placement);
     CoRunner self = CoRunner.of("self", stage, alone);
-    List<CoRunner> others = new ArrayList<>(Collections.nCopies(coRunners, CoRunner.of("co-runner", stage, alone)));
+    List<CoRunner> others = Collections.nCopies(coRunners, CoRunner.of("co-runner", stage, alone));
     double slowdown = InterferenceModel.defaults().slowdown(type, self, others);
     long capacity = capacity(parts, placement);
 

@@ -91,6 +91,8 @@ class PredictCommandTest {
     assertThat(refused("--model", "nope", "--gpu", "T4").err()).contains("--model = nope");
     assertThat(refused("--model", "resnet50", "--gpu", "T4", "--phase", "decode").err()).contains("--phase");
     assertThat(refused("--model", "resnet50", "--gpu", "T4", "--batch", "0").err()).contains("--batch = 0");
+    assertThat(refused("--model", "resnet50", "--gpu", "T4", "--batch", "4097").err()).contains("--batch = 4097", "[1, 4096]");
+    assertThat(refused("--model", "resnet50", "--gpu", "T4", "--co-runners", "48").err()).contains("--co-runners = 48", "[0, 47]");
     assertThat(refused("--model", "resnet50", "--gpu", "T4", "--mps", "0.5", "--mig", "1g.5gb").err()).contains("mutually exclusive");
   }
 
