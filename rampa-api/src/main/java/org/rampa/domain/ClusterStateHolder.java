@@ -45,7 +45,8 @@ public final class ClusterStateHolder {
    * with its new co-runners. The request and plan stay in the ledger for later admissions.
    */
   public CommitResult admit(ServiceRequest request, Plan plan, long plannedOnVersion, InterferenceGuard guard) {
-    return apply(plannedOnVersion, s -> guard.admit(s, request, plan), s -> guard.refusals(s, request, plan));
+    // the guard judges the very state the allocation is applied to, so the change needs no second check
+    return apply(plannedOnVersion, s -> s.allocate(Allocation.of(request, plan)), s -> guard.refusals(s, request, plan));
   }
 
   /** Releases {@code serviceId} if the state is still at {@code expectedVersion}. */
