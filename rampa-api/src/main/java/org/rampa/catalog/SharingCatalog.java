@@ -68,6 +68,16 @@ public final class SharingCatalog {
     return p;
   }
 
+  /**
+   * How {@code type} can be divided: its catalog partitioning when the catalog has a type of that
+   * name and memory, else whole use only (a type defined in a document, or a catalog name with
+   * other memory, has no geometry RAMPA could trust).
+   */
+  public GpuPartitioning partitioningFor(GpuType type) {
+    GpuPartitioning p = partitionings.get(type.name());
+    return p != null && p.memoryBytes() == type.memoryBytes() ? p : GpuPartitioning.wholeOnly(type.name(), type.memoryBytes());
+  }
+
   /** The modelled NPU types (not in {@link GpuCatalog}: nothing about them is measured). */
   public List<GpuType> npuTypes() {
     return List.copyOf(npuTypes.values());

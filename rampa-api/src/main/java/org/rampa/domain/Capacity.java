@@ -7,14 +7,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.rampa.domain.share.MigSlice;
 
 /**
  * What a new service can use in a cluster state, derived from its ledger once: the one view that
  * strategies and importance models ask, instead of reading the ledger and each assuming "a
- * completely free GPU" on its own. Today the view is the whole free GPUs (nobody holds any part of
- * them), grouped by type and node; with shared GPUs it is where free shares and legal MIG
- * placements will be offered, in this one place. Immutable; obtain it from
- * {@link ClusterState#capacity()}.
+ * completely free GPU" on its own: the GPUs a new stage may take whole (nobody holds any part of
+ * them and they have no MIG layout), grouped by type and node, and besides them the free compute
+ * of GPUs in MPS mode and the free instances of MIG layouts. Strategies use the whole GPUs today.
+ * Immutable; obtain it from {@link ClusterState#capacity()}.
  */
 public final class Capacity {
 
@@ -22,9 +23,14 @@ public final class Capacity {
   private final Set<String> ids;
   private final Map<String, Integer> countByType;
   private final Map<String, Map<String, List<Gpu>>> byTypeAndNode;
+  private final Map<String, Double> freeMpsShares;
+  private final Map<String, List<MigSlice>> freeMigInstances;
 
-  private Capacity(List<Gpu> gpus, Map<String, Integer> countByType, Map<String, Map<String, List<Gpu>>> byTypeAndNode) {
+  private Capacity(List<Gpu> gpus, Map<String, Integer> countByType, Map<String, Map<String, List<Gpu>>> byTypeAndNode,
+      Map<String, Double> freeMpsShares, Map<String, List<MigSlice>> freeMigInstances) {
     this.gpus = gpus;
+    this.freeMpsShares = freeMpsShares;
+    this.freeMigInstances = freeMigInstances;
     this.ids = new HashSet<>();
     gpus.forEach(g -> ids.add(g.id()));
     this.countByType = countByType;
@@ -38,10 +44,33 @@ public final class Capacity {
     for (GpuType t : cluster.gpuTypes()) {
       grouped.put(t.name(), new LinkedHashMap<>());
     }
+    Map<String, Double> mps = new LinkedHashMap<>();
+    Map<String, List<MigSlice>> mig = new LinkedHashMap<>();
     for (Gpu g : cluster.gpus()) {
-      if (state.isFree(g.id())) {
-        gpus.add(g);
-        grouped.get(g.type()).computeIfAbsent(g.node(), n -> new ArrayList<>()).add(g);
+      switch (state.mode(g.id())) {
+        case FREE -> {
+          gpus.add(g);
+          grouped.get(g.type()).computeIfAbsent(g.node(), n -> new ArrayList<>()).add(g);
+        }
+        case MPS -> {
+          double free = 1 + state.mpsOvercommit();
+          for (Holding h : state.holdingsOn(g.id())) {
+            free -= state.computeFraction(h);
+          }
+          if (free > 0) {
+            mps.put(g.id(), free);
+          }
+        }
+        case MIG -> {
+          List<MigSlice> rest = new ArrayList<>(state.migLayout(g.id()));
+          state.holdingsOn(g.id()).forEach(h -> rest.remove(GpuRules.instance(h.placement())));
+          if (!rest.isEmpty()) {
+            mig.put(g.id(), List.copyOf(rest));
+          }
+        }
+        default -> {
+          // exclusive GPUs and NPU templates offer nothing a new stage could take here
+        }
       }
     }
     Map<String, Integer> counts = new LinkedHashMap<>();
@@ -55,7 +84,8 @@ public final class Capacity {
       frozen.put(type, Collections.unmodifiableMap(nodes));
       counts.put(type, byNode.values().stream().mapToInt(List::size).sum());
     });
-    return new Capacity(List.copyOf(gpus), Collections.unmodifiableMap(counts), Collections.unmodifiableMap(frozen));
+    return new Capacity(List.copyOf(gpus), Collections.unmodifiableMap(counts), Collections.unmodifiableMap(frozen),
+        Collections.unmodifiableMap(mps), Collections.unmodifiableMap(mig));
   }
 
   /** The GPUs a new stage may take whole, in cluster order. */
@@ -89,5 +119,18 @@ public final class Capacity {
    */
   public Map<String, Map<String, List<Gpu>>> byTypeAndNode() {
     return byTypeAndNode;
+  }
+
+  /**
+   * GPUs in MPS mode with compute left, in cluster order: the compute fraction a new MPS share or
+   * CU mask may still take ({@code 1 + overcommit} less what is held).
+   */
+  public Map<String, Double> freeMpsShares() {
+    return freeMpsShares;
+  }
+
+  /** GPUs in MIG mode with unheld instances of their layout, in cluster order: those instances. */
+  public Map<String, List<MigSlice>> freeMigInstances() {
+    return freeMigInstances;
   }
 }

@@ -7,29 +7,51 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.immutables.value.Value;
+import org.rampa.catalog.SharingCatalog;
+import org.rampa.domain.share.GpuPartitioning;
+import org.rampa.domain.share.MigSlice;
+import org.rampa.domain.share.ShareViolation;
 
 /**
- * Who holds what in a cluster: an immutable ledger of {@link Allocation}s, keyed by service id.
+ * Who holds what in a cluster: an immutable ledger of {@link Allocation}s, keyed by service id,
+ * plus the MIG layout configured on each GPU that has one.
  *
- * <p>Each GPU can carry several holdings as long as their shares sum to at most 1 and their memory
- * fits, so exclusive GPUs (share 1) and spatial sharing use one ledger. {@link #allocate} and
- * {@link #release} return new states; a refused allocation throws and leaves nothing changed.
- * {@link #version()} counts the changes, for optimistic concurrency ({@link ClusterStateHolder}).
+ * <p>Several services may hold one GPU. Each GPU is in one {@link GpuMode}, and the holdings on it
+ * obey the rules of SHARING.md section 1 (checked by {@code GpuRules}): a whole holding alone;
+ * MPS shares and CU masks whose compute sums to at most {@code 1 + mpsOvercommit()}, within the
+ * client limit and, with one context per process, the card's memory; MIG holdings on free
+ * instances of the configured layout, each within its instance's memory; NPU templates within the
+ * card's cores. A GPU's mode or MIG layout changes only while nobody holds any part of it.
+ * {@link #allocate} and {@link #release} return new states; a refused allocation throws, names the
+ * GPU and the rule, and leaves nothing changed. {@link #version()} counts the changes, for
+ * optimistic concurrency ({@link ClusterStateHolder}).
  */
 @Value.Immutable
 @JsonSerialize(as = ImmutableClusterState.class)
 @JsonDeserialize(as = ImmutableClusterState.class)
 public abstract class ClusterState {
 
-  /** Tolerance for shares that should sum to exactly 1 (three thirds, say). */
-  static final double SHARE_EPSILON = 1e-9;
+  /** The rules only a configured MIG layout can break: holdings' own profiles and starts are PLACEMENT's. */
+  private static final Set<ShareViolation.Rule> LAYOUT_RULES =
+      Set.of(ShareViolation.Rule.MIG_PROFILE, ShareViolation.Rule.MIG_START, ShareViolation.Rule.MIG_OVERLAP);
 
   public abstract Cluster cluster();
 
   public abstract Map<String, Allocation> allocations();
+
+  /** The MIG layout of each GPU configured in MIG mode; GPUs not listed have none. */
+  public abstract Map<String, List<MigSlice>> migLayouts();
+
+  /** How far MPS compute shares on one GPU may sum past 1: 0 unless a user opts in. */
+  @Value.Default
+  public double mpsOvercommit() {
+    return 0;
+  }
 
   @Value.Default
   public long version() {
@@ -40,37 +62,96 @@ public abstract class ClusterState {
     return ImmutableClusterState.builder().cluster(cluster).build();
   }
 
-  /** Total share and memory held on each GPU that has any holding. */
+  /** The holdings on each GPU that has any, in allocation order. */
   @Value.Lazy
   @JsonIgnore
-  protected Map<String, Usage> usage() {
-    Map<String, Usage> usage = new HashMap<>();
+  protected Map<String, List<Holding>> holdingsByGpu() {
+    Map<String, List<Holding>> on = new HashMap<>();
     for (Allocation a : allocations().values()) {
       for (Holding h : a.holdings()) {
-        usage.merge(h.gpu(), new Usage(h.share(), h.memoryBytes()), Usage::plus);
+        on.computeIfAbsent(h.gpu(), g -> new ArrayList<>()).add(h);
       }
     }
-    return Collections.unmodifiableMap(usage);
+    on.replaceAll((g, list) -> List.copyOf(list));
+    return Collections.unmodifiableMap(on);
+  }
+
+  /** Everything held on {@code gpuId}. */
+  public final List<Holding> holdingsOn(String gpuId) {
+    return holdingsByGpu().getOrDefault(gpuId, List.of());
+  }
+
+  /** The services holding any part of {@code gpuId}, in ledger order. */
+  public final List<String> servicesOn(String gpuId) {
+    List<String> out = new ArrayList<>();
+    allocations().forEach((id, a) -> {
+      if (a.holdings().stream().anyMatch(h -> h.gpu().equals(gpuId))) {
+        out.add(id);
+      }
+    });
+    return out;
+  }
+
+  /** The MIG layout of {@code gpuId}; empty when it has none. */
+  public final List<MigSlice> migLayout(String gpuId) {
+    return migLayouts().getOrDefault(gpuId, List.of());
+  }
+
+  /**
+   * The GPUs in MPS mode that several services share, with those services: each is one fault
+   * domain (SHARING.md section 1: one client's fatal error stops the MPS server and all of them).
+   */
+  public final Map<String, List<String>> mpsFaultDomains() {
+    Map<String, List<String>> out = new LinkedHashMap<>();
+    for (Gpu g : cluster().gpus()) {
+      if (mode(g.id()) == GpuMode.MPS) {
+        List<String> services = servicesOn(g.id());
+        if (services.size() > 1) {
+          out.put(g.id(), services);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The mode {@code gpuId} is in. */
+  public final GpuMode mode(String gpuId) {
+    return GpuRules.mode(migLayout(gpuId), holdingsOn(gpuId));
+  }
+
+  /** How {@code gpuId}'s type can be divided. */
+  public final GpuPartitioning partitioning(String gpuId) {
+    return SharingCatalog.standard().partitioningFor(cluster().typeOf(gpuId));
+  }
+
+  /** The fraction of its GPU's compute {@code holding} takes. */
+  public final double computeFraction(Holding holding) {
+    return holding.placement().computeFraction(partitioning(holding.gpu()));
   }
 
   /** Fraction of the GPU's compute not held by anyone, in [0, 1]. */
   public final double freeShare(String gpuId) {
-    Usage u = usage().get(gpuId);
-    return u == null ? 1.0 : Math.max(0, 1.0 - u.share);
+    double held = 0;
+    for (Holding h : holdingsOn(gpuId)) {
+      held += computeFraction(h);
+    }
+    return Math.max(0, 1.0 - held);
   }
 
   public final long freeMemoryBytes(String gpuId) {
-    Usage u = usage().get(gpuId);
-    long total = cluster().typeOf(gpuId).memoryBytes();
-    return u == null ? total : total - u.memoryBytes;
+    long held = 0;
+    for (Holding h : holdingsOn(gpuId)) {
+      held += h.memoryBytes();
+    }
+    return cluster().typeOf(gpuId).memoryBytes() - held;
   }
 
   /** True when nobody holds any part of the GPU. */
   public final boolean isFree(String gpuId) {
-    return !usage().containsKey(gpuId);
+    return holdingsOn(gpuId).isEmpty();
   }
 
-  /** Completely free GPUs, in cluster order (as {@link #capacity()} offers them today). */
+  /** GPUs a new stage may take whole, in cluster order (as {@link #capacity()} offers them). */
   public final List<Gpu> freeGpus() {
     return capacity().gpus();
   }
@@ -97,26 +178,16 @@ public abstract class ClusterState {
     if (holds(allocation.serviceId())) {
       conflicts.add("service \"" + allocation.serviceId() + "\" already holds resources; release it first");
     }
-    Map<String, Usage> wanted = new LinkedHashMap<>();
+    Map<String, List<Holding>> wanted = new LinkedHashMap<>();
     for (Holding h : allocation.holdings()) {
       if (!cluster().hasGpu(h.gpu())) {
         conflicts.add("GPU \"" + h.gpu() + "\" is not in the cluster");
         continue;
       }
-      wanted.merge(h.gpu(), new Usage(h.share(), h.memoryBytes()), Usage::plus);
+      wanted.computeIfAbsent(h.gpu(), g -> new ArrayList<>(holdingsOn(g))).add(h);
     }
-    wanted.forEach((gpu, w) -> {
-      Usage held = usage().getOrDefault(gpu, Usage.NONE);
-      if (held.share + w.share > 1 + SHARE_EPSILON) {
-        conflicts.add(String.format(
-            "GPU \"%s\": %.3f of it is held already, the plan asks for %.3f more", gpu, held.share, w.share));
-      }
-      long capacity = cluster().typeOf(gpu).memoryBytes();
-      if (held.memoryBytes + w.memoryBytes > capacity) {
-        conflicts.add(String.format(
-            "GPU \"%s\": memory %d B held + %d B asked > %d B capacity", gpu, held.memoryBytes, w.memoryBytes, capacity));
-      }
-    });
+    wanted.forEach((gpu, all) -> GpuRules.check(partitioning(gpu), migLayout(gpu), all, mpsOvercommit()).ifPresent(v -> conflicts.add(
+        "GPU \"" + gpu + "\" (held by " + servicesOn(gpu) + "): " + v)));
     return conflicts;
   }
 
@@ -127,19 +198,22 @@ public abstract class ClusterState {
 
   /**
    * A new state in which {@code allocation}'s service holds its holdings; refused (nothing
-   * changed) when the service holds something already or a GPU would be over-committed.
+   * changed) when the service holds something already or a GPU's rules would be broken.
    */
   public final ClusterState allocate(Allocation allocation) {
     List<String> conflicts = conflicts(allocation);
     if (!conflicts.isEmpty()) {
       throw new AllocationRefusedException(allocation.serviceId(), conflicts);
     }
-    return ImmutableClusterState.builder()
-        .cluster(cluster())
-        .putAllAllocations(allocations())
-        .putAllocations(allocation.serviceId(), allocation)
-        .version(version() + 1)
-        .build();
+    return ImmutableClusterState.copyOf(this)
+        .withAllocations(with(allocations(), allocation.serviceId(), allocation))
+        .withVersion(version() + 1);
+  }
+
+  private static <V> Map<String, V> with(Map<String, V> map, String key, V value) {
+    Map<String, V> out = new LinkedHashMap<>(map);
+    out.put(key, value);
+    return out;
   }
 
   /**
@@ -148,19 +222,17 @@ public abstract class ClusterState {
    */
   public final ClusterState allocateAll(java.util.Collection<Plan> plans) {
     ClusterState probe = this;
-    var builder = ImmutableClusterState.builder().cluster(cluster()).putAllAllocations(allocations());
-    Map<String, Allocation> added = new LinkedHashMap<>();
+    Map<String, Allocation> all = new LinkedHashMap<>(allocations());
     for (Plan plan : plans) {
-      if (added.containsKey(plan.serviceId()) || holds(plan.serviceId())) {
+      if (all.containsKey(plan.serviceId())) {
         throw new AllocationRefusedException(plan.serviceId(), List.of("the service already holds resources or appears twice"));
       }
-      added.put(plan.serviceId(), Allocation.of(plan));
+      all.put(plan.serviceId(), Allocation.of(plan));
     }
-    builder.putAllAllocations(added).version(version() + 1);
     try {
-      return builder.build();
+      return ImmutableClusterState.copyOf(this).withAllocations(all).withVersion(version() + 1);
     } catch (IllegalArgumentException e) {
-      // the combined ledger over-commits a GPU: find the first plan that does, for the message
+      // the combined ledger breaks a GPU's rules: find the first plan that does, for the message
       for (Plan plan : plans) {
         List<String> conflicts = probe.conflicts(plan);
         if (!conflicts.isEmpty()) {
@@ -172,6 +244,27 @@ public abstract class ClusterState {
     }
   }
 
+  /**
+   * A new state in which {@code gpuId} is in MIG mode with {@code layout} (empty: out of MIG
+   * mode). Refused, naming the rule, when anyone holds part of the GPU or the layout is illegal.
+   */
+  public final ClusterState configureMig(String gpuId, List<MigSlice> layout) {
+    if (!cluster().hasGpu(gpuId)) {
+      throw Invalid.value("migLayouts.gpu", gpuId, "is not in the cluster");
+    }
+    if (!isFree(gpuId)) {
+      throw Invalid.value("migLayouts[" + gpuId + "]", GpuRules.labels(layout), ShareViolation.Rule.RECONFIGURATION
+          + ": the layout changes only on an empty GPU; it is held by " + servicesOn(gpuId), "release those services first");
+    }
+    Map<String, List<MigSlice>> layouts = new LinkedHashMap<>(migLayouts());
+    if (layout.isEmpty()) {
+      layouts.remove(gpuId);
+    } else {
+      layouts.put(gpuId, List.copyOf(layout));
+    }
+    return ImmutableClusterState.copyOf(this).withMigLayouts(layouts).withVersion(version() + 1);
+  }
+
   /** A new state without {@code serviceId}'s holdings. */
   public final ClusterState release(String serviceId) {
     if (!holds(serviceId)) {
@@ -181,44 +274,37 @@ public abstract class ClusterState {
     }
     Map<String, Allocation> rest = new LinkedHashMap<>(allocations());
     rest.remove(serviceId);
-    return ImmutableClusterState.builder().cluster(cluster()).allocations(rest).version(version() + 1).build();
+    return ImmutableClusterState.copyOf(this).withAllocations(rest).withVersion(version() + 1);
   }
 
   @Value.Check
   protected void check() {
+    Invalid.requireFiniteNonNegative("clusterState.mpsOvercommit", mpsOvercommit());
     allocations().forEach((id, a) -> {
       if (!id.equals(a.serviceId())) {
         throw Invalid.value("clusterState.allocations[" + id + "].serviceId", a.serviceId(), "must equal its key");
       }
     });
-    usage().forEach((gpu, u) -> {
+    for (String gpu : holdingsByGpu().keySet()) {
       if (!cluster().hasGpu(gpu)) {
         throw Invalid.value("clusterState.holdings.gpu", gpu, "is not in the cluster");
       }
-      if (u.share > 1 + SHARE_EPSILON || u.memoryBytes > cluster().typeOf(gpu).memoryBytes()) {
-        throw Invalid.value("clusterState.holdings[" + gpu + "]", u, "over-commits the GPU (share > 1 or memory > capacity)");
+    }
+    for (String gpu : migLayouts().keySet()) {
+      if (!cluster().hasGpu(gpu)) {
+        throw Invalid.value("clusterState.migLayouts.gpu", gpu, "is not in the cluster");
       }
-    });
-  }
-
-  /** Share and memory held on one GPU. */
-  protected static final class Usage {
-    static final Usage NONE = new Usage(0, 0);
-    final double share;
-    final long memoryBytes;
-
-    Usage(double share, long memoryBytes) {
-      this.share = share;
-      this.memoryBytes = memoryBytes;
     }
-
-    Usage plus(Usage o) {
-      return new Usage(share + o.share, memoryBytes + o.memoryBytes);
-    }
-
-    @Override
-    public String toString() {
-      return "share " + share + ", memory " + memoryBytes + " B";
+    Set<String> touched = new LinkedHashSet<>(holdingsByGpu().keySet());
+    touched.addAll(migLayouts().keySet());
+    for (String gpu : touched) {
+      List<Holding> on = holdingsOn(gpu);
+      GpuRules.check(partitioning(gpu), migLayout(gpu), on, mpsOvercommit()).ifPresent(v -> {
+        if (LAYOUT_RULES.contains(v.rule())) {
+          throw Invalid.value("migLayouts[" + gpu + "]", GpuRules.labels(migLayout(gpu)), v.toString());
+        }
+        throw Invalid.value("allocations.holdings[" + gpu + "]", on.stream().map(h -> h.placement().label()).toList(), v.toString());
+      });
     }
   }
 }

@@ -2,6 +2,7 @@ package org.rampa.domain;
 
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import org.rampa.verify.InterferenceGuard;
 
 /**
  * The thread-safe current {@link ClusterState}. Planners read a snapshot, plan against it, and
@@ -36,6 +37,16 @@ public final class ClusterStateHolder {
   public CommitResult commit(Plan plan, long plannedOnVersion) {
     java.util.Objects.requireNonNull(plan, "plan");
     return apply(plannedOnVersion, s -> s.allocate(plan), s -> s.conflicts(plan));
+  }
+
+  /**
+   * Admits {@code plan} for {@code request} through {@code guard} if the state is still at
+   * {@code plannedOnVersion}: the ledger's rules, and no service on the plan's GPUs missing its SLO
+   * with its new co-runners. The request and plan stay in the ledger for later admissions.
+   */
+  public CommitResult admit(ServiceRequest request, Plan plan, long plannedOnVersion, InterferenceGuard guard) {
+    // the guard judges the very state the allocation is applied to, so the change needs no second check
+    return apply(plannedOnVersion, s -> s.allocate(Allocation.of(request, plan)), s -> guard.refusals(s, request, plan));
   }
 
   /** Releases {@code serviceId} if the state is still at {@code expectedVersion}. */

@@ -3,10 +3,12 @@ package org.rampa.domain;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import org.immutables.value.Value;
+import org.rampa.domain.share.Placement;
+import org.rampa.domain.share.Whole;
 
 /**
- * What one service holds on one GPU: a fraction of its compute and some of its memory. Exclusive
- * use is a share of 1; MPS percentages and MIG slices are smaller shares of the same ledger.
+ * What one service holds on one GPU: a placement on it (the whole GPU, an MPS share, a MIG slice
+ * ...) and the memory it uses there.
  */
 @Value.Immutable
 @JsonSerialize(as = ImmutableHolding.class)
@@ -15,20 +17,25 @@ public abstract class Holding {
 
   public abstract String gpu();
 
-  public abstract double share();
+  @Value.Default
+  public Placement placement() {
+    return new Whole();
+  }
 
   public abstract long memoryBytes();
 
   @Value.Check
   protected void check() {
     Invalid.requireNonBlank("holding.gpu", gpu());
-    if (!(share() > 0 && share() <= 1)) {
-      throw Invalid.value("holding[" + gpu() + "].share", share(), "must lie in (0, 1]");
-    }
     Invalid.requireNonNegative("holding[" + gpu() + "].memoryBytes", memoryBytes());
   }
 
-  public static Holding of(String gpu, double share, long memoryBytes) {
-    return ImmutableHolding.builder().gpu(gpu).share(share).memoryBytes(memoryBytes).build();
+  public static Holding of(String gpu, Placement placement, long memoryBytes) {
+    return ImmutableHolding.builder().gpu(gpu).placement(placement).memoryBytes(memoryBytes).build();
+  }
+
+  /** The whole GPU. */
+  public static Holding whole(String gpu, long memoryBytes) {
+    return of(gpu, new Whole(), memoryBytes);
   }
 }

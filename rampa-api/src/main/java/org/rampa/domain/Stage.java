@@ -5,11 +5,13 @@ import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import java.time.Duration;
 import java.util.List;
 import org.immutables.value.Value;
+import org.rampa.domain.share.Placement;
+import org.rampa.domain.share.Whole;
 
 /**
  * One pipeline stage: layers {@code [from, to)} run on {@link #gpus()}, which are data-parallel
- * replicas of one GPU type (usually one GPU). {@link #share()} is the fraction of each GPU the
- * stage holds: 1 for exclusive use, less under spatial sharing.
+ * replicas of one GPU type (usually one GPU). {@link #placement()} is the part of each GPU the
+ * stage holds: the whole GPU, or an MPS share, MIG slice, CU mask or partition template.
  */
 @Value.Immutable
 @JsonSerialize(as = ImmutableStage.class)
@@ -23,8 +25,8 @@ public abstract class Stage {
   public abstract List<String> gpus();
 
   @Value.Default
-  public double share() {
-    return 1.0;
+  public Placement placement() {
+    return new Whole();
   }
 
   /** Predicted time of one batch through one replica (T_k). */
@@ -47,9 +49,6 @@ public abstract class Stage {
     }
     if (gpus().stream().distinct().count() != gpus().size()) {
       throw Invalid.value("stage[" + from() + "," + to() + ").gpus", gpus(), "replicas must be distinct GPUs");
-    }
-    if (!(share() > 0 && share() <= 1)) {
-      throw Invalid.value("stage[" + from() + "," + to() + ").share", share(), "must lie in (0, 1]");
     }
     Invalid.requireNonNegative("stage.computeTime", computeTime());
     Invalid.requireNonNegative("stage.memoryBytes", memoryBytes());

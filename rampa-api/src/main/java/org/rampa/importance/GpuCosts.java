@@ -1,12 +1,14 @@
 package org.rampa.importance;
 
-import org.rampa.domain.Holding;
+import org.rampa.catalog.SharingCatalog;
+import org.rampa.domain.Cluster;
 import org.rampa.domain.Plan;
 import org.rampa.domain.Stage;
 
 /**
- * The importance of every GPU at one moment: the cost of holding the whole GPU. Holding a share
- * {@code s} of it costs {@code s} times as much. Costs are finite and never negative.
+ * The importance of every GPU at one moment: the cost of holding the whole GPU. Holding a part of
+ * it costs its share equivalent times as much (SHARING.md section 4; fragmentation of legal
+ * placements is not charged yet). Costs are finite and never negative.
  */
 @FunctionalInterface
 public interface GpuCosts {
@@ -14,17 +16,15 @@ public interface GpuCosts {
   /** Cost of holding all of GPU {@code gpuId}. */
   double of(String gpuId);
 
-  /** Cost of one holding: its share of its GPU's cost. */
-  default double of(Holding holding) {
-    return of(holding.gpu()) * holding.share();
-  }
-
-  /** cost(plan) = Σ over allocated units of importance × share (SPEC section 4). */
-  default double of(Plan plan) {
+  /**
+   * The cost of {@code plan}'s holdings on {@code cluster}: each GPU's cost times the share
+   * equivalent of the stage's placement on it (1 for a whole GPU).
+   */
+  default double of(Plan plan, Cluster cluster) {
     double cost = 0;
     for (Stage s : plan.stages()) {
       for (String gpu : s.gpus()) {
-        cost += of(gpu) * s.share();
+        cost += of(gpu) * s.placement().shareEquivalent(SharingCatalog.standard().partitioningFor(cluster.typeOf(gpu)));
       }
     }
     return cost;

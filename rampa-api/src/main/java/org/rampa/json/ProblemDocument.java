@@ -2,6 +2,7 @@ package org.rampa.json;
 
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import java.util.List;
 import java.util.Map;
 import org.immutables.value.Value;
 import org.rampa.domain.Allocation;
@@ -9,6 +10,7 @@ import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.ImmutableClusterState;
 import org.rampa.domain.ServiceRequest;
+import org.rampa.domain.share.MigSlice;
 import org.rampa.importance.StaticImportance;
 import org.rampa.strategy.StrategyOptions;
 
@@ -26,6 +28,15 @@ public abstract class ProblemDocument {
   /** Current holdings by service id (empty: a free cluster). */
   public abstract Map<String, Allocation> allocations();
 
+  /** The MIG layout of each GPU in MIG mode (empty: none). */
+  public abstract Map<String, List<MigSlice>> migLayouts();
+
+  /** How far MPS compute shares on one GPU may sum past 1 (default 0). */
+  @Value.Default
+  public double mpsOvercommit() {
+    return 0;
+  }
+
   public abstract ServiceRequest request();
 
   @Value.Default
@@ -42,7 +53,8 @@ public abstract class ProblemDocument {
   public abstract Map<String, Double> importanceByType();
 
   public final ClusterState state() {
-    return ImmutableClusterState.builder().cluster(cluster()).allocations(allocations()).build();
+    return ImmutableClusterState.builder().cluster(cluster()).allocations(allocations()).migLayouts(migLayouts())
+        .mpsOvercommit(mpsOvercommit()).build();
   }
 
   public final StaticImportance importance() {

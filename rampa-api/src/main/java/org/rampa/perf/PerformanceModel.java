@@ -22,8 +22,9 @@ import org.rampa.domain.Stage;
  *
  * <p>A stage with {@code r} data-parallel replicas is busy {@code T_k / r} per batch (replicas take
  * batches in turn) while one request still spends the full {@code T_k} in it, so replicas raise
- * throughput but not latency. A stage holding a share {@code s < 1} of its GPU runs {@code 1/s}
- * times slower (compute scales linearly with the share; spatial-sharing models refine this).
+ * throughput but not latency. A stage on a part of its GPU (an MPS share, a MIG slice ...) takes
+ * the time the share-time tiers give its {@link DeviceKind} (SHARING.md section 2), before any
+ * interference from co-runners, which depends on the ledger and is the admission guard's business.
  */
 public final class PerformanceModel {
 
@@ -54,10 +55,7 @@ public final class PerformanceModel {
     if (measured.isPresent()) {
       return measured.get().seconds(batch);
     }
-    double compute = batch * layer.flopsPerSample() / type.effectiveFlopsPerSecond();
-    double bytes = layer.weightBytes() + (double) batch * (layer.outputBytesPerSample() + layer.stateBytesPerSample());
-    double memory = bytes / type.effectiveBandwidthBytesPerSecond();
-    return Math.max(compute, memory) + type.layerOverhead().toNanos() * 1e-9;
+    return Roofline.of(layer, type, batch).boundSeconds() + type.layerOverhead().toNanos() * 1e-9;
   }
 
   /** T_k for layers [from, to) on one whole GPU of {@code type}. */
@@ -127,6 +125,17 @@ public final class PerformanceModel {
 
   /** Predicts everything about a placement of {@code request} given as stage assignments. */
   public PlanEstimate estimate(ServiceRequest request, List<StageAssignment> stages, Cluster cluster) {
+    return estimate(request, stages, cluster, null);
+  }
+
+  /**
+   * As {@link #estimate(ServiceRequest, List, Cluster)} with stage {@code k}'s time multiplied by
+   * {@code slowdowns.get(k)} (α ≥ 1 from its co-runners, SHARING.md section 3).
+   */
+  public PlanEstimate estimate(ServiceRequest request, List<StageAssignment> stages, Cluster cluster, List<Double> slowdowns) {
+    if (slowdowns != null && slowdowns.size() != stages.size()) {
+      throw Invalid.value("slowdowns", slowdowns, "must give one factor per stage (" + stages.size() + ")");
+    }
     if (stages.isEmpty()) {
       throw Invalid.value("stages", "[]", "a placement needs at least one stage");
     }
@@ -141,8 +150,9 @@ public final class PerformanceModel {
       if (s.to() > model.size()) {
         throw Invalid.value("stage[" + i + "].to", s.to(), "exceeds the model's " + model.size() + " layers");
       }
-      GpuType type = cluster.typeOf(s.gpus().get(0));
-      compute.add(stageSeconds(model, s.from(), s.to(), type, b) / s.share());
+      DeviceKind kind = DeviceKind.of(cluster.typeOf(s.gpus().get(0)), s.placement());
+      double alone = cursor(model, b, s.from(), s.to(), List.of(kind)).seconds(0);
+      compute.add(slowdowns == null ? alone : alone * slowdowns.get(i));
       memory.add(stageMemoryBytes(model, s.from(), s.to(), b));
       if (i > 0) {
         Link link = linkBetween(cluster, stages.get(i - 1).gpus(), s.gpus());
@@ -173,7 +183,7 @@ public final class PerformanceModel {
   public static List<StageAssignment> assignmentsOf(Plan plan) {
     List<StageAssignment> out = new ArrayList<>();
     for (Stage s : plan.stages()) {
-      out.add(new StageAssignment(s.from(), s.to(), s.gpus(), s.share()));
+      out.add(new StageAssignment(s.from(), s.to(), s.gpus(), s.placement()));
     }
     return out;
   }
@@ -194,7 +204,7 @@ public final class PerformanceModel {
           .from(s.from())
           .to(s.to())
           .gpus(s.gpus())
-          .share(s.share())
+          .placement(s.placement())
           .computeTime(seconds(e.stageComputeSeconds().get(i)))
           .memoryBytes(e.stageMemoryBytes().get(i))
           .build());

@@ -4,6 +4,8 @@ import java.util.List;
 import org.rampa.domain.Invalid;
 import org.rampa.domain.Link;
 import org.rampa.domain.Model;
+import org.rampa.perf.share.ShareTimeModel;
+import org.rampa.perf.share.SharedStage;
 
 /**
  * A stage {@code [from, to)} of one model at one batch size, grown one layer at a time: the one
@@ -14,8 +16,9 @@ import org.rampa.domain.Model;
  * <p>Memory of a stage at batch {@code b} is {@code weights + b·(state + working)}: weights and
  * per-request state (a KV cache) add up over the stage's layers, while of the transient working
  * sets only the largest counts, as the layers run one after another. The time of a stage on a
- * {@link DeviceKind} is the sum of its layers' times on the kind's GPU type divided by the kind's
- * compute share, accumulated for the kinds the cursor was opened with.
+ * whole GPU is the sum of its layers' times, accumulated as layers are added; on a
+ * {@link SharedGpu} it is the share-time tiers' answer for the whole stage (SHARING.md section 2),
+ * asked when the time is read: measured tables answer whole stages, not sums of layers.
  *
  * <p>Mutable and confined to one thread.
  */
@@ -80,7 +83,9 @@ public final class StageCursor {
     additiveBytes += additiveBytes(layer, batch);
     peakBytes = Math.max(peakBytes, peakBytes(layer, batch));
     for (int k = 0; k < seconds.length; k++) {
-      seconds[k] += performance.layerSeconds(layer, kinds.get(k).type(), batch);
+      if (kinds.get(k) instanceof WholeGpu whole) {
+        seconds[k] += performance.layerSeconds(layer, whole.type(), batch);
+      }
     }
     to++;
     return this;
@@ -103,7 +108,14 @@ public final class StageCursor {
 
   /** T_k: one batch through the stage on one device of the cursor's {@code k}-th kind, in seconds. */
   public double seconds(int k) {
-    return seconds[k] / kinds.get(k).computeShare();
+    if (kinds.get(k) instanceof SharedGpu shared) {
+      if (to == from) {
+        return 0;
+      }
+      var stage = new SharedStage(model, from, to, batch, shared.type(), shared.gpu(), shared.placement());
+      return ShareTimeModel.defaults().seconds(stage).orElseThrow();
+    }
+    return seconds[k];
   }
 
   /**

@@ -11,11 +11,6 @@ public record WholeGpu(GpuType type) implements DeviceKind {
   }
 
   @Override
-  public double computeShare() {
-    return 1.0;
-  }
-
-  @Override
   public long memoryBytes() {
     return type.memoryBytes();
   }

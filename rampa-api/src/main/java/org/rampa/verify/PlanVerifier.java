@@ -3,16 +3,18 @@ package org.rampa.verify;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.rampa.domain.Allocation;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
-import org.rampa.domain.GpuType;
 import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.Slo;
 import org.rampa.domain.Stage;
+import org.rampa.perf.DeviceKind;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.PlanEstimate;
 import org.rampa.perf.SloPredicate;
+import org.rampa.perf.share.InterferenceModel;
 import org.rampa.verify.Violation.Kind;
 
 /**
@@ -34,9 +36,16 @@ public final class PlanVerifier {
   private static final double ABSOLUTE_TOLERANCE_SECONDS = 2e-9;
 
   private final PerformanceModel performance;
+  private final CoRunnerTimes coRunnerTimes;
 
   public PlanVerifier(PerformanceModel performance) {
+    this(performance, InterferenceModel.defaults());
+  }
+
+  /** A verifier that judges co-runners on shared GPUs by {@code interference}. */
+  public PlanVerifier(PerformanceModel performance, InterferenceModel interference) {
     this.performance = performance;
+    this.coRunnerTimes = new CoRunnerTimes(performance, interference);
   }
 
   public static PlanVerifier defaults() {
@@ -68,7 +77,38 @@ public final class PlanVerifier {
     checkMemory(plan, cluster, e, v);
     checkSlo(request.slo(), e, v);
     checkPredictions(plan, e, v);
+    if (v.stream().noneMatch(x -> x.kind() == Kind.RESOURCE_CONFLICT) && shares(plan, state)) {
+      checkCoRunners(request, plan, state, v);
+    }
     return new Verification(v, Optional.of(e));
+  }
+
+  /** True when a GPU of the plan is held by anyone else or carries two of the plan's stages. */
+  private static boolean shares(Plan plan, ClusterState state) {
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (Stage s : plan.stages()) {
+      for (String g : s.gpus()) {
+        if (!state.isFree(g) || !seen.add(g)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Every service on every GPU the plan touches, re-timed from the ledger with the plan admitted:
+   * co-runners slow each other, so admitting the plan may break a neighbour's SLO or its own.
+   */
+  private void checkCoRunners(ServiceRequest request, Plan plan, ClusterState state, List<Violation> v) {
+    ClusterState after = state.allocate(Allocation.of(request, plan));
+    for (CoRunnerTimes.Retimed r : coRunnerTimes.retime(after, InterferenceGuard.gpus(plan))) {
+      if (!r.meetsSlo()) {
+        v.add(new Violation(Kind.INTERFERENCE, String.format(
+            "service \"%s\" misses its SLO with co-runners %s on GPU \"%s\" (stage %d %.3fx slower): throughput %.6g req/s, latency %.6g s",
+            r.service(), r.coRunners(), r.worstGpu(), r.worstStage(), r.worstSlowdown(), r.estimate().throughput(), r.estimate().latencySeconds())));
+      }
+    }
   }
 
   private static void checkCoverage(ServiceRequest request, Plan plan, List<Violation> v) {
@@ -114,10 +154,10 @@ public final class PlanVerifier {
       Stage s = plan.stages().get(i);
       long need = e.stageMemoryBytes().get(i);
       for (String g : s.gpus()) {
-        GpuType type = cluster.typeOf(g);
-        if (need > type.memoryBytes()) {
+        DeviceKind kind = DeviceKind.of(cluster.typeOf(g), s.placement());
+        if (need > kind.memoryBytes()) {
           v.add(new Violation(Kind.MEMORY, String.format(
-              "stage [%d, %d) needs %d B but GPU \"%s\" (%s) has %d B", s.from(), s.to(), need, g, type.name(), type.memoryBytes())));
+              "stage [%d, %d) needs %d B but GPU \"%s\" (%s) has %d B", s.from(), s.to(), need, g, kind.name(), kind.memoryBytes())));
         }
       }
       if (s.memoryBytes() < need) {

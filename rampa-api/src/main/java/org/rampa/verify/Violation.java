@@ -14,7 +14,9 @@ public record Violation(Kind kind, String message) {
     MEMORY,
     THROUGHPUT,
     LATENCY,
-    PREDICTION_MISMATCH
+    PREDICTION_MISMATCH,
+    /** A service on a GPU the plan shares would miss its SLO with its co-runners (the plan's own service included). */
+    INTERFERENCE
   }
 
   @Override

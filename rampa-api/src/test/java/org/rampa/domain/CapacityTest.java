@@ -8,6 +8,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.rampa.catalog.ClusterPresets;
+import org.rampa.domain.share.MigSlice;
+import org.rampa.domain.share.MpsShare;
 import org.rampa.testing.Property;
 import org.rampa.testing.RandomInstances;
 
@@ -19,10 +22,6 @@ class CapacityTest {
       RandomInstances ri = new RandomInstances(seed);
       Cluster cluster = ri.cluster(6, 4, 3);
       ClusterState state = ri.partiallyAllocated(cluster, 0.4);
-      String shared = cluster.gpus().get(0).id();
-      if (state.isFree(shared)) {
-        state = state.allocate(Allocation.of("half", List.of(Holding.of(shared, 0.5, 1))));
-      }
       Capacity capacity = state.capacity();
       List<Gpu> expected = new ArrayList<>();
       Map<String, Map<String, List<Gpu>>> grouped = new LinkedHashMap<>();
@@ -41,7 +40,6 @@ class CapacityTest {
       }
       assertThat(capacity.gpus()).containsExactlyElementsOf(expected);
       assertThat(capacity.byTypeAndNode()).isEqualTo(grouped);
-      assertThat(capacity.contains(shared)).isFalse();
       assertThat(capacity.count()).isEqualTo(expected.size());
       for (GpuType t : cluster.gpuTypes()) {
         int n = (int) expected.stream().filter(g -> g.type().equals(t.name())).count();
@@ -54,19 +52,33 @@ class CapacityTest {
 
   @Test
   void anAllocationIsTakenWholeOrRefusedAndReleasedAgain() {
-    Cluster cluster = new RandomInstances(3).cluster(2, 3, 1);
+    Cluster cluster = ClusterPresets.of(Map.of("A100-SXM4-80GB", 1), 3, ClusterPresets.NETWORK_100G);
     String a = cluster.gpus().get(0).id();
     String b = cluster.gpus().get(1).id();
     ClusterState empty = ClusterState.empty(cluster);
-    ClusterState held = empty.allocate(Allocation.of("svc", List.of(Holding.of(a, 0.25, 10), Holding.of(b, 1.0, 20))));
+    ClusterState held = empty.allocate(Allocation.of("svc", List.of(Holding.of(a, new MpsShare(0.25, 10), 10), Holding.whole(b, 20))));
     assertThat(held.capacity().contains(a)).isFalse();
     assertThat(held.freeShare(a)).isEqualTo(0.75);
+    assertThat(held.capacity().freeMpsShares()).containsExactly(Map.entry(a, 0.75));
     assertThat(held.freeMemoryBytes(b)).isEqualTo(cluster.typeOf(b).memoryBytes() - 20);
-    assertThatThrownBy(() -> held.allocate(Allocation.of("other", List.of(Holding.of(a, 0.5, 1), Holding.of(b, 0.5, 1)))))
-        .isInstanceOf(AllocationRefusedException.class).hasMessageContaining("GPU \"" + b + "\"");
+    assertThatThrownBy(() -> held.allocate(Allocation.of("other", List.of(Holding.of(a, new MpsShare(0.5, 1), 1), Holding.of(b, new MpsShare(0.5, 1), 1)))))
+        .isInstanceOf(AllocationRefusedException.class).hasMessageContaining("GPU \"" + b + "\"").hasMessageContaining("MODE");
     assertThat(held.capacity().count()).isEqualTo(cluster.gpus().size() - 2);
     ClusterState released = held.release("svc");
     assertThat(released.capacity().gpus()).isEqualTo(empty.capacity().gpus());
     assertThat(released.version()).isEqualTo(2);
+  }
+
+  @Test
+  void aMigGpuOffersItsUnheldInstancesAndNotTheWholeGpu() {
+    Cluster cluster = ClusterPresets.of(Map.of("A100-SXM4-80GB", 1), 2, ClusterPresets.NETWORK_100G);
+    String g = cluster.gpus().get(0).id();
+    List<MigSlice> layout = List.of(new MigSlice("2g.20gb", 0), new MigSlice("1g.10gb", 2), new MigSlice("1g.10gb", 3), new MigSlice("3g.40gb", 4));
+    ClusterState mig = ClusterState.empty(cluster).configureMig(g, layout);
+    assertThat(mig.mode(g)).isEqualTo(GpuMode.MIG);
+    assertThat(mig.capacity().contains(g)).isFalse();
+    assertThat(mig.capacity().freeMigInstances()).containsExactly(Map.entry(g, layout));
+    ClusterState held = mig.allocate(Allocation.of("s", List.of(Holding.of(g, new MigSlice("3g.40gb", 4), 1L << 30))));
+    assertThat(held.capacity().freeMigInstances().get(g)).containsExactlyElementsOf(layout.subList(0, 3));
   }
 }

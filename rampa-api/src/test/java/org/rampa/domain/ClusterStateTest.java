@@ -9,6 +9,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -16,17 +17,34 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.rampa.catalog.ClusterPresets;
+import org.rampa.domain.share.GpuPartitioning;
+import org.rampa.domain.share.MigSlice;
+import org.rampa.domain.share.MpsShare;
+import org.rampa.domain.share.Placement;
+import org.rampa.domain.share.Whole;
 import org.rampa.testing.Property;
 import org.rampa.testing.RandomInstances;
 
 class ClusterStateTest {
 
+  /** A plan holding {@code share} of each GPU: whole at 1, else an MPS share reserving {@code memory}. */
   static Plan hold(String service, double share, long memory, String... gpus) {
     var plan = Plan.builder().serviceId(service).period(Duration.ZERO).throughput(0).latency(Duration.ZERO);
     for (String g : gpus) {
-      plan.addStages(Stage.builder().from(0).to(1).addGpus(g).share(share).computeTime(Duration.ZERO).memoryBytes(memory).build());
+      plan.addStages(Stage.builder().from(0).to(1).addGpus(g).placement(placement(share, memory)).computeTime(Duration.ZERO).memoryBytes(memory).build());
     }
     return plan.build();
+  }
+
+  static Plan hold(String service, Placement placement, long memory, String gpu) {
+    return Plan.builder().serviceId(service).period(Duration.ZERO).throughput(0).latency(Duration.ZERO)
+        .addStages(Stage.builder().from(0).to(1).addGpus(gpu).placement(placement).computeTime(Duration.ZERO).memoryBytes(memory).build())
+        .build();
+  }
+
+  static Placement placement(double share, long memory) {
+    return share == 1.0 ? new Whole() : new MpsShare(share, memory);
   }
 
   private static Cluster cluster(long seed) {
@@ -91,15 +109,64 @@ class ClusterStateTest {
   }
 
   @Test
-  void sharesAndMemoryMayBeSplitButNotOvercommitted() {
-    Cluster c = cluster(2);
+  void mpsSharesAndMemoryMayBeSplitButNotOvercommitted() {
+    Cluster c = a100s(1, 1);
     String g = c.gpus().get(0).id();
-    long memory = c.typeOf(g).memoryBytes();
-    ClusterState s = ClusterState.empty(c).allocate(hold("a", 0.5, memory / 2, g)).allocate(hold("b", 0.5, memory / 2, g));
+    long overhead = GpuPartitioning.DEFAULT_MPS_PROCESS_OVERHEAD_BYTES;
+    long card = c.typeOf(g).memoryBytes();
+    // two reservations leave room for a third client's context, but not for more memory
+    long half = card / 2 - 2 * overhead;
+    ClusterState s = ClusterState.empty(c).allocate(hold("a", 0.5, half, g)).allocate(hold("b", 0.5, half, g));
     assertThat(s.freeShare(g)).isZero();
-    assertThatThrownBy(() -> s.allocate(hold("c", 0.1, 0, g))).hasMessageContaining("held already");
-    ClusterState t = ClusterState.empty(c).allocate(hold("a", 0.3, memory, g));
-    assertThatThrownBy(() -> t.allocate(hold("b", 0.3, 1, g))).hasMessageContaining("memory");
+    assertThat(s.mode(g)).isEqualTo(GpuMode.MPS);
+    assertThatThrownBy(() -> s.allocate(hold("c", 0.1, 0, g))).hasMessageContaining("COMPUTE_SUM").hasMessageContaining("[a, b]");
+    ClusterState t = ClusterState.empty(c).allocate(hold("a", 0.3, half, g));
+    assertThatThrownBy(() -> t.allocate(hold("b", 0.3, card / 2 + 1, g))).hasMessageContaining("CARD_MEMORY");
+    assertThat(s.mpsFaultDomains()).containsExactly(Map.entry(g, List.of("a", "b")));
+    assertThat(ClusterState.empty(c).allocate(hold("a", 0.5, half, g)).mpsFaultDomains()).isEmpty();
+    ClusterState loose = ImmutableClusterState.copyOf(s).withMpsOvercommit(0.2);
+    assertThat(loose.allocate(hold("c", 0.1, 0, g)).holdingsOn(g)).hasSize(3);
+  }
+
+  @Test
+  void aModeOrLayoutChangesOnlyOnAnEmptyGpuAndRefusalsChangeNothing() {
+    Cluster c = a100s(1, 2);
+    String g = c.gpus().get(0).id();
+    ClusterState mps = ClusterState.empty(c).allocate(hold("a", 0.5, 1, g));
+    assertThatThrownBy(() -> mps.allocate(hold("w", 1.0, 1, g))).hasMessageContaining("MODE");
+    assertThatThrownBy(() -> mps.configureMig(g, List.of(new MigSlice("7g.80gb", 0))))
+        .hasMessageContaining("RECONFIGURATION").hasMessageContaining("[a]");
+    List<MigSlice> layout = List.of(new MigSlice("3g.40gb", 0), new MigSlice("3g.40gb", 4));
+    ClusterState mig = ClusterState.empty(c).configureMig(g, layout);
+    Allocation slice = Allocation.of("s", List.of(Holding.of(g, new MigSlice("3g.40gb", 4), 10L << 30)));
+    ClusterState one = mig.allocate(slice);
+    assertThatThrownBy(() -> one.allocate(Allocation.of("t", List.of(Holding.of(g, new MigSlice("3g.40gb", 4), 1)))))
+        .hasMessageContaining("MIG_INSTANCE").hasMessageContaining("held twice");
+    assertThatThrownBy(() -> one.allocate(Allocation.of("t", List.of(Holding.of(g, new MigSlice("1g.10gb", 0), 1)))))
+        .hasMessageContaining("MIG_INSTANCE").hasMessageContaining("not an instance");
+    assertThatThrownBy(() -> one.allocate(Allocation.of("t", List.of(Holding.of(g, new MigSlice("3g.40gb", 0), 41L << 30)))))
+        .hasMessageContaining("HOLDING_MEMORY");
+    assertThatThrownBy(() -> one.allocate(hold("m", 0.5, 1, g))).hasMessageContaining("MODE");
+    assertThatThrownBy(() -> ClusterState.empty(c).configureMig(g, List.of(new MigSlice("3g.40gb", 0), new MigSlice("4g.40gb", 0))))
+        .hasMessageContaining("MIG_OVERLAP");
+    assertThat(one.allocations()).containsOnlyKeys("s");
+    assertThat(one.release("s").configureMig(g, List.of()).mode(g)).isEqualTo(GpuMode.FREE);
+  }
+
+  @Test
+  void aDocumentsLedgerIsCheckedByTheSameRules() {
+    Cluster c = a100s(1, 1);
+    String g = c.gpus().get(0).id();
+    assertThatThrownBy(() -> ImmutableClusterState.builder().cluster(c).putMigLayouts(g, List.of(new MigSlice("1g.10gb", 7))).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("migLayouts[" + g + "]").hasMessageContaining("MIG_START");
+    assertThatThrownBy(() -> ImmutableClusterState.builder().cluster(c)
+        .putAllocations("a", Allocation.of("a", List.of(Holding.of(g, new MpsShare(0.7, 0), 0))))
+        .putAllocations("b", Allocation.of("b", List.of(Holding.of(g, new MpsShare(0.7, 0), 0)))).build())
+        .hasMessageContaining("COMPUTE_SUM");
+  }
+
+  static Cluster a100s(int nodes, int gpusPerNode) {
+    return ClusterPresets.of(Map.of("A100-SXM4-80GB", nodes), gpusPerNode, ClusterPresets.NETWORK_100G);
   }
 
   @Test
@@ -174,6 +241,71 @@ class ClusterStateTest {
     }
     assertThat(committed.get()).isPositive();
     System.out.printf("concurrency: %d commits, %d refused as stale or conflicting, final version %d%n", committed.get(), stale.get(), end.version());
+  }
+
+  @Test
+  void concurrentCommitsOnSharedGpusNeverOvercommitAndNeverApplyAStalePlan() throws Exception {
+    Cluster c = a100s(1, 4);
+    String mig = c.gpus().get(2).id();
+    List<MigSlice> sevenSlices = new ArrayList<>();
+    for (int start = 0; start < 7; start++) {
+      sevenSlices.add(new MigSlice("1g.10gb", start));
+    }
+    ClusterStateHolder holder = new ClusterStateHolder(ClusterState.empty(c).configureMig(mig, sevenSlices));
+    List<String> mpsGpus = List.of(c.gpus().get(0).id(), c.gpus().get(1).id());
+    double[] menu = {0.1, 0.2, 0.3, 0.5};
+    int threads = 8;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    CountDownLatch start = new CountDownLatch(1);
+    Set<Long> committedOn = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    AtomicInteger committed = new AtomicInteger();
+    AtomicInteger duplicateVersions = new AtomicInteger();
+    List<Future<?>> futures = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int thread = t;
+      futures.add(pool.submit(() -> {
+        java.util.Random rnd = new java.util.Random(1000 + thread);
+        start.await();
+        for (int i = 0; i < 300; i++) {
+          ClusterState snapshot = holder.current();
+          if (!snapshot.allocations().isEmpty() && rnd.nextInt(4) == 0) {
+            List<String> ids = new ArrayList<>(snapshot.allocations().keySet());
+            holder.release(ids.get(rnd.nextInt(ids.size())), snapshot.version());
+            continue;
+          }
+          String id = "t" + thread + "-" + i;
+          Plan plan = rnd.nextBoolean()
+              ? hold(id, new MpsShare(menu[rnd.nextInt(menu.length)], 1L << 30), 1L << 30, mpsGpus.get(rnd.nextInt(2)))
+              : hold(id, sevenSlices.get(rnd.nextInt(7)), 1L << 30, mig);
+          ClusterStateHolder.CommitResult r = holder.commit(plan, snapshot.version());
+          if (r.outcome() == ClusterStateHolder.Outcome.COMMITTED) {
+            committed.incrementAndGet();
+            if (!committedOn.add(snapshot.version())) {
+              duplicateVersions.incrementAndGet();
+            }
+          }
+        }
+        return null;
+      }));
+    }
+    start.countDown();
+    for (Future<?> f : futures) {
+      f.get(60, TimeUnit.SECONDS);
+    }
+    pool.shutdown();
+    ClusterState end = holder.current();
+    assertThat(duplicateVersions.get()).as("two commits planned on one version").isZero();
+    for (String g : mpsGpus) {
+      double sum = end.holdingsOn(g).stream().mapToDouble(h -> ((MpsShare) h.placement()).fraction()).sum();
+      assertThat(sum).as("MPS compute on %s", g).isLessThanOrEqualTo(1 + 1e-9);
+    }
+    List<Placement> slices = end.holdingsOn(mig).stream().map(Holding::placement).toList();
+    assertThat(slices).as("MIG instances held once").doesNotHaveDuplicates();
+    // the final ledger passes every rule when built afresh, as a document read back would be
+    assertThat(ImmutableClusterState.builder().from(end).build().allocations()).isEqualTo(end.allocations());
+    assertThat(committed.get()).isPositive();
+    System.out.printf("shared concurrency: %d commits, final version %d, %d services on 3 shared GPUs%n",
+        committed.get(), end.version(), end.allocations().size());
   }
 
   @Test

@@ -105,7 +105,7 @@ public final class BruteForcePlacement {
           if (!SloPredicate.meetsPeriod(compute / ids.size(), request.slo()) || partialCompute + compute > latencyBudget) {
             continue;
           }
-          stages.add(new StageAssignment(from, to, ids, 1.0));
+          stages.add(StageAssignment.whole(from, to, ids));
           recurse(to, usedMask | mask, c, partialCompute + compute, stages);
           stages.remove(stages.size() - 1);
         }

@@ -116,7 +116,7 @@ class PlanVerifierTest {
         .addGpus(Gpu.of("s0", "slow", "n"), Gpu.of("f0", "fast", "n")).build();
     Model big = gen.model(3, 30, 0); // 30 GB of weights: more than the slow GPU's 16 GB
     ServiceRequest r = gen.request("s", big, 1e-3, Duration.ofSeconds(100), 1, 4);
-    Plan mixed = pm.plan(r, List.of(new StageAssignment(0, 3, List.of("f0", "s0"), 1.0)), c, 0, "t");
+    Plan mixed = pm.plan(r, List.of(StageAssignment.whole(0, 3, List.of("f0", "s0"))), c, 0, "t");
     assertThat(kinds(verifier.verify(r, mixed, ClusterState.empty(c)))).contains(Kind.MIXED_REPLICA_TYPES);
     Plan tooBig = pm.plan(r, List.of(StageAssignment.of(0, 3, "s0")), c, 0, "t");
     List<Violation> v = new ArrayList<>(verifier.verify(r, tooBig, ClusterState.empty(c)).violations());

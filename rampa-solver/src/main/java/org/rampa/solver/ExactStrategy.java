@@ -364,11 +364,12 @@ public final class ExactStrategy implements PlacementStrategy {
         problem.request().slo());
   }
 
+  /** The cost of the whole GPUs the formulation places stages on. */
   private static double costOf(List<StageAssignment> stages, GpuCosts costs) {
     double cost = 0;
     for (StageAssignment s : stages) {
       for (String gpu : s.gpus()) {
-        cost += costs.of(gpu) * s.share();
+        cost += costs.of(gpu);
       }
     }
     return cost;

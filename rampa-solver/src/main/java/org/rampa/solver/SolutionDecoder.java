@@ -106,7 +106,7 @@ final class SolutionDecoder {
             gpus.add(gpu.id());
           }
         }
-        stages.add(new StageAssignment(a.from, a.to, gpus, 1.0));
+        stages.add(StageAssignment.whole(a.from, a.to, gpus));
       }
     }
     return stages;
@@ -184,7 +184,7 @@ final class SolutionDecoder {
       Arc a = path.get(k);
       stages.add(null);
       if (a.slot >= 0) {
-        stages.set(k, new StageAssignment(a.from, a.to, take(taken, "s" + a.slot + "/" + a.type, a), 1.0));
+        stages.set(k, StageAssignment.whole(a.from, a.to, take(taken, "s" + a.slot + "/" + a.type, a)));
       }
     }
     for (int t = 0; t < f.types.size(); t++) {
@@ -199,10 +199,10 @@ final class SolutionDecoder {
       // single replicas off slow nodes first (the model leaves enough there), then the rest spread
       pool.sort((x, y) -> Boolean.compare(onSlowNode(x), onSlowNode(y)));
       for (int k : singles) {
-        stages.set(k, new StageAssignment(path.get(k).from, path.get(k).to, take(taken, "net/" + t, path.get(k)), 1.0));
+        stages.set(k, StageAssignment.whole(path.get(k).from, path.get(k).to, take(taken, "net/" + t, path.get(k))));
       }
       for (int k : spread) {
-        stages.set(k, new StageAssignment(path.get(k).from, path.get(k).to, spreadOffSlowNodes(pool, path.get(k)), 1.0));
+        stages.set(k, StageAssignment.whole(path.get(k).from, path.get(k).to, spreadOffSlowNodes(pool, path.get(k))));
       }
     }
     return stages;

@@ -45,4 +45,9 @@ public record CuMask(int computeUnits, long memoryBytes) implements Placement {
       throw Invalid.value("cuMask.memoryBytes", memoryBytes, "exceeds the card's " + gpu.memoryBytes() + " bytes on " + gpu.gpuType());
     }
   }
+
+  @Override
+  public String label() {
+    return "cu-mask " + computeUnits;
+  }
 }

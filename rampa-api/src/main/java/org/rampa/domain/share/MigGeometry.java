@@ -54,6 +54,12 @@ public record MigGeometry(String name, int smCount, int memorySlices, List<MigPr
     return (double) profile.memorySlices() / memorySlices;
   }
 
+  /** The larger of the profile's compute slices over the card's and its memory slices over the card's. */
+  public double shareEquivalent(MigProfile profile) {
+    int computeSlices = profiles.stream().mapToInt(MigProfile::computeSlices).max().orElseThrow();
+    return Math.max((double) profile.computeSlices() / computeSlices, bandwidthFraction(profile));
+  }
+
   /** Throws when {@code profileName} does not exist or may not start at {@code start}. */
   public void requireStart(String profileName, int start) {
     MigProfile p = profile(profileName);

@@ -24,6 +24,11 @@ public record MigSlice(String profile, int start) implements Placement {
   }
 
   @Override
+  public double shareEquivalent(GpuPartitioning gpu) {
+    return gpu.requireMig().shareEquivalent(gpu.requireMig().profile(profile));
+  }
+
+  @Override
   public long memoryBytes(GpuPartitioning gpu) {
     return gpu.requireMig().profile(profile).memoryBytes();
   }
@@ -36,5 +41,10 @@ public record MigSlice(String profile, int start) implements Placement {
   @Override
   public void requireOn(GpuPartitioning gpu) {
     gpu.requireMig().requireStart(profile, start);
+  }
+
+  @Override
+  public String label() {
+    return profile + "@" + start;
   }
 }

@@ -29,6 +29,11 @@ public record MigSliceMps(String profile, int start, int processes, long process
   }
 
   @Override
+  public double shareEquivalent(GpuPartitioning gpu) {
+    return slice().shareEquivalent(gpu);
+  }
+
+  @Override
   public double bandwidthFraction(GpuPartitioning gpu) {
     return slice().bandwidthFraction(gpu);
   }
@@ -49,5 +54,10 @@ public record MigSliceMps(String profile, int start, int processes, long process
     if (!gpu.mps()) {
       throw Invalid.value("migMps", gpu.gpuType(), "this GPU type has no MPS");
     }
+  }
+
+  @Override
+  public String label() {
+    return profile + "@" + start + " x" + processes + " mps";
   }
 }

@@ -45,4 +45,9 @@ public record MpsShare(double fraction, long memoryBytes) implements Placement {
       throw Invalid.value("mps.memoryBytes", memoryBytes, "exceeds the card's " + gpu.memoryBytes() + " bytes on " + gpu.gpuType());
     }
   }
+
+  @Override
+  public String label() {
+    return "mps " + fraction;
+  }
 }

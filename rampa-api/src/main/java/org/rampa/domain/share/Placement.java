@@ -32,6 +32,15 @@ public sealed interface Placement permits Whole, MpsShare, MigSlice, MigSliceMps
    */
   double bandwidthFraction(GpuPartitioning gpu);
 
+  /**
+   * How much of a whole GPU this placement uses up, for its cost (SHARING.md section 4): the
+   * compute fraction, except for MIG, where a slice uses up the larger of its compute slices and
+   * its memory slices (a 1g.20gb takes 1/7 of the compute but 2/8 of the memory).
+   */
+  default double shareEquivalent(GpuPartitioning gpu) {
+    return computeFraction(gpu);
+  }
+
   /** The memory this placement may use on its GPU, in bytes. */
   long memoryBytes(GpuPartitioning gpu);
 
@@ -41,6 +50,10 @@ public sealed interface Placement permits Whole, MpsShare, MigSlice, MigSliceMps
    */
   @JsonIgnore
   boolean isolated();
+
+  /** A short name for tables and messages: "whole", "mps 0.3", "3g.40gb@4", "cu-mask 60", "template vir02". */
+  @JsonIgnore
+  String label();
 
   /**
    * Throws, naming the field, the value and the rule, when this placement cannot exist on a GPU of

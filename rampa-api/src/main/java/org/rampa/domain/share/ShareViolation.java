@@ -20,7 +20,19 @@ public record ShareViolation(Rule rule, String message) {
     /** Reservations plus per-process context memory exceeding the card. */
     CARD_MEMORY,
     /** MPS processes inside one MIG instance needing more than its memory. */
-    INSTANCE_MEMORY
+    INSTANCE_MEMORY,
+    /** Placements of different modes on one GPU, or a whole holding on a GPU someone else holds part of. */
+    MODE,
+    /** A MIG holding that is not a free instance of its GPU's configured layout. */
+    MIG_INSTANCE,
+    /** A placement the GPU type cannot have (a profile or start it lacks, more CUs or cores than it has). */
+    PLACEMENT,
+    /** A holding using more memory than its placement has (its MIG instance, template or reservation). */
+    HOLDING_MEMORY,
+    /** NPU templates whose cores add up to more than the card's. */
+    CORE_SUM,
+    /** A MIG layout change on a GPU somebody holds part of. */
+    RECONFIGURATION
   }
 
   @Override

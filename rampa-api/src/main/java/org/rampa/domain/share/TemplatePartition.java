@@ -36,4 +36,9 @@ public record TemplatePartition(String template) implements Placement {
   public void requireOn(GpuPartitioning gpu) {
     gpu.template(template);
   }
+
+  @Override
+  public String label() {
+    return "template " + template;
+  }
 }

@@ -27,4 +27,9 @@ public record Whole() implements Placement {
   public void requireOn(GpuPartitioning gpu) {
     // every GPU can be held whole
   }
+
+  @Override
+  public String label() {
+    return "whole";
+  }
 }

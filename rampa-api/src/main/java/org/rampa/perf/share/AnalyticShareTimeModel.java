@@ -12,6 +12,7 @@ import org.rampa.domain.Model;
 import org.rampa.domain.share.MpsShare;
 import org.rampa.domain.share.Placement;
 import org.rampa.perf.PerformanceModel;
+import org.rampa.perf.Roofline;
 
 /**
  * Tier 3, the analytic default (SHARING.md section 2): per layer, the whole-GPU time of
@@ -94,9 +95,9 @@ public final class AnalyticShareTimeModel implements ShareTimeModel {
     double total = 0;
     for (int l = from; l < to; l++) {
       Roofline r = Roofline.of(model.layer(l), type, batch);
-      total += Math.max(r.compute, r.memory);
-      if (r.memory >= r.compute) {
-        memoryBound += r.memory;
+      total += r.boundSeconds();
+      if (r.memoryBound()) {
+        memoryBound += r.memorySeconds();
       }
     }
     return total > 0 ? memoryBound / total : 0;
@@ -106,7 +107,7 @@ public final class AnalyticShareTimeModel implements ShareTimeModel {
   public static double dramBytesPerBatch(Model model, int from, int to, int batch) {
     double bytes = 0;
     for (int l = from; l < to; l++) {
-      bytes += Roofline.bytes(model.layer(l), batch);
+      bytes += Roofline.dramBytes(model.layer(l), batch);
     }
     return bytes;
   }
@@ -115,23 +116,12 @@ public final class AnalyticShareTimeModel implements ShareTimeModel {
     double whole = PerformanceModel.defaults().layerSeconds(layer, type, batch);
     double fixed = Math.min(whole, type.layerOverhead().toNanos() * 1e-9 + floorSeconds);
     Roofline r = Roofline.of(layer, type, batch);
-    double peak = Math.max(r.compute, r.memory);
+    double peak = r.boundSeconds();
     if (peak == 0) {
       return whole;
     }
     double k = (whole - fixed) / peak;
-    return fixed + Math.max(k * r.compute / sc, k * r.memory / bw);
-  }
-
-  /** The roofline's compute and memory terms of one layer on a whole GPU, in seconds. */
-  private record Roofline(double compute, double memory) {
-    static Roofline of(Layer layer, GpuType type, int batch) {
-      return new Roofline(batch * layer.flopsPerSample() / type.effectiveFlopsPerSecond(), bytes(layer, batch) / type.effectiveBandwidthBytesPerSecond());
-    }
-
-    static double bytes(Layer layer, int batch) {
-      return layer.weightBytes() + (double) batch * (layer.outputBytesPerSample() + layer.stateBytesPerSample());
-    }
+    return fixed + Math.max(k * r.computeSeconds() / sc, k * r.memorySeconds() / bw);
   }
 
   /** One MuxServe measurement turned into a slowdown to reproduce: stage at share s vs at 100 %. */

@@ -13,6 +13,15 @@ public interface ShareTimeModel {
   /** Seconds for one batch of {@code stage}, or empty when this model has nothing to say about it. */
   OptionalDouble seconds(SharedStage stage);
 
+  /**
+   * SHARING.md section 2's tiers on the tables shipped with RAMPA: ParvaGPU's and MuxServe's
+   * measurements, the {@code A/s + C} law fitted to each of their series, then the calibrated
+   * analytic model, which answers every stage.
+   */
+  static ShareTimeModel defaults() {
+    return DefaultTiers.TIERS;
+  }
+
   /** The first tier that answers: measured tables before fitted laws before the analytic default. */
   static ShareTimeModel firstOf(List<ShareTimeModel> tiers) {
     List<ShareTimeModel> copy = List.copyOf(tiers);

@@ -4,8 +4,12 @@ import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import org.rampa.catalog.GpuCatalog;
 import org.rampa.catalog.ModelCatalog;
+import org.rampa.catalog.SharingCatalog;
 import org.rampa.domain.GpuType;
 import org.rampa.domain.Model;
+import org.rampa.domain.share.GpuPartitioning;
+import org.rampa.domain.share.MigProfile;
+import org.rampa.domain.share.PartitionTemplate;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -37,6 +41,31 @@ final class CatalogCommand implements Callable<Integer> {
           m.totalFlopsPerSample() / 1e9, m.totalWeightBytes() / 1e9);
     }
     out.println("(transformers: prefill at their default sequence length; see ModelCatalog.prefill/decode)");
+    out.println();
+    printSharing(out);
     return 0;
+  }
+
+  /** How each type can be shared: MPS, MIG profiles with SMs, memory and starts, CU counts, NPU templates. */
+  private static void printSharing(PrintWriter out) {
+    out.printf("%-16s %4s %5s  %s%n", "sharing", "MPS", "CUs", "MIG profiles (SMs of card, GiB, allowed starts) / NPU templates (cores, GiB)");
+    SharingCatalog sharing = SharingCatalog.standard();
+    for (String id : sharing.gpuTypes()) {
+      GpuPartitioning p = sharing.partitioning(id);
+      StringBuilder parts = new StringBuilder();
+      p.mig().ifPresent(g -> {
+        parts.append(g.name()).append(":");
+        for (MigProfile m : g.profiles()) {
+          parts.append(String.format(" %s (%d/%d, %.1f, %s)%s", m.name(), m.smCount(), g.smCount(), m.memoryBytes() / (double) (1L << 30),
+              m.allowedStarts(), (m.confidence() + m.source()).contains("UNVERIFIED") ? "*" : ""));
+        }
+      });
+      for (PartitionTemplate t : p.templates()) {
+        parts.append(String.format(" %s (%d/%d, %.0f)", t.name(), t.cores(), p.npuCores(), t.memoryBytes() / (double) (1L << 30)));
+      }
+      out.printf("%-16s %4s %5s  %s%n", id, p.mps() ? "yes" : "no", p.computeUnits() > 0 ? String.valueOf(p.computeUnits()) : "-",
+          parts.length() > 0 ? parts.toString().trim() : "-");
+    }
+    out.println("(* UNVERIFIED in the MIG geometry table; NPU types and their templates are modelled, not measured)");
   }
 }

@@ -165,7 +165,7 @@ public final class Simulator {
 
   private static void changeHeld(Map<String, Double> held, ClusterState state, String serviceId, int sign) {
     for (Holding h : state.allocations().get(serviceId).holdings()) {
-      held.merge(state.cluster().gpu(h.gpu()).type(), sign * h.share(), Double::sum);
+      held.merge(state.cluster().gpu(h.gpu()).type(), sign * state.computeFraction(h), Double::sum);
     }
   }
 

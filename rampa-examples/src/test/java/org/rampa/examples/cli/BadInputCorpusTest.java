@@ -170,7 +170,7 @@ class BadInputCorpusTest {
       planBad("request id held, strategy " + strategy, d -> {
         d.put("strategy", strategy);
         d.set("allocations", BadInputs.tree("{\"bert\": {\"serviceId\": \"bert\", \"holdings\": "
-            + "[{\"gpu\": \"node000-gpu0\", \"share\": 1.0, \"memoryBytes\": 1000}]}}"));
+            + "[{\"gpu\": \"node000-gpu0\", \"memoryBytes\": 1000}]}}"));
       }, "request.id = bert", "already held");
     }
     planBad("importance null weight", d -> at(d, "importanceByType").putNull("T4"), "$.importanceByType");

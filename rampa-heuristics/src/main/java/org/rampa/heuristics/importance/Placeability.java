@@ -37,12 +37,15 @@ public interface Placeability {
    * costly part) overrides this.
    */
   default Predicate<ServiceRequest> placeableWithout(ClusterState state, String gpuId) {
+    if (!state.capacity().contains(gpuId)) {
+      // strategies place whole GPUs only: the rest of a partly held GPU is no use to them
+      return request -> canPlace(request, state);
+    }
     String probe = "rampa-importance-probe";
     for (int i = 1; state.holds(probe); i++) {
       probe = "rampa-importance-probe-" + i;
     }
-    ClusterState without = state.allocate(Allocation.of(probe,
-        List.of(Holding.of(gpuId, state.freeShare(gpuId), state.freeMemoryBytes(gpuId)))));
+    ClusterState without = state.allocate(Allocation.of(probe, List.of(Holding.whole(gpuId, state.freeMemoryBytes(gpuId)))));
     return request -> canPlace(request, without);
   }
 

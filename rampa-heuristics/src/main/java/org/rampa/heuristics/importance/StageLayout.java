@@ -36,7 +36,7 @@ final class StageLayout {
     List<StageAssignment> stages = new ArrayList<>(replicas.length);
     int next = 0;
     for (int k = 0; k < replicas.length; k++) {
-      stages.add(new StageAssignment(bounds[k], bounds[k + 1], gpuIds.subList(next, next + replicas[k]), 1.0));
+      stages.add(StageAssignment.whole(bounds[k], bounds[k + 1], gpuIds.subList(next, next + replicas[k])));
       next += replicas[k];
     }
     return stages;

@@ -525,7 +525,7 @@ final class LabelSettingStrategy implements PlacementStrategy {
             gpus.add(p.gpus.get(consumed[p.index]++).id());
           }
         }
-        stages.add(new StageAssignment(l.from, l.boundary, gpus, 1.0));
+        stages.add(StageAssignment.whole(l.from, l.boundary, gpus));
       }
       return stages;
     }

@@ -120,7 +120,7 @@ final class PlacementContext {
         ids.add(g.id());
         cost += g.cost();
       }
-      assignments.add(new StageAssignment(range[0], range[1], ids, 1.0));
+      assignments.add(StageAssignment.whole(range[0], range[1], ids));
     }
     return check(assignments, cost, strategy);
   }

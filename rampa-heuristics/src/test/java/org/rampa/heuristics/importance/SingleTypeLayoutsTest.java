@@ -44,7 +44,7 @@ class SingleTypeLayoutsTest {
             for (int i = 0; i < replicas[k]; i++) {
               gpus.add("g" + next++);
             }
-            assignment.add(new StageAssignment(bounds.get(k), bounds.get(k + 1), gpus, 1.0));
+            assignment.add(StageAssignment.whole(bounds.get(k), bounds.get(k + 1), gpus));
           }
           Plan plan = perf.plan(request, assignment, cluster, 0, "brute");
           if (verifier.verify(request, plan, empty).ok()) {

@@ -195,7 +195,7 @@ final class BoundaryInstances {
         if (reference.stageMemory(from, to) > c.type(first.type()).memoryBytes()) {
           break;
         }
-        stages.add(new StageAssignment(from, to, gpus, 1.0));
+        stages.add(StageAssignment.whole(from, to, gpus));
         from = to;
       }
       if (from == layers) {

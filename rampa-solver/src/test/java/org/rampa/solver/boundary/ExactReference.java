@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.rampa.domain.share.Whole;
 import org.rampa.domain.BatchingWait;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.Gpu;
@@ -177,7 +178,7 @@ final class ExactReference {
     Set<String> seen = new HashSet<>();
     int expected = 0;
     for (StageAssignment s : stages) {
-      if (s.from() != expected || s.share() != 1.0) {
+      if (s.from() != expected || !(s.placement() instanceof Whole)) {
         return false;
       }
       expected = s.to();
@@ -240,7 +241,7 @@ final class ExactReference {
           if (best != null && c.compareTo(best.cost()) >= 0) {
             continue;
           }
-          stages.add(new StageAssignment(from, to, gpus, 1.0));
+          stages.add(StageAssignment.whole(from, to, gpus));
           search(to, usedMask | subset, c, partialCompute + compute, stages);
           stages.remove(stages.size() - 1);
         }

@@ -1,0 +1,214 @@
+package org.rampa.examples.cli;
+
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.rampa.catalog.GpuCatalog;
+import org.rampa.catalog.ModelCatalog;
+import org.rampa.catalog.SharingCatalog;
+import org.rampa.domain.GpuType;
+import org.rampa.domain.Model;
+import org.rampa.domain.share.CuMask;
+import org.rampa.domain.share.GpuPartitioning;
+import org.rampa.domain.share.MigProfile;
+import org.rampa.domain.share.MigSlice;
+import org.rampa.domain.share.MpsShare;
+import org.rampa.domain.share.Placement;
+import org.rampa.domain.share.TemplatePartition;
+import org.rampa.domain.share.Whole;
+import org.rampa.examples.sim.WorkloadSpec;
+import org.rampa.json.RampaJson;
+import org.rampa.perf.DeviceKind;
+import org.rampa.perf.PerformanceModel;
+import org.rampa.perf.share.CoRunner;
+import org.rampa.perf.share.InterferenceModel;
+import org.rampa.perf.share.SharedStage;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+@Command(name = "predict", mixinStandardHelpOptions = true,
+    description = {"How fast is one batch of a model on a GPU or a part of one? The whole model as one stage,",
+        "timed by the share-time tiers (measured tables, fitted laws, the analytic model) and slowed by",
+        "K co-runners (default interference: linear, 5 %% per contended co-runner; none under MIG and",
+        "templates). Prints one JSON object: seconds, secondsAlone, slowdown, memoryBytes, fits, placement."})
+final class PredictCommand implements Callable<Integer> {
+
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--model", required = true, paramLabel = "NAME", description = "A catalog model (see `rampa catalog`).")
+  String model;
+
+  @Option(names = "--phase", defaultValue = "model", paramLabel = "model|prefill|decode",
+      description = "model: the catalog model as listed (transformers: prefill at their default length); prefill or decode a transformer at --tokens. Default: ${DEFAULT-VALUE}.")
+  String phase;
+
+  @Option(names = "--tokens", paramLabel = "N", description = "Sequence length (prefill) or context (decode). Default: 512.")
+  Integer tokens;
+
+  @Option(names = "--gpu", required = true, paramLabel = "TYPE", description = "A catalog GPU type, or a modelled NPU type for --template.")
+  String gpu;
+
+  @Option(names = "--batch", defaultValue = "1", paramLabel = "B", description = "Batch size. Default: ${DEFAULT-VALUE}.")
+  int batch;
+
+  @ArgGroup(exclusive = true)
+  Part part;
+
+  static final class Part {
+    @Option(names = "--mig", paramLabel = "PROFILE[@START]", description = "A MIG profile of the type (e.g. 3g.40gb), at its first allowed start unless @START is given.")
+    String mig;
+
+    @Option(names = "--mps", paramLabel = "FRACTION", description = "An MPS share in (0, 1]; 1.0 is the whole GPU.")
+    Double mps;
+
+    @Option(names = "--cu-mask", paramLabel = "N", description = "An AMD CU mask of N compute units.")
+    Integer cuMask;
+
+    @Option(names = "--template", paramLabel = "NAME", description = "An NPU partition template (modelled NPU types only).")
+    String template;
+  }
+
+  @Option(names = "--co-runners", defaultValue = "0", paramLabel = "K",
+      description = "K other stages of the same kind on the same GPU, each on the same kind of placement. Default: ${DEFAULT-VALUE}.")
+  int coRunners;
+
+  private static final int DEFAULT_TOKENS = 512;
+
+  @Override
+  public Integer call() {
+    if (batch < 1 || batch > WorkloadSpec.MAX_BATCH) {
+      throw bad("--batch", batch, "must lie in [1, " + WorkloadSpec.MAX_BATCH + "], as a workload's batch");
+    }
+    if (coRunners < 0 || coRunners >= GpuPartitioning.MPS_CLIENTS_PER_GPU) {
+      throw bad("--co-runners", coRunners, "must lie in [0, " + (GpuPartitioning.MPS_CLIENTS_PER_GPU - 1)
+          + "]: a GPU takes at most " + GpuPartitioning.MPS_CLIENTS_PER_GPU + " MPS clients");
+    }
+    Model m = model();
+    GpuType type = type();
+    GpuPartitioning parts = SharingCatalog.standard().partitioningFor(type);
+    PerformanceModel pm = PerformanceModel.defaults();
+    long memory = pm.stageMemoryBytes(m, 0, m.size(), batch);
+    Placement placement = placement(parts, memory);
+
+    var c = pm.cursor(m, batch, 0, List.of(DeviceKind.of(type, placement)));
+    while (c.canAdd()) {
+      c.add();
+    }
+    double alone = c.seconds(0);
+    SharedStage stage = SharedStage.wholeModel(m, batch, type, parts, placement);
+    CoRunner self = CoRunner.of("self", stage, alone);
+    List<CoRunner> others = Collections.nCopies(coRunners, CoRunner.of("co-runner", stage, alone));
+    double slowdown = InterferenceModel.defaults().slowdown(type, self, others);
+    long capacity = capacity(parts, placement);
+
+    double seconds = alone * slowdown;
+    spec.commandLine().getOut().println(RampaJson.write(new Prediction(m.name(), type.name(), batch, placement, placement.label(),
+        placement.computeFraction(parts), coRunners, alone, slowdown, seconds, batch / seconds, memory, capacity, memory <= capacity)));
+    return 0;
+  }
+
+  /** The printed answer; a record so that the placement is written with its {@code "kind"}. */
+  record Prediction(String model, String gpu, int batch, Placement placement, String placementLabel, double computeFraction,
+      int coRunners, double secondsAlone, double slowdown, double seconds, double throughput, long memoryBytes,
+      long capacityBytes, boolean fits) {}
+
+  private Model model() {
+    if (!ModelCatalog.names().contains(model)) {
+      throw bad("--model", model, "is not a catalog model; choose one of " + ModelCatalog.names());
+    }
+    int n = tokens == null ? DEFAULT_TOKENS : tokens;
+    try {
+      return switch (phase) {
+        case "model" -> {
+          if (tokens != null) {
+            throw bad("--tokens", tokens, "applies to --phase prefill or decode only");
+          }
+          yield ModelCatalog.model(model);
+        }
+        case "prefill" -> ModelCatalog.prefill(model, n);
+        case "decode" -> ModelCatalog.decode(model, n);
+        default -> throw bad("--phase", phase, "must be model, prefill or decode");
+      };
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), (ModelCatalog.isTransformer(model) ? "--tokens/--phase: " : "--phase: ") + e.getMessage());
+    }
+  }
+
+  private GpuType type() {
+    if (GpuCatalog.standard().ids().contains(gpu)) {
+      return GpuCatalog.standard().type(gpu);
+    }
+    return SharingCatalog.standard().npuTypes().stream().filter(t -> t.name().equals(gpu)).findFirst()
+        .orElseThrow(() -> bad("--gpu", gpu, "is not a catalog GPU or NPU type; choose one of " + SharingCatalog.standard().gpuTypes()));
+  }
+
+  /** The placement the options ask for; an MPS or CU-mask reservation is the stage's memory. */
+  private Placement placement(GpuPartitioning parts, long memory) {
+    if (part == null) {
+      return new Whole();
+    }
+    String option = part.mig != null ? "--mig" : part.mps != null ? "--mps" : part.cuMask != null ? "--cu-mask" : "--template";
+    try {
+      Placement p;
+      if (part.mps != null) {
+        if (!(part.mps > 0 && part.mps <= 1)) {
+          throw bad("--mps", part.mps, "must lie in (0, 1]. Maybe you passed a percentage instead of a fraction");
+        }
+        p = part.mps == 1.0 ? new Whole() : new MpsShare(part.mps, memory);
+      } else if (part.mig != null) {
+        p = migSlice(parts, part.mig);
+      } else if (part.cuMask != null) {
+        int card = parts.requireComputeUnits();
+        if (part.cuMask < 1 || part.cuMask > card) {
+          throw bad("--cu-mask", part.cuMask, "must lie in [1, " + card + "], the CUs of a " + parts.gpuType());
+        }
+        p = new CuMask(part.cuMask, memory);
+      } else {
+        p = new TemplatePartition(part.template);
+      }
+      p.requireOn(parts);
+      return p;
+    } catch (ParameterException e) {
+      throw e;
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), option + ": " + e.getMessage());
+    }
+  }
+
+  private static MigSlice migSlice(GpuPartitioning parts, String spec) {
+    int at = spec.indexOf('@');
+    String name = at < 0 ? spec : spec.substring(0, at);
+    MigProfile profile = parts.requireMig().profile(name);
+    if (at < 0) {
+      return new MigSlice(name, profile.allowedStarts().get(0));
+    }
+    try {
+      return new MigSlice(name, Integer.parseInt(spec.substring(at + 1)));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("start \"" + spec.substring(at + 1) + "\" is not a whole number");
+    }
+  }
+
+  /**
+   * The memory a stage on {@code p} may use: the instance's for MIG and templates, the card's for
+   * the whole GPU, and the card's less one MPS process context for an MPS share (a CU mask has none).
+   */
+  private static long capacity(GpuPartitioning parts, Placement p) {
+    if (p instanceof MpsShare) {
+      return parts.memoryBytes() - parts.mpsProcessOverheadBytes();
+    }
+    if (p instanceof CuMask) {
+      return parts.memoryBytes();
+    }
+    return p.memoryBytes(parts);
+  }
+
+  private ParameterException bad(String option, Object value, String rule) {
+    return new ParameterException(spec.commandLine(), option + " = " + value + ": " + rule);
+  }
+}
