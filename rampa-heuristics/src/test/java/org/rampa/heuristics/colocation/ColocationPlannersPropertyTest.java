@@ -36,6 +36,28 @@ class ColocationPlannersPropertyTest {
   }
 
   @Test
+  void mpsBaselinesShareGpusAndChargeInterference() {
+    int shared = 0;
+    for (long seed = 0; seed < 40; seed++) {
+      ColocationProblem p = RandomMixes.of(seed);
+      for (String name : java.util.List.of("even-mps-2", "gpu-lets")) {
+        var plan = ColocationPlanners.named(name).plan(p, Duration.ofSeconds(2)).plan();
+        if (plan.isEmpty()) {
+          continue;
+        }
+        for (var gpu : plan.get().gpus()) {
+          if (gpu.segments().size() > 1) {
+            shared++;
+            var perf = org.rampa.colocation.ColocationPerformance.evaluate(p, gpu).orElseThrow();
+            assertThat(perf).allSatisfy(s -> assertThat(s.slowdown()).isGreaterThan(1));
+          }
+        }
+      }
+    }
+    assertThat(shared).as("shared MPS GPUs over 40 seeds").isPositive();
+  }
+
+  @Test
   void sameSeedSamePlan() {
     ColocationProblem p = RandomMixes.of(7);
     assertThat(ColocationPlanners.named("heuristic").plan(p, Duration.ofSeconds(5)).plan())
