@@ -40,7 +40,8 @@ final class ColocateCommand implements Callable<Integer> {
   int scenario;
 
   @Option(names = "--planner", defaultValue = "heuristic", paramLabel = "NAME",
-      description = "exact (column generation + SCIP, warm-started by the heuristic), heuristic, or a baseline: exclusive, uniform-mig-1g, uniform-mig-3g. Default: ${DEFAULT-VALUE}.")
+      description = "exact (column generation + SCIP, warm-started by the heuristic), heuristic, or a baseline: exclusive, uniform-mig-1g, uniform-mig-3g, "
+          + "even-mps-2, even-mps-4, gpu-lets (the MPS baselines find no plan on ParvaGPU's MIG-only measurements). Default: ${DEFAULT-VALUE}.")
   String planner;
 
   @Option(names = "--objective", defaultValue = "min-gpus", paramLabel = "NAME",
