@@ -23,13 +23,88 @@ final class ColocationPricing {
   private final ColocationProblem problem;
   private final SegmentMenu menu;
   private final List<List<List<MigSlice>>> layouts = new ArrayList<>();
+  /** Per pool, the undominated MPS pair configurations; null when there were too many to enumerate. */
+  private final List<List<ColocationColumn>> mpsPairs = new ArrayList<>();
+
+  /** The MPS splits of a GPU between two tenants: (s, 1 − s). */
+  static final List<Double> MPS_SPLITS = List.of(0.2, 0.4, 0.5, 0.6, 0.8);
+
+  /** Pair evaluations per pool beyond which MPS pairs are not searched (and no complete enumeration is claimed). */
+  static final int MPS_EVALUATION_LIMIT = 50_000;
 
   ColocationPricing(ColocationProblem problem, SegmentMenu menu) {
     this.problem = problem;
     this.menu = menu;
-    for (GpuPool pool : problem.pools()) {
+    for (int k = 0; k < problem.pools().size(); k++) {
+      GpuPool pool = problem.pools().get(k);
       layouts.add(pool.partitioning().mig().map(MigLayouts::maximal).orElse(List.of()));
+      mpsPairs.add(pool.partitioning().mps() && pool.count() > 0 ? enumeratePairs(k) : List.of());
     }
+  }
+
+  /** False when a pool had too many MPS pairs to enumerate, so they are not searched there. */
+  boolean searchesAllMpsPairs() {
+    return mpsPairs.stream().allMatch(java.util.Objects::nonNull);
+  }
+
+  /**
+   * Every configuration of two MPS tenants sharing one GPU as (s, 1 − s), s from {@link
+   * #MPS_SPLITS}, at every pair of allowed batches that keeps both within the SLO rule with α for
+   * exactly this pair; undominated ones only. Services the time model knows no MPS time for are
+   * left out. Null when more than {@link #MPS_EVALUATION_LIMIT} pairs would be evaluated.
+   */
+  private List<ColocationColumn> enumeratePairs(int k) {
+    GpuPool pool = problem.pools().get(k);
+    String type = pool.type().name();
+    List<ColocationService> capable = new ArrayList<>();
+    for (ColocationService s : problem.services()) {
+      org.rampa.colocation.Segment alone = new org.rampa.colocation.Segment(s.id(), new org.rampa.domain.share.MpsShare(0.5, s.processMemoryBytes()), s.batches().get(0));
+      if (org.rampa.colocation.ColocationPerformance.evaluate(problem, new org.rampa.colocation.GpuConfiguration(type, List.of(alone))).isPresent()) {
+        capable.add(s);
+      }
+    }
+    long evaluations = 0;
+    for (int i = 0; i < capable.size(); i++) {
+      for (int j = i; j < capable.size(); j++) {
+        evaluations += (long) MPS_SPLITS.size() * capable.get(i).batches().size() * capable.get(j).batches().size();
+      }
+    }
+    if (evaluations > MPS_EVALUATION_LIMIT) {
+      return null;
+    }
+    List<ColocationColumn> raw = new ArrayList<>();
+    for (int i = 0; i < capable.size(); i++) {
+      for (int j = i; j < capable.size(); j++) {
+        ColocationService a = capable.get(i);
+        ColocationService b = capable.get(j);
+        for (double split : MPS_SPLITS) {
+          if (i == j && split > 0.5) {
+            continue; // the same service twice: (s, 1 − s) and (1 − s, s) are one configuration
+          }
+          for (int ba : a.batches()) {
+            for (int bb : b.batches()) {
+              List<org.rampa.colocation.Segment> pair = List.of(
+                  new org.rampa.colocation.Segment(a.id(), new org.rampa.domain.share.MpsShare(split, a.processMemoryBytes()), ba),
+                  new org.rampa.colocation.Segment(b.id(), new org.rampa.domain.share.MpsShare(1 - split, b.processMemoryBytes()), bb));
+              org.rampa.colocation.GpuConfiguration gpu = new org.rampa.colocation.GpuConfiguration(type, pair);
+              if (problem.admission().check(pool.partitioning(), pair.stream().map(org.rampa.colocation.Segment::placement).toList()).isPresent()) {
+                continue;
+              }
+              Optional<List<org.rampa.colocation.SegmentPerformance>> perf = org.rampa.colocation.ColocationPerformance.evaluate(problem, gpu);
+              if (perf.isEmpty() || !problem.sloRule().admits(perf.get().get(0).batchSeconds(), a)
+                  || !problem.sloRule().admits(perf.get().get(1).batchSeconds(), b)) {
+                continue;
+              }
+              double[] t = new double[problem.services().size()];
+              t[index(a.id())] += perf.get().get(0).throughput();
+              t[index(b.id())] += perf.get().get(1).throughput();
+              raw.add(new ColocationColumn(k, pair, t));
+            }
+          }
+        }
+      }
+    }
+    return undominated(raw);
   }
 
   /** The best configuration of pool {@code k} at prices {@code p}; empty when no price is positive or no option exists. */
@@ -64,6 +139,16 @@ final class ColocationPricing {
         }
         bestValue = v;
         best = column(k, opts, starts);
+      }
+    }
+    for (ColocationColumn c : mpsPairs.get(k) == null ? List.<ColocationColumn>of() : mpsPairs.get(k)) {
+      double v = 0;
+      for (int i = 0; i < p.length; i++) {
+        v += Math.max(0, p[i]) * c.throughput()[i];
+      }
+      if (v > bestValue + 1e-12) {
+        bestValue = v;
+        best = c;
       }
     }
     return Optional.ofNullable(best);
@@ -112,7 +197,10 @@ final class ColocationPricing {
     GpuPool pool = problem.pools().get(k);
     String type = pool.type().name();
     List<ColocationService> services = problem.services();
-    List<ColocationColumn> raw = new ArrayList<>();
+    if (mpsPairs.get(k) == null) {
+      return Optional.empty();
+    }
+    List<ColocationColumn> raw = new ArrayList<>(mpsPairs.get(k));
     for (ColocationService s : services) {
       menu.best(type, s.id(), null).ifPresent(o -> raw.add(column(k, List.of(o), List.of(0))));
     }
@@ -221,29 +309,24 @@ final class ColocationPricing {
     return true;
   }
 
-  /** The column of a configuration some other planner made (isolated segments, priced by the performance model). */
+  /** The column of a configuration some other planner made, priced by the performance model with its co-runners. */
   ColocationColumn column(ColocationProblem problem, org.rampa.colocation.GpuConfiguration gpu) {
     int k = problem.pools().indexOf(problem.pool(gpu.gpuType()));
     List<org.rampa.colocation.SegmentPerformance> perf = org.rampa.colocation.ColocationPerformance.evaluate(problem, gpu).orElseThrow();
-    List<SegmentOption> options = new ArrayList<>();
-    List<Integer> starts = new ArrayList<>();
-    for (int i = 0; i < gpu.segments().size(); i++) {
-      org.rampa.colocation.Segment s = gpu.segments().get(i);
-      org.rampa.domain.share.Placement p = s.placement();
-      String profile = p instanceof MigSlice m ? m.profile() : p instanceof org.rampa.domain.share.MigSliceMps mm ? mm.profile() : null;
-      int start = p instanceof MigSlice m ? m.start() : p instanceof org.rampa.domain.share.MigSliceMps mm ? mm.start() : 0;
-      long memory = p instanceof org.rampa.domain.share.MigSliceMps mm ? mm.processMemoryBytes() : problem.service(s.service()).processMemoryBytes();
-      options.add(new SegmentOption(s.service(), gpu.gpuType(), profile, s.batch(), s.processes(), memory, perf.get(i).throughput()));
-      starts.add(start);
+    double[] a = new double[problem.services().size()];
+    for (int i = 0; i < perf.size(); i++) {
+      a[index(gpu.segments().get(i).service())] += perf.get(i).throughput();
     }
-    return column(k, options, starts);
+    return new ColocationColumn(k, gpu.segments(), a);
   }
 
   ColocationColumn column(int k, List<SegmentOption> options, List<Integer> starts) {
     double[] a = new double[problem.services().size()];
-    for (SegmentOption o : options) {
-      a[index(o.service())] += o.throughput();
+    List<org.rampa.colocation.Segment> segments = new ArrayList<>();
+    for (int i = 0; i < options.size(); i++) {
+      a[index(options.get(i).service())] += options.get(i).throughput();
+      segments.add(options.get(i).at(starts.get(i)));
     }
-    return new ColocationColumn(k, List.copyOf(options), List.copyOf(starts), a);
+    return new ColocationColumn(k, List.copyOf(segments), a);
   }
 }

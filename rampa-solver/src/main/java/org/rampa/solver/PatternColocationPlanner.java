@@ -32,8 +32,10 @@ import org.rampa.strategy.SolveStatus;
  * when it meets that bound (for the fewest GPUs: the bound rounded up), else FEASIBLE with the gap —
  * an integer solve over generated columns alone proves nothing about the integer optimum.
  *
- * <p>Searched: whole GPUs and MIG layouts with one service per instance (MPS processes inside an
- * instance included). Not searched: sets of MPS shares on one GPU.
+ * <p>Searched: whole GPUs; MIG layouts with one service per instance (MPS processes inside an
+ * instance included); two MPS tenants splitting a GPU as (s, 1 − s), s ∈ {0.2, 0.4, 0.5, 0.6, 0.8},
+ * with α for exactly that pair (enumerated once, priced by scanning; skipped, and said so, past
+ * 50 000 pair evaluations per pool). Not searched: three or more MPS tenants on one GPU.
  *
  * <p>Rows: {@code Σ_c a_ic x_c ≥ r_i} (fewest GPUs; a priced slack keeps the restricted LP feasible),
  * {@code Σ_c a_ic x_c ≥ r_i·Z} (largest scale), {@code s_i ≤ Σ_c a_ic x_c, s_i ≤ r_i} (weighted
@@ -133,7 +135,8 @@ public final class PatternColocationPlanner implements ColocationPlanner {
     boolean optimal = (complete && integer.optimal) || bound.isPresent() && (objective == ColocationObjective.MIN_GPUS
         ? value <= bound.getAsDouble() + 1e-9
         : value >= bound.getAsDouble() * (1 - 1e-6));
-    String reason = "exact: " + columns.size() + (complete ? " columns (every undominated configuration)" : " columns") + ", " + lp.rounds + " pricing rounds, LP "
+    String reason = "exact: " + columns.size() + (complete ? " columns (every undominated configuration)" : " columns") + ", "
+        + (pricing.searchesAllMpsPairs() ? "" : "MPS pairs not searched (too many), ") + lp.rounds + " pricing rounds, LP "
         + (lp.converged ? "converged at " + lp.value : "not converged (no bound)");
     return new ColocationResult(optimal ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE, plan, OptionalDouble.of(value), bound, reason);
   }
@@ -154,9 +157,8 @@ public final class PatternColocationPlanner implements ColocationPlanner {
   /** Adds the configurations of a warm start's plan as columns; returns its column counts (empty when it has no plan). */
   private static Map<Integer, Integer> seed(ColocationProblem problem, ColocationPricing pricing, List<ColocationColumn> columns, Set<String> keys,
       ColocationResult start) {
-    if (start.plan().isEmpty() || !ColocationVerifier.check(problem, start.plan().get()).isEmpty()
-        || start.plan().get().gpus().stream().flatMap(g -> g.segments().stream()).anyMatch(s -> s.placement() instanceof org.rampa.domain.share.MpsShare)) {
-      return Map.of(); // MPS-share sets are not columns this planner searches
+    if (start.plan().isEmpty() || !ColocationVerifier.check(problem, start.plan().get()).isEmpty()) {
+      return Map.of();
     }
     Map<String, Integer> index = new java.util.HashMap<>();
     for (int c = 0; c < columns.size(); c++) {
