@@ -407,8 +407,8 @@ public final class ExactStrategy implements PlacementStrategy {
 
   private static MilpBackend backend(String name) {
     return switch (name) {
-      case ScipBackend.NAME -> new ScipBackend();
-      case CpSatBackend.NAME -> new CpSatBackend();
+      case ScipBackend.NAME -> new ScipBackend(SolveWatchdog.shared());
+      case CpSatBackend.NAME -> new CpSatBackend(SolveWatchdog.shared());
       default -> throw new IllegalStateException("ExactOptions admitted backend " + name);
     };
   }

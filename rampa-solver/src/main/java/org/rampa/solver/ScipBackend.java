@@ -5,6 +5,7 @@ import com.google.ortools.linearsolver.MPObjective;
 import com.google.ortools.linearsolver.MPSolver;
 import com.google.ortools.linearsolver.MPSolverParameters;
 import com.google.ortools.linearsolver.MPVariable;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.rampa.domain.Invalid;
@@ -16,6 +17,12 @@ import org.rampa.domain.Invalid;
 final class ScipBackend implements MilpBackend {
 
   static final String NAME = "scip";
+
+  private final SolveWatchdog watchdog;
+
+  ScipBackend(SolveWatchdog watchdog) {
+    this.watchdog = watchdog;
+  }
 
   /**
    * Root settings for the interval LP, whose relaxation is already tight: presolving, root
@@ -67,7 +74,17 @@ final class ScipBackend implements MilpBackend {
         return new Solution(Outcome.UNKNOWN, new double[0], Double.NaN, Double.NaN, Map.of("solverMillis", 0.0));
       }
       solver.setTimeLimit(Math.max(1, leftNanos / 1_000_000));
-      MPSolver.ResultStatus status = solver.solve(parameters);
+      MPSolver.ResultStatus status;
+      boolean interrupted;
+      // SCIP checks its own limit only now and then: the watchdog stops it at the deadline
+      try (SolveWatchdog.Guard guard = watchdog.arm(Duration.ofNanos(leftNanos), solver::interruptSolve)) {
+        status = solver.solve(parameters);
+        interrupted = guard.fired() > 0;
+      }
+      if (interrupted && status == MPSolver.ResultStatus.ABNORMAL) {
+        // OR-Tools reports SCIP's "user interrupt" without a solution as ABNORMAL (with one, FEASIBLE)
+        status = MPSolver.ResultStatus.NOT_SOLVED;
+      }
       Map<String, Double> stats = new LinkedHashMap<>();
       stats.put("solverNodes", (double) solver.nodes());
       stats.put("solverMillis", (double) solver.wallTime());
