@@ -8,6 +8,7 @@ import com.google.ortools.linearsolver.MPVariable;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import org.rampa.domain.Invalid;
 
 /**
@@ -17,6 +18,9 @@ import org.rampa.domain.Invalid;
 final class ScipBackend implements MilpBackend {
 
   static final String NAME = "scip";
+
+  /** How many native calls loading a model makes between readings of the clock. */
+  private static final int CLOCK_EVERY = 4096;
 
   private final SolveWatchdog watchdog;
 
@@ -58,7 +62,10 @@ final class ScipBackend implements MilpBackend {
     MPSolver solver = newSolver();
     MPSolverParameters parameters = new MPSolverParameters();
     try {
-      MPVariable[] vars = load(solver, model);
+      MPVariable[] vars = load(solver, model, settings.budget()::expired);
+      if (vars == null) {
+        return new Solution(Outcome.UNKNOWN, new double[0], Double.NaN, Double.NaN, Map.of("solverMillis", 0.0));
+      }
       solver.setNumThreads(1);
       String scipParameters = DEFAULT_PARAMETERS
           + "randomization/randomseedshift = " + Math.floorMod(settings.seed(), Integer.MAX_VALUE)
@@ -127,17 +134,29 @@ final class ScipBackend implements MilpBackend {
     return solver;
   }
 
-  /** Copies {@code model} into {@code solver}; returns the solver's variables in model order. */
-  static MPVariable[] load(MPSolver solver, LinearModel model) {
+  /**
+   * Copies {@code model} into {@code solver}; returns the solver's variables in model order, or null
+   * when {@code outOfTime} says so. Each variable and coefficient is a native call: on a loaded
+   * machine a 7k-variable relaxation took tens of milliseconds to copy, so the clock is asked every
+   * {@link #CLOCK_EVERY} of them.
+   */
+  static MPVariable[] load(MPSolver solver, LinearModel model, BooleanSupplier outOfTime) {
     MPVariable[] vars = new MPVariable[model.variableCount()];
+    int calls = 0;
     for (int i = 0; i < vars.length; i++) {
       LinearModel.Variable v = model.variables().get(i);
       vars[i] = solver.makeIntVar(v.lower(), v.upper(), v.name());
+      if (++calls % CLOCK_EVERY == 0 && outOfTime.getAsBoolean()) {
+        return null;
+      }
     }
     for (LinearModel.Row row : model.rows()) {
       MPConstraint c = solver.makeConstraint(bound(row.lower()), bound(row.upper()), row.name());
       for (LinearModel.Term t : row.terms()) {
         c.setCoefficient(vars[t.variable()], c.getCoefficient(vars[t.variable()]) + t.coefficient());
+        if (++calls % CLOCK_EVERY == 0 && outOfTime.getAsBoolean()) {
+          return null;
+        }
       }
     }
     MPObjective objective = solver.objective();
@@ -156,7 +175,7 @@ final class ScipBackend implements MilpBackend {
   static String exportLp(LinearModel model) {
     MPSolver solver = newSolver();
     try {
-      load(solver, model);
+      load(solver, model, () -> false);
       return solver.exportModelAsLpFormat();
     } finally {
       solver.delete();
