@@ -125,6 +125,7 @@ public final class ExactStrategy implements PlacementStrategy {
   private final class Cascade {
     final PlacementProblem problem;
     final TimeBudget budget;
+    final AttemptGate gate;
     final StrategyOptions options;
     final ExactOptions settings;
     final MilpBackend solver;
@@ -138,12 +139,11 @@ public final class ExactStrategy implements PlacementStrategy {
     double bound = Double.NaN;
     /** The network-only plan, when it met the SLO: an incumbent for the co-location model. */
     Plan incumbent;
-    /** How long this call's last attempt took, building, loading, solving and freeing its model. */
-    Duration lastAttempt = Duration.ZERO;
 
     Cascade(PlacementProblem problem) {
       this.problem = problem;
       this.budget = TimeBudget.start(problem);
+      this.gate = new AttemptGate(budget);
       this.options = problem.options();
       this.settings = ExactOptions.of(options, name, backend);
       this.solver = backend(settings.backend());
@@ -152,25 +152,17 @@ public final class ExactStrategy implements PlacementStrategy {
       this.performance = problem.performance();
     }
 
-    /**
-     * One phase's solve, unless less time is left than this call's previous attempt took: the
-     * network-only model is about the size of the relaxed one and the co-location model many times
-     * larger, so the next could not be built, loaded and solved in that time, and starting it would
-     * only carry the call past its limit (a solve's setup and freeing cost time the watchdog cannot cut).
-     */
+    /** One phase's solve, unless the gate says too little time is left for it. */
     private Attempt attempt(Supplier<IntervalFlowFormulation> build, Function<IntervalFlowFormulation, Optional<double[]>> hint,
         String label) {
-      if (budget.remaining().compareTo(lastAttempt) < 0) {
+      if (!gate.allowsAnother()) {
         Attempt skipped = new Attempt();
         stats.put(label + "SkippedMillisLeft", budget.remaining().toNanos() / 1e6);
         skipped.terminal = noSolution(timeUp(options, label), budget, stats);
         return skipped;
       }
-      Duration start = budget.elapsed();
-      Attempt a = ExactStrategy.this.attempt(build, hint, problem, costs, solver, settings.solverParameters(), budget, stats,
-          label);
-      lastAttempt = budget.elapsed().minus(start);
-      return a;
+      return gate.time(() -> ExactStrategy.this.attempt(build, hint, problem, costs, solver, settings.solverParameters(),
+          budget, stats, label));
     }
 
     private IntervalFlowFormulation formulation(IntervalFlowFormulation.Charging charging) {
