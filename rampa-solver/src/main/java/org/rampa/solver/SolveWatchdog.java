@@ -7,10 +7,11 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Stops a native solve that runs past its call's deadline. SCIP and CP-SAT honour their own time
- * limits only at their own check points (measured: 1.5x a 100 ms limit at the median on a loaded
- * machine), while {@code MPSolver.interruptSolve()} and {@code CpSolver.stopSearch()}, called from
- * another thread, make the solve return with its best incumbent at the next check.
+ * Stops a native solve that runs past its call's deadline. SCIP and CP-SAT read their own clocks
+ * only now and then, and their limits start after the model is loaded; {@code
+ * MPSolver.interruptSolve()} and {@code CpSolver.stopSearch()}, called from another thread at the
+ * call's deadline, make the solve return with its best incumbent at the solver's next check (see
+ * BENCHMARKS.md for what that gained and what it does not reach).
  *
  * <p>One daemon thread serves every solve in the JVM, so a call costs a scheduled task, not a
  * thread. Once the deadline has passed the interrupt is repeated every {@link #REPEAT} until the
