@@ -6,6 +6,7 @@ import com.google.ortools.sat.CpSolverStatus;
 import com.google.ortools.sat.IntVar;
 import com.google.ortools.sat.LinearExpr;
 import com.google.ortools.sat.LinearExprBuilder;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.rampa.domain.Invalid;
@@ -30,6 +31,12 @@ final class CpSatBackend implements MilpBackend {
   static final String NAME = "cpsat";
   private static final double ROW_SCALE = 0x1p30;
   private static final double OBJECTIVE_SCALE = 0x1p40;
+
+  private final SolveWatchdog watchdog;
+
+  CpSatBackend(SolveWatchdog watchdog) {
+    this.watchdog = watchdog;
+  }
 
   @Override
   public String name() {
@@ -85,7 +92,11 @@ final class CpSatBackend implements MilpBackend {
             "CP-SAT rejected these parameters: " + e.getMessage(), "use SatParameters text format, e.g. \"num_workers: 1\"");
       }
     }
-    CpSolverStatus status = solver.solve(cp);
+    CpSolverStatus status;
+    // CP-SAT checks its own limit only now and then: the watchdog stops it at the deadline
+    try (SolveWatchdog.Guard guard = watchdog.arm(Duration.ofNanos(leftNanos), solver::stopSearch)) {
+      status = solver.solve(cp);
+    }
     Map<String, Double> stats = new LinkedHashMap<>();
     stats.put("solverBranches", (double) solver.numBranches());
     stats.put("solverConflicts", (double) solver.numConflicts());

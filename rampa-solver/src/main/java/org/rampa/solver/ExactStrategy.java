@@ -125,6 +125,7 @@ public final class ExactStrategy implements PlacementStrategy {
   private final class Cascade {
     final PlacementProblem problem;
     final TimeBudget budget;
+    final AttemptGate gate;
     final StrategyOptions options;
     final ExactOptions settings;
     final MilpBackend solver;
@@ -142,6 +143,7 @@ public final class ExactStrategy implements PlacementStrategy {
     Cascade(PlacementProblem problem) {
       this.problem = problem;
       this.budget = TimeBudget.start(problem);
+      this.gate = new AttemptGate(budget);
       this.options = problem.options();
       this.settings = ExactOptions.of(options, name, backend);
       this.solver = backend(settings.backend());
@@ -150,9 +152,17 @@ public final class ExactStrategy implements PlacementStrategy {
       this.performance = problem.performance();
     }
 
+    /** One phase's solve, unless the gate says too little time is left for it. */
     private Attempt attempt(Supplier<IntervalFlowFormulation> build, Function<IntervalFlowFormulation, Optional<double[]>> hint,
         String label) {
-      return ExactStrategy.this.attempt(build, hint, problem, costs, solver, settings.solverParameters(), budget, stats, label);
+      if (!gate.allowsAnother()) {
+        Attempt skipped = new Attempt();
+        stats.put(label + "SkippedMillisLeft", budget.remaining().toNanos() / 1e6);
+        skipped.terminal = noSolution(timeUp(options, label), budget, stats);
+        return skipped;
+      }
+      return gate.time(() -> ExactStrategy.this.attempt(build, hint, problem, costs, solver, settings.solverParameters(),
+          budget, stats, label));
     }
 
     private IntervalFlowFormulation formulation(IntervalFlowFormulation.Charging charging) {
@@ -408,8 +418,8 @@ public final class ExactStrategy implements PlacementStrategy {
 
   private static MilpBackend backend(String name) {
     return switch (name) {
-      case ScipBackend.NAME -> new ScipBackend();
-      case CpSatBackend.NAME -> new CpSatBackend();
+      case ScipBackend.NAME -> new ScipBackend(SolveWatchdog.shared());
+      case CpSatBackend.NAME -> new CpSatBackend(SolveWatchdog.shared());
       default -> throw new IllegalStateException("ExactOptions admitted backend " + name);
     };
   }

@@ -5,8 +5,10 @@ import com.google.ortools.linearsolver.MPObjective;
 import com.google.ortools.linearsolver.MPSolver;
 import com.google.ortools.linearsolver.MPSolverParameters;
 import com.google.ortools.linearsolver.MPVariable;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import org.rampa.domain.Invalid;
 
 /**
@@ -16,6 +18,15 @@ import org.rampa.domain.Invalid;
 final class ScipBackend implements MilpBackend {
 
   static final String NAME = "scip";
+
+  /** How many native calls loading a model makes between readings of the clock. */
+  private static final int CLOCK_EVERY = 4096;
+
+  private final SolveWatchdog watchdog;
+
+  ScipBackend(SolveWatchdog watchdog) {
+    this.watchdog = watchdog;
+  }
 
   /**
    * Root settings for the interval LP, whose relaxation is already tight: presolving, root
@@ -51,7 +62,10 @@ final class ScipBackend implements MilpBackend {
     MPSolver solver = newSolver();
     MPSolverParameters parameters = new MPSolverParameters();
     try {
-      MPVariable[] vars = load(solver, model);
+      MPVariable[] vars = load(solver, model, settings.budget()::expired);
+      if (vars == null) {
+        return new Solution(Outcome.UNKNOWN, new double[0], Double.NaN, Double.NaN, Map.of("solverMillis", 0.0));
+      }
       solver.setNumThreads(1);
       String scipParameters = DEFAULT_PARAMETERS
           + "randomization/randomseedshift = " + Math.floorMod(settings.seed(), Integer.MAX_VALUE)
@@ -67,7 +81,17 @@ final class ScipBackend implements MilpBackend {
         return new Solution(Outcome.UNKNOWN, new double[0], Double.NaN, Double.NaN, Map.of("solverMillis", 0.0));
       }
       solver.setTimeLimit(Math.max(1, leftNanos / 1_000_000));
-      MPSolver.ResultStatus status = solver.solve(parameters);
+      MPSolver.ResultStatus status;
+      boolean interrupted;
+      // SCIP checks its own limit only now and then: the watchdog stops it at the deadline
+      try (SolveWatchdog.Guard guard = watchdog.arm(Duration.ofNanos(leftNanos), solver::interruptSolve)) {
+        status = solver.solve(parameters);
+        interrupted = guard.fired() > 0;
+      }
+      if (interrupted && status == MPSolver.ResultStatus.ABNORMAL) {
+        // OR-Tools reports SCIP's "user interrupt" without a solution as ABNORMAL (with one, FEASIBLE)
+        status = MPSolver.ResultStatus.NOT_SOLVED;
+      }
       Map<String, Double> stats = new LinkedHashMap<>();
       stats.put("solverNodes", (double) solver.nodes());
       stats.put("solverMillis", (double) solver.wallTime());
@@ -110,17 +134,29 @@ final class ScipBackend implements MilpBackend {
     return solver;
   }
 
-  /** Copies {@code model} into {@code solver}; returns the solver's variables in model order. */
-  static MPVariable[] load(MPSolver solver, LinearModel model) {
+  /**
+   * Copies {@code model} into {@code solver}; returns the solver's variables in model order, or null
+   * when {@code outOfTime} says so. Each variable and coefficient is a native call: on a loaded
+   * machine a 7k-variable relaxation took tens of milliseconds to copy, so the clock is asked every
+   * {@link #CLOCK_EVERY} of them.
+   */
+  static MPVariable[] load(MPSolver solver, LinearModel model, BooleanSupplier outOfTime) {
     MPVariable[] vars = new MPVariable[model.variableCount()];
+    int calls = 0;
     for (int i = 0; i < vars.length; i++) {
       LinearModel.Variable v = model.variables().get(i);
       vars[i] = solver.makeIntVar(v.lower(), v.upper(), v.name());
+      if (++calls % CLOCK_EVERY == 0 && outOfTime.getAsBoolean()) {
+        return null;
+      }
     }
     for (LinearModel.Row row : model.rows()) {
       MPConstraint c = solver.makeConstraint(bound(row.lower()), bound(row.upper()), row.name());
       for (LinearModel.Term t : row.terms()) {
         c.setCoefficient(vars[t.variable()], c.getCoefficient(vars[t.variable()]) + t.coefficient());
+        if (++calls % CLOCK_EVERY == 0 && outOfTime.getAsBoolean()) {
+          return null;
+        }
       }
     }
     MPObjective objective = solver.objective();
@@ -139,7 +175,7 @@ final class ScipBackend implements MilpBackend {
   static String exportLp(LinearModel model) {
     MPSolver solver = newSolver();
     try {
-      load(solver, model);
+      load(solver, model, () -> false);
       return solver.exportModelAsLpFormat();
     } finally {
       solver.delete();

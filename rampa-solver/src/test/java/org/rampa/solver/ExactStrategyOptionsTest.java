@@ -126,7 +126,7 @@ class ExactStrategyOptionsTest {
     PlacementProblem p = TransformerClusters.problem(64, 80, 1);
     IntervalFlowFormulation f = new IntervalFlowFormulation(p.request(), p.state(), p.importance().evaluate(p.state()),
         p.performance(), IntervalFlowFormulation.Charging.NETWORK);
-    for (MilpBackend backend : new MilpBackend[] {new ScipBackend(), new CpSatBackend()}) {
+    for (MilpBackend backend : new MilpBackend[] {new ScipBackend(SolveWatchdog.shared()), new CpSatBackend(SolveWatchdog.shared())}) {
       MilpBackend.Solution s = backend.solve(f.model,
           new MilpBackend.Settings(TimeBudget.start(Ticker.systemTicker(), Duration.ofMillis(300)), 1e-6, 1, Optional.empty(), ""));
       assertThat(s.outcome()).as(backend.name()).isIn(MilpBackend.Outcome.UNKNOWN, MilpBackend.Outcome.FEASIBLE,
