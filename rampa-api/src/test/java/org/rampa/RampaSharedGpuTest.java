@@ -103,6 +103,14 @@ class RampaSharedGpuTest {
   }
 
   @Test
+  void aResultWithoutAPlanCannotNameFaultDomains() {
+    assertThatThrownBy(() -> PlacementResult.builder().status(SolveStatus.INFEASIBLE).reason("no GPU").strategy("fixed")
+        .solveTime(Duration.ZERO).putMpsFaultDomains(gpu, List.of("chat", "batch")).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("result.mpsFaultDomains").hasMessageContaining("without a plan");
+  }
+
+  @Test
   void thePlannerRefusesAPlanThatWouldPushAnIncumbentPastItsSlo() {
     // 1.03 x its time alone: one contended co-runner (5 %) breaks chat's SLO
     Admission chat = service("chat", new MpsShare(0.5, memory), 1.03);
