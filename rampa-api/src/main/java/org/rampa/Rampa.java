@@ -132,8 +132,11 @@ public final class Rampa {
      * Plans {@code request} on this planner's state. The strategy is wrapped in the one verifying
      * step ({@link Strategies#verified}), so the returned plan has passed the
      * {@link org.rampa.verify.PlanVerifier}; a strategy that returns anything else has a bug,
-     * reported as {@link org.rampa.verify.PlanRejectedException}. The state is not changed: commit
-     * the plan through a {@link org.rampa.domain.ClusterStateHolder}.
+     * reported as {@link org.rampa.verify.PlanRejectedException}; for a plan on shared GPUs that
+     * includes the interference rule (no service on them may miss its SLO with its new co-runners),
+     * and the result names the MPS fault domains it joins. The state is not changed: commit the plan
+     * through a {@link org.rampa.domain.ClusterStateHolder} — a plan on shared GPUs through
+     * {@link org.rampa.domain.ClusterStateHolder#admit}, which keeps its request for later admissions.
      *
      * @throws IllegalArgumentException when no strategy was chosen, or the request is invalid
      */

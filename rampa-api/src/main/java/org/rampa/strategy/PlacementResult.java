@@ -1,8 +1,10 @@
 package org.rampa.strategy;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -46,6 +48,16 @@ public abstract class PlacementResult {
   /** Strategy-specific counters (candidates tried, labels created, arcs ...), by name. */
   public abstract Map<String, Double> statistics();
 
+  /**
+   * The fault domains the plan joins (SHARING.md section 1): for each MPS GPU the plan shares, the
+   * services on it once the plan is allocated, incumbents first and this service last. One
+   * client's fatal error stops the MPS server and so every service listed with it. Empty for a
+   * plan on whole GPUs or isolated slices, and then left out of the JSON, so results without
+   * shares read exactly as before.
+   */
+  @JsonInclude(JsonInclude.Include.NON_EMPTY)
+  public abstract Map<String, List<String>> mpsFaultDomains();
+
   @Value.Check
   protected void check() {
     if (status().hasPlan() && plan().isEmpty()) {
@@ -56,6 +68,9 @@ public abstract class PlacementResult {
     }
     if (!status().hasPlan() && reason().isBlank()) {
       throw Invalid.value("result.reason", "\"\"", "status " + status() + " must say why there is no plan");
+    }
+    if (plan().isEmpty() && !mpsFaultDomains().isEmpty()) {
+      throw Invalid.value("result.mpsFaultDomains", mpsFaultDomains(), "a result without a plan joins no fault domain");
     }
   }
 

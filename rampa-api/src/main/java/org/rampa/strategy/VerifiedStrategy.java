@@ -1,5 +1,13 @@
 package org.rampa.strategy;
 
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.rampa.domain.ClusterState;
+import org.rampa.domain.Plan;
+import org.rampa.domain.share.Whole;
 import org.rampa.verify.PlanVerifier;
 
 /**
@@ -7,7 +15,10 @@ import org.rampa.verify.PlanVerifier;
  * {@link PlanVerifier} against the problem's state and performance model, so strategies only
  * search (with the cheap SLO check of {@code org.rampa.perf} inside their loops) and a plan never
  * reaches a caller unverified. A rejected plan is a bug in the strategy and is thrown as
- * {@link org.rampa.verify.PlanRejectedException}; results without a plan pass through.
+ * {@link org.rampa.verify.PlanRejectedException}; results without a plan pass through. The
+ * verifier's checks include the interference rule: every service on a GPU the plan shares is
+ * re-timed with its new co-runners. A verified plan is annotated with the MPS fault domains it
+ * joins, which only the state it was verified against can tell.
  */
 final class VerifiedStrategy implements PlacementStrategy {
 
@@ -25,9 +36,24 @@ final class VerifiedStrategy implements PlacementStrategy {
   @Override
   public PlacementResult place(PlacementProblem problem) {
     PlacementResult result = strategy.place(problem);
-    result.plan().ifPresent(plan ->
-        new PlanVerifier(problem.performance()).verify(problem.request(), plan, problem.state()).orThrow(problem.request().id()));
-    return result;
+    if (result.plan().isEmpty()) {
+      return result;
+    }
+    Plan plan = result.plan().get();
+    new PlanVerifier(problem.performance()).verify(problem.request(), plan, problem.state()).orThrow(problem.request().id());
+    return ImmutablePlacementResult.copyOf(result).withMpsFaultDomains(mpsFaultDomains(plan, problem.state()));
+  }
+
+  /** The MPS fault domains among {@code plan}'s GPUs once it is allocated on {@code state}. */
+  private static Map<String, List<String>> mpsFaultDomains(Plan plan, ClusterState state) {
+    // a plan on whole GPUs shares none: skip allocating a throwaway state for every such plan
+    if (plan.stages().stream().allMatch(s -> s.placement() instanceof Whole)) {
+      return Map.of();
+    }
+    Set<String> gpus = plan.gpuIds();
+    return state.allocate(plan).mpsFaultDomains().entrySet().stream()
+        .filter(e -> gpus.contains(e.getKey()))
+        .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, LinkedHashMap::new));
   }
 
   @Override

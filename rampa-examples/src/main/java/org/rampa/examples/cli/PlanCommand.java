@@ -14,7 +14,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "plan", mixinStandardHelpOptions = true,
     description = {"Plan one service: read a problem JSON (cluster, allocations, request, strategy, options,",
         "importanceByType) and print the result JSON (status, plan with stages, GPUs, predicted throughput",
-        "and latency, cost, solve time; or the reason there is none). A result without a plan (INFEASIBLE,",
+        "and latency, cost, solve time, the MPS fault domains a shared plan joins; or the reason there is none).",
+        "A result without a plan (INFEASIBLE,",
         "NO_PLAN_FOUND, NO_SOLUTION_IN_TIME) exits 0."})
 final class PlanCommand implements Callable<Integer> {
 

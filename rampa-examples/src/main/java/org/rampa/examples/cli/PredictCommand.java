@@ -12,8 +12,11 @@ import org.rampa.domain.share.CuMask;
 import org.rampa.domain.share.GpuPartitioning;
 import org.rampa.domain.share.MigProfile;
 import org.rampa.domain.share.MigSlice;
+import org.rampa.domain.share.MigSliceMps;
+import org.rampa.domain.share.MpsAdmission;
 import org.rampa.domain.share.MpsShare;
 import org.rampa.domain.share.Placement;
+import org.rampa.domain.share.ShareViolation;
 import org.rampa.domain.share.TemplatePartition;
 import org.rampa.domain.share.Whole;
 import org.rampa.examples.sim.WorkloadSpec;
@@ -21,7 +24,10 @@ import org.rampa.json.RampaJson;
 import org.rampa.perf.DeviceKind;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.share.CoRunner;
+import org.rampa.perf.share.FittedShareTimeModel;
 import org.rampa.perf.share.InterferenceModel;
+import org.rampa.perf.share.MeasuredShareTable;
+import org.rampa.perf.share.ShareTimeModel;
 import org.rampa.perf.share.SharedStage;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -73,6 +79,12 @@ final class PredictCommand implements Callable<Integer> {
     String template;
   }
 
+  @Option(names = "--mps-processes", paramLabel = "N",
+      description = {"With --mig: N MPS processes of the model share the instance (ParvaGPU's segment); seconds and",
+          "throughput are one process's. Answered only from measured or fitted ParvaGPU series (resnet50, vgg16,",
+          "mobilenetv2 on an A100 80 GB): the analytic model does not model processes sharing an instance."})
+  Integer mpsProcesses;
+
   @Option(names = "--co-runners", defaultValue = "0", paramLabel = "K",
       description = "K other stages of the same kind on the same GPU, each on the same kind of placement. Default: ${DEFAULT-VALUE}.")
   int coRunners;
@@ -94,6 +106,9 @@ final class PredictCommand implements Callable<Integer> {
     PerformanceModel pm = PerformanceModel.defaults();
     long memory = pm.stageMemoryBytes(m, 0, m.size(), batch);
     Placement placement = placement(parts, memory);
+    if (placement instanceof MigSliceMps processes) {
+      requireMeasuredOrFitted(SharedStage.wholeModel(m, batch, type, parts, processes));
+    }
 
     var c = pm.cursor(m, batch, 0, List.of(DeviceKind.of(type, placement)));
     while (c.canAdd()) {
@@ -149,6 +164,9 @@ final class PredictCommand implements Callable<Integer> {
 
   /** The placement the options ask for; an MPS or CU-mask reservation is the stage's memory. */
   private Placement placement(GpuPartitioning parts, long memory) {
+    if (mpsProcesses != null && (part == null || part.mig == null)) {
+      throw bad("--mps-processes", mpsProcesses, "applies to a MIG slice only: add --mig PROFILE");
+    }
     if (part == null) {
       return new Whole();
     }
@@ -162,6 +180,10 @@ final class PredictCommand implements Callable<Integer> {
         p = part.mps == 1.0 ? new Whole() : new MpsShare(part.mps, memory);
       } else if (part.mig != null) {
         p = migSlice(parts, part.mig);
+        if (mpsProcesses != null) {
+          p.requireOn(parts);
+          p = processes((MigSlice) p, parts, memory);
+        }
       } else if (part.cuMask != null) {
         int card = parts.requireComputeUnits();
         if (part.cuMask < 1 || part.cuMask > card) {
@@ -177,6 +199,30 @@ final class PredictCommand implements Callable<Integer> {
       throw e;
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), option + ": " + e.getMessage());
+    }
+  }
+
+  /** {@code --mps-processes} processes in {@code slice}, each reserving the stage's memory; the client limit is an error, memory is {@code fits}. */
+  private MigSliceMps processes(MigSlice slice, GpuPartitioning parts, long memory) {
+    if (mpsProcesses < 1) {
+      throw bad("--mps-processes", mpsProcesses, "must be >= 1");
+    }
+    MigSliceMps p = new MigSliceMps(slice.profile(), slice.start(), mpsProcesses, memory);
+    MpsAdmission.strict().check(parts, List.of(p))
+        .filter(v -> v.rule() != ShareViolation.Rule.INSTANCE_MEMORY)
+        .ifPresent(v -> {
+          throw bad("--mps-processes", mpsProcesses, v.message());
+        });
+    return p;
+  }
+
+  /** The analytic tier would time each process as if it had the instance alone: only measured series answer. */
+  private void requireMeasuredOrFitted(SharedStage stage) {
+    MeasuredShareTable measured = MeasuredShareTable.published();
+    if (ShareTimeModel.firstOf(List.of(measured, FittedShareTimeModel.fit(measured.series()))).seconds(stage).isEmpty()) {
+      throw bad("--mps-processes", mpsProcesses, "no measured or fitted series times " + stage.model().name() + " at batch " + batch
+          + " with " + mpsProcesses + " processes in a MIG instance of a " + stage.type().name()
+          + ", and the analytic model does not model processes sharing an instance. Maybe use resnet50, vgg16 or mobilenetv2 on an A100 80 GB");
     }
   }
 
@@ -204,6 +250,10 @@ final class PredictCommand implements Callable<Integer> {
     }
     if (p instanceof CuMask) {
       return parts.memoryBytes();
+    }
+    if (p instanceof MigSliceMps m) {
+      // each of the n processes has its share of the instance, less its own context
+      return m.memoryBytes(parts) / m.processes() - parts.mpsProcessOverheadBytes();
     }
     return p.memoryBytes(parts);
   }

@@ -49,6 +49,32 @@ class PredictCommandTest {
   }
 
   @Test
+  void mpsProcessesInAMigSliceAnswerParvaGpusMeasurementPerProcess() {
+    // ParvaGPU resnet50.csv: 3g, batch 8, 2 processes: 610.776 samples/s per process
+    JsonNode p = predict("--model", "resnet50", "--gpu", "A100-SXM4-80GB", "--batch", "8", "--mig", "3g.40gb@4", "--mps-processes", "2");
+    assertThat(p.get("placement").get("kind").asText()).isEqualTo("mig-mps");
+    assertThat(p.get("placement").get("start").asInt()).isEqualTo(4);
+    assertThat(p.get("placement").get("processes").asInt()).isEqualTo(2);
+    assertThat(p.get("seconds").asDouble()).isCloseTo(8 / 610.776, within(1e-12));
+    assertThat(p.get("fits").asBoolean()).isTrue();
+  }
+
+  @Test
+  void mpsProcessesWithoutAMeasuredSeriesOrAMigSliceOrOverTheClientLimitAreRefusedNamingTheOption() {
+    assertThat(refused("--model", "llama2-7b", "--phase", "decode", "--gpu", "A100-SXM4-80GB", "--mig", "3g.40gb", "--mps-processes", "2").err())
+        .contains("--mps-processes = 2", "no measured or fitted series", "Maybe");
+    assertThat(refused("--model", "resnet50", "--gpu", "A100-SXM4-80GB", "--mps", "0.5", "--mps-processes", "2").err())
+        .contains("--mps-processes = 2", "--mig");
+    assertThat(refused("--model", "resnet50", "--gpu", "A100-SXM4-80GB", "--mps-processes", "2").err())
+        .contains("--mps-processes = 2", "--mig");
+    // 48 clients per GPU in proportion to 1 of 7 compute slices: at most 6 in a 1g instance
+    assertThat(refused("--model", "resnet50", "--gpu", "A100-SXM4-80GB", "--mig", "1g.10gb", "--mps-processes", "7").err())
+        .contains("--mps-processes = 7", "at most 6");
+    assertThat(refused("--model", "resnet50", "--gpu", "A100-SXM4-80GB", "--mig", "1g.10gb", "--mps-processes", "0").err())
+        .contains("--mps-processes = 0", ">= 1");
+  }
+
+  @Test
   void aMigSliceOfAMeasuredModelAnswersTheMeasurementAndCoRunnersDoNotSlowIt() {
     // ParvaGPU resnet50.csv: 3g, batch 8, 1 process: 1072.439 samples/s
     JsonNode p = predict("--model", "resnet50", "--gpu", "A100-SXM4-80GB", "--batch", "8", "--mig", "3g.40gb", "--co-runners", "3");

@@ -13,7 +13,11 @@ import org.rampa.perf.PerformanceModel;
  * Every model's costs are finite and ≥ 0; each factory documents its unit. All models are
  * thread-safe; forecast-driven ones read their forecast through a {@link Supplier} at every
  * evaluation, so {@code window::snapshot} of a {@link SlidingWindowForecast} keeps them current
- * (call it from the window's own thread, or pass a fixed {@link WorkloadForecast}).
+ * (call it from the window's own thread, or pass a fixed {@link WorkloadForecast}). A part of a
+ * GPU costs the GPU's importance × the placement's share equivalent; the forecast-driven models
+ * (scarcity, marginal acceptance loss) add the forecast-weighted fragmentation of the GPU's
+ * placement menu ({@link org.rampa.importance.ShareCost}); see
+ * {@link org.rampa.importance.GpuCosts#of(org.rampa.domain.ClusterState, String, org.rampa.domain.share.Placement)}.
  */
 public final class ImportanceModels {
   /** The most forecast draws {@link #marginalAcceptanceLoss(Supplier, Placeability, int, long)} accepts. */

@@ -17,6 +17,7 @@ import org.rampa.domain.Link;
 import org.rampa.domain.Node;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.importance.GpuCosts;
+import org.rampa.perf.PerformanceModel;
 import org.rampa.importance.ImportanceModel;
 
 /**
@@ -138,13 +139,15 @@ final class MarginalAcceptanceLoss implements ImportanceModel {
     for (Gpu g : cluster.gpus()) {
       costs.put(g.id(), loss.getOrDefault(new Equivalence(profiles.get(g.node()), gpuSlots.get(g.id())), 0.0));
     }
-    return gpuId -> {
+    GpuCosts perGpu = gpuId -> {
       Double cost = costs.get(gpuId);
       if (cost == null) {
         throw Invalid.value("gpuId", gpuId, "no such GPU in the cluster");
       }
       return cost;
     };
+    // a class's memory is the same under every performance model (only times depend on its settings)
+    return new ForecastShareCosts(perGpu, state, f, PerformanceModel.defaults());
   }
 
   private Map<Equivalence, Double> compute(

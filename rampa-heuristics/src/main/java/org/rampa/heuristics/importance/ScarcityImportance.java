@@ -48,13 +48,14 @@ final class ScarcityImportance implements ImportanceModel {
   @Override
   public GpuCosts evaluate(ClusterState state) {
     Cluster cluster = state.cluster();
-    Map<String, Double> demand = demand(forecast.get(), cluster);
+    WorkloadForecast f = forecast.get();
+    Map<String, Double> demand = demand(f, cluster);
     Capacity free = state.capacity();
     Map<String, Double> byType = new HashMap<>();
     for (GpuType t : cluster.gpuTypes()) {
       byType.put(t.name(), demand.getOrDefault(t.name(), 0.0) / Math.max(1, free.count(t.name())));
     }
-    return gpu -> byType.get(cluster.gpu(gpu).type());
+    return new ForecastShareCosts(gpu -> byType.get(cluster.gpu(gpu).type()), state, f, layouts.performance());
   }
 
   /** D(t) for every type of the cluster, in GPUs per forecast arrival. */

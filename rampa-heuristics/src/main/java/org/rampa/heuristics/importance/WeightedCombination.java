@@ -1,5 +1,6 @@
 package org.rampa.heuristics.importance;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -7,6 +8,8 @@ import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.Invalid;
+import org.rampa.domain.share.Placement;
+import org.rampa.domain.share.Whole;
 import org.rampa.importance.GpuCosts;
 import org.rampa.importance.ImportanceModel;
 
@@ -44,6 +47,8 @@ final class WeightedCombination implements ImportanceModel {
     for (Gpu g : cluster.gpus()) {
       total.put(g.id(), 0.0);
     }
+    List<GpuCosts> evaluated = new ArrayList<>();
+    List<Double> scales = new ArrayList<>();
     for (Component c : components) {
       GpuCosts costs = c.model().evaluate(state);
       double[] values = new double[cluster.gpus().size()];
@@ -59,17 +64,36 @@ final class WeightedCombination implements ImportanceModel {
       }
       if (max > 0) {
         double scale = c.weight() / max;
+        evaluated.add(costs);
+        scales.add(scale);
         for (int i = 0; i < values.length; i++) {
           total.merge(cluster.gpus().get(i).id(), scale * values[i], Double::sum);
         }
       }
     }
-    return gpuId -> {
-      Double cost = total.get(gpuId);
-      if (cost == null) {
-        throw Invalid.value("gpuId", gpuId, "no such GPU in the cluster");
+    return new GpuCosts() {
+      @Override
+      public double of(String gpuId) {
+        Double cost = total.get(gpuId);
+        if (cost == null) {
+          throw Invalid.value("gpuId", gpuId, "no such GPU in the cluster");
+        }
+        return cost;
       }
-      return cost;
+
+      // each component's own cost of the holding, scaled as its whole-GPU costs: linear, like the whole
+      @Override
+      public double of(ClusterState holdingState, String gpuId, Placement placement) {
+        if (placement instanceof Whole) {
+          return of(gpuId);
+        }
+        of(gpuId); // rejects unknown ids
+        double cost = 0;
+        for (int i = 0; i < evaluated.size(); i++) {
+          cost += scales.get(i) * evaluated.get(i).of(holdingState, gpuId, placement);
+        }
+        return cost;
+      }
     };
   }
 }

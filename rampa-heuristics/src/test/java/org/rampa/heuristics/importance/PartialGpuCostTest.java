@@ -1,0 +1,131 @@
+package org.rampa.heuristics.importance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.rampa.catalog.ClusterPresets;
+import org.rampa.catalog.ModelCatalog;
+import org.rampa.domain.Allocation;
+import org.rampa.domain.Cluster;
+import org.rampa.domain.ClusterState;
+import org.rampa.domain.Gpu;
+import org.rampa.domain.Holding;
+import org.rampa.domain.ServiceRequest;
+import org.rampa.domain.Slo;
+import org.rampa.domain.share.MigSlice;
+import org.rampa.domain.share.MpsShare;
+import org.rampa.domain.share.Placement;
+import org.rampa.domain.share.Whole;
+import org.rampa.importance.GpuCosts;
+import org.rampa.importance.ImportanceModel;
+import org.rampa.perf.PerformanceModel;
+
+/**
+ * The importance models on partial GPUs (SHARING.md section 4), on two nodes of two
+ * A100-SXM4-80GB each: a holding costs the GPU's importance × its share equivalent, plus, for the
+ * forecast-driven models, the forecast-weighted fragmentation of the GPU's placement menu.
+ */
+class PartialGpuCostTest {
+
+  private static final long SEED = 20261201L;
+  private static final long GIB = 1L << 30;
+
+  private final Cluster cluster = ClusterPresets.of(Map.of("A100-SXM4-80GB", 2), 2, ClusterPresets.NETWORK_100G);
+  // Llama-2-7B decode steps (about 14 GB) fit 2g.20gb and larger instances, not 1g.10gb
+  private final WorkloadForecast forecast = WorkloadForecast.builder()
+      .add(ServiceRequest.builder().id("decode").model(ModelCatalog.decode("llama2-7b", 512)).slo(Slo.of(1, Duration.ofSeconds(1), 1)).build(), 1)
+      .build();
+
+  private List<ImportanceModel> models() {
+    return List.of(
+        ImportanceModels.capability(),
+        ImportanceModels.fragmentation(),
+        ImportanceModels.scarcity(forecast),
+        ImportanceModels.marginalAcceptanceLoss(() -> forecast, Placeability.singleType(PerformanceModel.defaults()), 32, 1),
+        ImportanceModels.combination().add(1, ImportanceModels.capability()).add(2, ImportanceModels.scarcity(forecast)).build());
+  }
+
+  private List<ImportanceModel> forecastModels() {
+    return models().subList(2, 5);
+  }
+
+  /** The empty state, and states where other GPUs are taken whole or partly. */
+  private List<ClusterState> states() {
+    ClusterState empty = ClusterState.empty(cluster);
+    List<Gpu> gpus = cluster.gpus();
+    ClusterState oneTaken = empty.allocate(Allocation.of("other", List.of(Holding.of(gpus.get(3).id(), new Whole(), 10 * GIB))));
+    ClusterState mpsNeighbour = oneTaken.allocate(Allocation.of("mps", List.of(Holding.of(gpus.get(2).id(), new MpsShare(0.4, 10 * GIB), 10 * GIB))));
+    return List.of(empty, oneTaken, mpsNeighbour);
+  }
+
+  @Test
+  void theWholeGpuCostsExactlyItsImportance() {
+    for (ImportanceModel m : models()) {
+      for (ClusterState s : states()) {
+        GpuCosts costs = m.evaluate(s);
+        for (Gpu g : cluster.gpus()) {
+          assertThat(costs.of(s, g.id(), new Whole())).as(m.name() + " " + g.id()).isEqualTo(costs.of(g.id()));
+        }
+      }
+    }
+  }
+
+  @Test
+  void costIsMonotoneInTheMpsShare() {
+    SplittableRandom random = new SplittableRandom(SEED);
+    for (ImportanceModel m : models()) {
+      for (ClusterState s : states()) {
+        GpuCosts costs = m.evaluate(s);
+        String gpu = cluster.gpus().get(0).id();
+        for (int i = 0; i < 200; i++) {
+          double a = 0.01 + 0.99 * random.nextDouble();
+          double b = 0.01 + 0.99 * random.nextDouble();
+          double lo = Math.min(a, b);
+          double hi = Math.max(a, b);
+          assertThat(costs.of(s, gpu, new MpsShare(lo, GIB)))
+              .as("seed %d, %s: MPS %.4f vs %.4f", SEED, m.name(), lo, hi)
+              .isLessThanOrEqualTo(costs.of(s, gpu, new MpsShare(hi, GIB)));
+        }
+      }
+    }
+  }
+
+  @Test
+  void costIsMonotoneInTheMigProfileAtOneStart() {
+    List<Placement> growing = List.of(new MigSlice("1g.10gb", 0), new MigSlice("2g.20gb", 0), new MigSlice("3g.40gb", 0),
+        new MigSlice("4g.40gb", 0), new MigSlice("7g.80gb", 0));
+    for (ImportanceModel m : models()) {
+      ClusterState s = ClusterState.empty(cluster);
+      GpuCosts costs = m.evaluate(s);
+      String gpu = cluster.gpus().get(0).id();
+      for (int i = 1; i < growing.size(); i++) {
+        assertThat(costs.of(s, gpu, growing.get(i - 1))).as(m.name() + ": " + growing.get(i - 1) + " vs " + growing.get(i))
+            .isLessThanOrEqualTo(costs.of(s, gpu, growing.get(i)));
+      }
+    }
+  }
+
+  @Test
+  void threeGAtZeroKillsTheFourGSoItCostsMoreThanThreeGAtFourWhereTheModelForecasts() {
+    // one GPU, so every forecast model sees a loss in taking it (with four, marginal loss sees none: cost 0)
+    Cluster single = ClusterPresets.of(Map.of("A100-SXM4-80GB", 1), 1, ClusterPresets.NETWORK_100G);
+    ClusterState s = ClusterState.empty(single);
+    String gpu = single.gpus().get(0).id();
+    for (ImportanceModel m : forecastModels()) {
+      GpuCosts costs = m.evaluate(s);
+      double atZero = costs.of(s, gpu, new MigSlice("3g.40gb", 0));
+      double atFour = costs.of(s, gpu, new MigSlice("3g.40gb", 4));
+      System.out.printf("%s on an empty A100-SXM4-80GB: importance %.4f, 3g@0 %.4f, 3g@4 %.4f%n", m.name(), costs.of(gpu), atZero, atFour);
+      assertThat(costs.of(gpu)).as(m.name()).isPositive();
+      assertThat(atZero).as(m.name()).isGreaterThan(atFour);
+    }
+    // a model without a forecast charges the share equivalent alone: both are half the GPU
+    GpuCosts capability = ImportanceModels.capability().evaluate(s);
+    assertThat(capability.of(s, gpu, new MigSlice("3g.40gb", 0))).isEqualTo(capability.of(s, gpu, new MigSlice("3g.40gb", 4)))
+        .isEqualTo(capability.of(gpu) * 0.5);
+  }
+}
