@@ -36,24 +36,25 @@ class ReinforceTest {
     }
   }
 
+  /** One pull per episode, paid 1 for the best arm. */
+  private static final PolicyTrainer.Environment<Arms> BANDIT = new PolicyTrainer.Environment<>() {
+    @Override
+    public Arms instance(SplittableRandom random) {
+      return Arms.random(random);
+    }
+
+    @Override
+    public double rollout(Arms arms, Trajectory trajectory) {
+      return trajectory.choose(arms.features(), arms.legal()) == arms.best() ? 1 : 0;
+    }
+  };
+
   private static CandidatePolicy trainBandit(long seed, int updates) {
     CandidatePolicy policy = CandidatePolicy.initialised(FEATURES, new int[] {8}, seed);
-    Reinforce reinforce = new Reinforce(policy, new ReinforceOptions(0.02, 0.001));
-    SplittableRandom random = new SplittableRandom(seed);
-    for (int u = 0; u < updates; u++) {
-      List<List<Rollout>> groups = new ArrayList<>();
-      for (int g = 0; g < 16; g++) {
-        Arms arms = Arms.random(random);
-        List<Rollout> group = new ArrayList<>();
-        for (int r = 0; r < 4; r++) {
-          Trajectory t = new Trajectory(policy, random);
-          int chosen = t.choose(arms.features(), arms.legal());
-          group.add(t.finish(chosen == arms.best() ? 1 : 0));
-        }
-        groups.add(group);
-      }
-      reinforce.update(groups);
-    }
+    var settings = new PolicyTrainer.Settings(updates * 64, 16, 4, new ReinforceOptions(0.02, 0.001), seed);
+    List<PolicyTrainer.CurvePoint> curve = PolicyTrainer.train(policy, BANDIT, settings, episodes -> {});
+    assertThat(curve).hasSize(updates);
+    assertThat(curve.get(updates - 1).episodes()).isEqualTo(updates * 64);
     return policy;
   }
 
