@@ -16,6 +16,7 @@ module org.rampa.api {
 
   exports org.rampa;
   exports org.rampa.catalog;
+  exports org.rampa.colocation;
   exports org.rampa.domain;
   exports org.rampa.domain.share;
   exports org.rampa.importance;

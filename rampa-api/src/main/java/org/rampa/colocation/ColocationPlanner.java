@@ -1,0 +1,12 @@
+package org.rampa.colocation;
+
+import java.time.Duration;
+
+/** A co-location planner: the exact pattern MILP, the ParvaGPU-style heuristic or a baseline. */
+public interface ColocationPlanner {
+
+  String name();
+
+  /** Plans {@code problem} within about {@code timeLimit}; every plan returned passes {@link ColocationVerifier}. */
+  ColocationResult plan(ColocationProblem problem, Duration timeLimit);
+}

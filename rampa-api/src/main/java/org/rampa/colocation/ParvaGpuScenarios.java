@@ -1,0 +1,82 @@
+package org.rampa.colocation;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.rampa.catalog.GpuCatalog;
+import org.rampa.catalog.SharingCatalog;
+import org.rampa.domain.ImmutableLayer;
+import org.rampa.domain.Invalid;
+import org.rampa.domain.Model;
+import org.rampa.domain.share.MpsAdmission;
+import org.rampa.perf.share.InterferenceModel;
+import org.rampa.perf.share.MeasuredShareTable;
+
+/**
+ * ParvaGPU's six published SLO scenarios (SC'24; MIT) as co-location problems on its measured
+ * A100-80GB MIG profiles, under its SLO rule (a segment's batch ≤ 0.9 × SLO / 2). Times come from
+ * the measured tier only ({@link MeasuredShareTable#published()}): these are PyTorch-eager runs, and
+ * neither the fitted nor the analytic tier describes that runtime, so a configuration ParvaGPU did
+ * not measure is not offered. Batches are ParvaGPU's (1 … 256), processes per instance 1 … 5 as
+ * measured. Memory: ParvaGPU's tables list only configurations that ran, so a process reserves only
+ * the MPS context (an assumption, SHARING.md section 1); the models enter by name only.
+ */
+public final class ParvaGpuScenarios {
+  private ParvaGpuScenarios() {}
+
+  public static final int SCENARIOS = 6;
+
+  /** The GPU type the tables answer for (they answer both A100 80 GB types identically). */
+  public static final String GPU_TYPE = "A100-SXM4-80GB";
+
+  static final List<String> MODELS = List.of(
+      "bert", "densenet121", "densenet169", "densenet201", "inceptionv3", "mobilenetv2",
+      "resnet101", "resnet152", "resnet50", "vgg16", "vgg19");
+
+  private static final List<Integer> BATCHES = List.of(1, 2, 4, 8, 16, 32, 64, 128, 256);
+  private static final List<Integer> PROCESSES = List.of(1, 2, 3, 4, 5);
+
+  /** Scenario {@code k} (1 … 6) on {@code gpus} A100-80GB GPUs. */
+  public static ColocationProblem scenario(int k, int gpus, ColocationObjective objective) {
+    if (k < 1 || k > SCENARIOS) {
+      throw Invalid.value("parvagpuScenario", k, "must lie in [1, " + SCENARIOS + "]", "ParvaGPU published six scenarios");
+    }
+    List<String> latency = rows("SLO_latency.csv").get(k - 1);
+    List<String> rate = rows("SLO_req_rate.csv").get(k - 1);
+    List<ColocationService> services = new ArrayList<>();
+    for (int i = 0; i < MODELS.size(); i++) {
+      if (latency.get(i).equals("N/A")) {
+        continue;
+      }
+      String name = MODELS.get(i);
+      Duration slo = Duration.ofNanos(Math.round(Double.parseDouble(latency.get(i)) * 1e6));
+      services.add(new ColocationService(name, measuredOnly(name), BATCHES, PROCESSES, Double.parseDouble(rate.get(i)), slo, 0, 1));
+    }
+    GpuPool pool = new GpuPool(GpuCatalog.standard().type(GPU_TYPE), SharingCatalog.standard().partitioning(GPU_TYPE), gpus);
+    return new ColocationProblem(services, List.of(pool), MeasuredShareTable.published(), InterferenceModel.defaults(),
+        SloRule.parvaGpu(), MpsAdmission.strict(), objective);
+  }
+
+  /** A model known by its name only: the measured tables answer for it; no other tier is asked. */
+  private static Model measuredOnly(String name) {
+    return Model.of(name, List.of(ImmutableLayer.builder().name(name).flopsPerSample(0).weightBytes(0).outputBytesPerSample(0).build()));
+  }
+
+  private static List<List<String>> rows(String file) {
+    try (InputStream in = ParvaGpuScenarios.class.getResourceAsStream("parvagpu/" + file)) {
+      if (in == null) {
+        throw new IllegalStateException("ParvaGPU scenario file " + file + " is missing from the rampa-api jar");
+      }
+      BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+      return r.lines().filter(l -> !l.isBlank()).map(l -> List.of(l.trim().split(","))).toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
+    }
+  }
+}

@@ -1,0 +1,41 @@
+package org.rampa.colocation;
+
+import java.util.Objects;
+import org.rampa.domain.Invalid;
+import org.rampa.domain.share.MigSlice;
+import org.rampa.domain.share.MigSliceMps;
+import org.rampa.domain.share.MpsShare;
+import org.rampa.domain.share.Placement;
+import org.rampa.domain.share.Whole;
+
+/**
+ * One service running on one part of a GPU at one batch size: the whole GPU, an MPS share, a MIG
+ * instance, or n MPS processes inside a MIG instance (ParvaGPU's segment). Other placement kinds
+ * (CU masks, NPU templates) are not planned by co-location yet and are refused here.
+ */
+public record Segment(String service, Placement placement, int batch) {
+
+  public Segment {
+    Invalid.requireNonBlank("segment.service", service);
+    Objects.requireNonNull(placement, "segment.placement");
+    if (!(placement instanceof Whole || placement instanceof MpsShare || placement instanceof MigSlice || placement instanceof MigSliceMps)) {
+      throw Invalid.value("segment.placement", placement, "co-location plans whole GPUs, MPS shares and MIG instances (with MPS processes) only");
+    }
+    if (batch < 1) {
+      throw Invalid.value("segment.batch", batch, "must be >= 1");
+    }
+  }
+
+  /** The processes running the service's batches in parallel on this placement. */
+  public int processes() {
+    return placement instanceof MigSliceMps m ? m.processes() : 1;
+  }
+
+  /** The MIG instance this segment runs in, or null when it is not on MIG. */
+  MigSlice migSlice() {
+    if (placement instanceof MigSliceMps m) {
+      return m.slice();
+    }
+    return placement instanceof MigSlice s ? s : null;
+  }
+}

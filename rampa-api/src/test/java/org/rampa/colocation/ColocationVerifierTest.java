@@ -1,0 +1,83 @@
+package org.rampa.colocation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+import org.rampa.catalog.GpuCatalog;
+import org.rampa.catalog.ModelCatalog;
+import org.rampa.catalog.SharingCatalog;
+import org.rampa.domain.share.MigSlice;
+import org.rampa.domain.share.MigSliceMps;
+import org.rampa.domain.share.MpsAdmission;
+import org.rampa.domain.share.MpsShare;
+import org.rampa.domain.share.Whole;
+import org.rampa.perf.share.AnalyticShareTimeModel;
+import org.rampa.perf.share.LinearInterference;
+import org.junit.jupiter.api.Test;
+
+class ColocationVerifierTest {
+
+  private static final ColocationProblem S1 = ParvaGpuScenarios.scenario(1, 10, ColocationObjective.MIN_GPUS);
+
+  private static GpuConfiguration gpu(Segment... segments) {
+    return new GpuConfiguration(ParvaGpuScenarios.GPU_TYPE, List.of(segments));
+  }
+
+  @Test
+  void measuredSegmentThroughputIsProcessesTimesPerProcessThroughput() {
+    // resnet50.csv: 1g, batch 1, 2 processes: 125.968 req/s per process
+    var perf = ColocationPerformance.evaluate(S1, gpu(new Segment("resnet50", new MigSliceMps("1g.10gb", 0, 2, 0), 1))).orElseThrow();
+    assertThat(perf.get(0).throughput()).isCloseTo(2 * 125.968, org.assertj.core.api.Assertions.within(1e-6));
+    assertThat(perf.get(0).slowdown()).isEqualTo(1);
+  }
+
+  @Test
+  void refusesIllegalLayoutsMixedModesAndTooManyGpus() {
+    assertThat(ColocationVerifier.check(S1, new ColocationPlan(List.of(gpu(
+        new Segment("resnet50", new MigSlice("3g.40gb", 0), 1), new Segment("bert", new MigSlice("4g.40gb", 0), 1))), 0)))
+        .anySatisfy(v -> assertThat(v).contains("illegal MIG layout"));
+    assertThat(ColocationVerifier.check(S1, new ColocationPlan(List.of(gpu(
+        new Segment("resnet50", new Whole(), 1), new Segment("bert", new MigSlice("4g.40gb", 0), 1))), 0)))
+        .anySatisfy(v -> assertThat(v).contains("must be alone"));
+    GpuConfiguration one = gpu(new Segment("resnet50", new MigSlice("1g.10gb", 0), 1));
+    assertThat(ColocationVerifier.check(S1, new ColocationPlan(java.util.Collections.nCopies(11, one), 0)))
+        .anySatisfy(v -> assertThat(v).contains("11 GPUs of A100-SXM4-80GB used, the cluster has 10"));
+  }
+
+  @Test
+  void refusesASegmentOverTheSloRuleAndUnmetDemand() {
+    // inceptionv3 in scenario 5: SLO 145.5 ms, rule 0.45 × 145.5 = 65.5 ms; batch 64 on 1g takes 64 / 583.922 = 110 ms
+    ColocationProblem s5 = ParvaGpuScenarios.scenario(5, 10, ColocationObjective.MAX_SCALE);
+    List<String> v = ColocationVerifier.check(s5, new ColocationPlan(List.of(gpu(new Segment("inceptionv3", new MigSlice("1g.10gb", 0), 64))), 0));
+    assertThat(v).hasSize(1);
+    assertThat(v).anySatisfy(m -> assertThat(m).contains("the SLO rule allows 0.45"));
+    List<String> demand = ColocationVerifier.check(S1, new ColocationPlan(List.of(gpu(new Segment("resnet50", new MigSlice("7g.80gb", 0), 8))), 1));
+    assertThat(demand).anySatisfy(m -> assertThat(m).startsWith("service bert: served 0.0 req/s"));
+  }
+
+  @Test
+  void mpsCoRunnersSlowEachOtherByTheInterferenceModel() {
+    String type = "A100-SXM4-80GB";
+    ColocationService a = new ColocationService("a", ModelCatalog.model("resnet50"), List.of(1), List.of(1), 10, Duration.ofSeconds(1), 1L << 30, 1);
+    ColocationService b = new ColocationService("b", ModelCatalog.model("vgg16"), List.of(1), List.of(1), 10, Duration.ofSeconds(1), 1L << 30, 1);
+    ColocationProblem p = new ColocationProblem(List.of(a, b),
+        List.of(new GpuPool(GpuCatalog.standard().type(type), SharingCatalog.standard().partitioning(type), 1)),
+        AnalyticShareTimeModel.calibrated(), new LinearInterference(0.1), SloRule.wholeSlo(), MpsAdmission.strict(), ColocationObjective.MIN_GPUS);
+    GpuConfiguration pair = new GpuConfiguration(type, List.of(new Segment("a", new MpsShare(0.5, 1L << 30), 1), new Segment("b", new MpsShare(0.5, 1L << 30), 1)));
+    var perf = ColocationPerformance.evaluate(p, pair).orElseThrow();
+    assertThat(perf).allSatisfy(s -> assertThat(s.slowdown()).isCloseTo(1.1, org.assertj.core.api.Assertions.within(1e-12)));
+    assertThat(ColocationVerifier.check(p, new ColocationPlan(List.of(pair), 1))).isEmpty();
+    GpuConfiguration over = new GpuConfiguration(type, List.of(new Segment("a", new MpsShare(0.6, 1L << 30), 1), new Segment("b", new MpsShare(0.5, 1L << 30), 1)));
+    assertThat(ColocationVerifier.check(p, new ColocationPlan(List.of(over), 1))).anySatisfy(m -> assertThat(m).contains("MPS admission"));
+    GpuConfiguration small = new GpuConfiguration(type, List.of(new Segment("a", new MpsShare(0.5, 1L << 20), 1)));
+    assertThat(ColocationVerifier.check(p, new ColocationPlan(List.of(small), 0))).anySatisfy(m -> assertThat(m).contains("the service needs 1073741824"));
+  }
+
+  @Test
+  void badInputNamesTheField() {
+    assertThatThrownBy(() -> ParvaGpuScenarios.scenario(7, 1, ColocationObjective.MIN_GPUS)).hasMessageContaining("parvagpuScenario = 7");
+    assertThatThrownBy(() -> new SloRule(0)).hasMessageContaining("sloRule.latencyFraction");
+  }
+}
