@@ -9,6 +9,7 @@ module org.rampa.heuristics {
   // the Tarnawski importer reads its JSON as a tree
   requires com.fasterxml.jackson.databind;
 
+  exports org.rampa.heuristics.colocation;
   exports org.rampa.heuristics.importance;
   exports org.rampa.heuristics.learned;
   exports org.rampa.heuristics.profiles;

@@ -1,0 +1,23 @@
+package org.rampa.heuristics.colocation;
+
+import java.util.List;
+import org.rampa.colocation.ColocationPlanner;
+import org.rampa.domain.Invalid;
+
+/** The co-location heuristic and baselines, by name. */
+public final class ColocationPlanners {
+  private ColocationPlanners() {}
+
+  /** Names {@link #named} accepts, the heuristic first. */
+  public static final List<String> NAMES = List.of("heuristic", "exclusive", "uniform-mig-1g", "uniform-mig-3g");
+
+  public static ColocationPlanner named(String name) {
+    return switch (name) {
+      case "heuristic" -> new ParvaStyleHeuristic();
+      case "exclusive" -> new ExclusiveBaseline();
+      case "uniform-mig-1g" -> new UniformMigBaseline(1);
+      case "uniform-mig-3g" -> new UniformMigBaseline(3);
+      default -> throw Invalid.value("planner", name, "is not a co-location heuristic or baseline", "use one of " + NAMES);
+    };
+  }
+}

@@ -1,0 +1,128 @@
+package org.rampa.solver;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.rampa.colocation.ColocationProblem;
+import org.rampa.colocation.ColocationService;
+import org.rampa.colocation.GpuPool;
+import org.rampa.colocation.SegmentMenu;
+import org.rampa.colocation.SegmentOption;
+import org.rampa.domain.share.MigSlice;
+
+/**
+ * The pricing problem of column generation for one pool: the configuration maximising
+ * {@code Σ_i p_i · throughput_i} for prices {@code p}. MIG instances are isolated, so a layout's
+ * value is the sum over its instances of the best priced option on each profile, and the best
+ * layout is the best of the geometry's maximal layouts; a whole-GPU configuration is the best
+ * priced whole option. Exact for the configurations the planner searches (whole GPU; MIG layouts
+ * with one service per instance, MPS processes inside an instance).
+ */
+final class ColocationPricing {
+
+  private final ColocationProblem problem;
+  private final SegmentMenu menu;
+  private final List<List<List<MigSlice>>> layouts = new ArrayList<>();
+
+  ColocationPricing(ColocationProblem problem, SegmentMenu menu) {
+    this.problem = problem;
+    this.menu = menu;
+    for (GpuPool pool : problem.pools()) {
+      layouts.add(pool.partitioning().mig().map(MigLayouts::maximal).orElse(List.of()));
+    }
+  }
+
+  /** The best configuration of pool {@code k} at prices {@code p}; empty when no price is positive or no option exists. */
+  Optional<ColocationColumn> best(int k, double[] p) {
+    GpuPool pool = problem.pools().get(k);
+    String type = pool.type().name();
+    double bestValue = 0;
+    ColocationColumn best = null;
+    SegmentOption whole = bestOption(type, null, p);
+    if (whole != null) {
+      bestValue = value(whole, p);
+      best = column(k, List.of(whole), List.of(0));
+    }
+    java.util.Map<String, SegmentOption> perProfile = new java.util.HashMap<>();
+    for (List<MigSlice> layout : layouts.get(k)) {
+      double v = 0;
+      for (MigSlice s : layout) {
+        SegmentOption o = perProfile.computeIfAbsent(s.profile(), q -> bestOption(type, q, p));
+        if (o != null) {
+          v += value(o, p);
+        }
+      }
+      if (v > bestValue + 1e-12) {
+        List<SegmentOption> opts = new ArrayList<>();
+        List<Integer> starts = new ArrayList<>();
+        for (MigSlice s : layout) {
+          SegmentOption o = perProfile.get(s.profile());
+          if (o != null) {
+            opts.add(o);
+            starts.add(s.start());
+          }
+        }
+        bestValue = v;
+        best = column(k, opts, starts);
+      }
+    }
+    return Optional.ofNullable(best);
+  }
+
+  /** The option on {@code profile} (null: whole GPU) of the service with the highest positive priced throughput. */
+  private SegmentOption bestOption(String type, String profile, double[] p) {
+    SegmentOption best = null;
+    double bestValue = 0;
+    for (int i = 0; i < p.length; i++) {
+      if (p[i] <= 0) {
+        continue;
+      }
+      Optional<SegmentOption> o = menu.best(type, problem.services().get(i).id(), profile);
+      if (o.isPresent() && p[i] * o.get().throughput() > bestValue) {
+        bestValue = p[i] * o.get().throughput();
+        best = o.get();
+      }
+    }
+    return best;
+  }
+
+  private double value(SegmentOption o, double[] p) {
+    return p[index(o.service())] * o.throughput();
+  }
+
+  int index(String service) {
+    List<ColocationService> s = problem.services();
+    for (int i = 0; i < s.size(); i++) {
+      if (s.get(i).id().equals(service)) {
+        return i;
+      }
+    }
+    throw new IllegalStateException("option of unknown service " + service);
+  }
+
+  /** The column of a configuration some other planner made (isolated segments, priced by the performance model). */
+  ColocationColumn column(ColocationProblem problem, org.rampa.colocation.GpuConfiguration gpu) {
+    int k = problem.pools().indexOf(problem.pool(gpu.gpuType()));
+    List<org.rampa.colocation.SegmentPerformance> perf = org.rampa.colocation.ColocationPerformance.evaluate(problem, gpu).orElseThrow();
+    List<SegmentOption> options = new ArrayList<>();
+    List<Integer> starts = new ArrayList<>();
+    for (int i = 0; i < gpu.segments().size(); i++) {
+      org.rampa.colocation.Segment s = gpu.segments().get(i);
+      org.rampa.domain.share.Placement p = s.placement();
+      String profile = p instanceof MigSlice m ? m.profile() : p instanceof org.rampa.domain.share.MigSliceMps mm ? mm.profile() : null;
+      int start = p instanceof MigSlice m ? m.start() : p instanceof org.rampa.domain.share.MigSliceMps mm ? mm.start() : 0;
+      long memory = p instanceof org.rampa.domain.share.MigSliceMps mm ? mm.processMemoryBytes() : problem.service(s.service()).processMemoryBytes();
+      options.add(new SegmentOption(s.service(), gpu.gpuType(), profile, s.batch(), s.processes(), memory, perf.get(i).throughput()));
+      starts.add(start);
+    }
+    return column(k, options, starts);
+  }
+
+  ColocationColumn column(int k, List<SegmentOption> options, List<Integer> starts) {
+    double[] a = new double[problem.services().size()];
+    for (SegmentOption o : options) {
+      a[index(o.service())] += o.throughput();
+    }
+    return new ColocationColumn(k, List.copyOf(options), List.copyOf(starts), a);
+  }
+}
