@@ -4,12 +4,17 @@ import java.util.List;
 import org.rampa.colocation.ColocationPlanner;
 import org.rampa.domain.Invalid;
 
-/** The co-location heuristic and baselines, by name. */
+/**
+ * The co-location heuristic and baselines, by name, and the learned policy ({@value #LEARNED}, the
+ * shipped weights; it plays the demand-scale objective only, so it is not among {@link #NAMES}).
+ */
 public final class ColocationPlanners {
   private ColocationPlanners() {}
 
   /** Names {@link #named} accepts, the heuristic first. */
   public static final List<String> NAMES = List.of("heuristic", "exclusive", "uniform-mig-1g", "uniform-mig-3g");
+
+  public static final String LEARNED = "learned";
 
   public static ColocationPlanner named(String name) {
     return switch (name) {
@@ -17,7 +22,8 @@ public final class ColocationPlanners {
       case "exclusive" -> new ExclusiveBaseline();
       case "uniform-mig-1g" -> new UniformMigBaseline(1);
       case "uniform-mig-3g" -> new UniformMigBaseline(3);
-      default -> throw Invalid.value("planner", name, "is not a co-location heuristic or baseline", "use one of " + NAMES);
+      case LEARNED -> org.rampa.heuristics.learned.LearnedColocationPlanner.shipped();
+      default -> throw Invalid.value("planner", name, "is not a co-location heuristic or baseline", "use one of " + NAMES + " or " + LEARNED);
     };
   }
 }

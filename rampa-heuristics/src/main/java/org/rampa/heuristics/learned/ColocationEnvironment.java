@@ -170,6 +170,8 @@ public final class ColocationEnvironment {
     final int pool;
     final List<Segment> segments = new ArrayList<>();
     double[] throughput = new double[0];
+    /** {@link Episode#freeFraction}, kept up to date by {@link Episode#apply}. */
+    double free;
 
     Held(int pool) {
       this.pool = pool;
@@ -255,12 +257,12 @@ public final class ColocationEnvironment {
     List<Integer> candidateGpus(int limit) {
       List<Integer> open = new ArrayList<>();
       for (int g = 0; g < held.size(); g++) {
-        if (freeFraction(held.get(g)) > SHARE_TOLERANCE) {
+        if (held.get(g).free > SHARE_TOLERANCE) {
           open.add(g);
         }
       }
       open.sort((a, b) -> {
-        int c = Double.compare(freeFraction(held.get(b)), freeFraction(held.get(a)));
+        int c = Double.compare(held.get(b).free, held.get(a).free);
         return c != 0 ? c : Integer.compare(a, b);
       });
       List<Integer> out = new ArrayList<>(open.subList(0, Math.min(limit, open.size())));
@@ -433,6 +435,7 @@ public final class ColocationEnvironment {
       }
       gpu.segments.add(m.segment());
       gpu.throughput = m.after().stream().mapToDouble(SegmentPerformance::throughput).toArray();
+      gpu.free = freeFraction(gpu);
       for (int i = 0; i < gpu.segments.size(); i++) {
         served[index(gpu.segments.get(i).service())] += gpu.throughput[i];
       }

@@ -6,7 +6,8 @@ import org.rampa.domain.Invalid;
 /**
  * REINFORCE with a per-instance baseline and an entropy bonus. Rollouts come in groups, each group
  * several rollouts of the same instance; a rollout's advantage is its return minus its group's mean
- * return, which removes how hard the instance is from the signal. The loss minimised is
+ * return, which removes how hard the instance is from the signal; advantages are then divided by
+ * their standard deviation over the update. The loss minimised is
  * {@code (1/N) Σ_rollouts [ −A Σ_t log π(a_t) − β Σ_t H(π_t) ]}.
  */
 public final class Reinforce {
@@ -35,6 +36,25 @@ public final class Reinforce {
     return seen;
   }
 
+  /**
+   * One over the standard deviation of the advantages of the update (0 when they are all 0): a long
+   * episode's return moves by a few hundredths between rollouts, and unscaled such advantages would
+   * be drowned by the entropy bonus summed over its many steps.
+   */
+  private static double advantageScale(List<List<Rollout>> groups) {
+    double squares = 0;
+    int n = 0;
+    for (List<Rollout> group : groups) {
+      double baseline = group.stream().mapToDouble(Rollout::result).average().orElseThrow();
+      for (Rollout rollout : group) {
+        squares += (rollout.result() - baseline) * (rollout.result() - baseline);
+        n++;
+      }
+    }
+    double deviation = Math.sqrt(squares / n);
+    return deviation < 1e-12 ? 0 : 1 / deviation;
+  }
+
   /** Evaluates the loss, adding its gradient with respect to the weights to {@code gradient}. */
   Evaluation lossAndGradient(List<List<Rollout>> groups, double[] gradient) {
     int rollouts = 0;
@@ -48,6 +68,7 @@ public final class Reinforce {
       throw Invalid.value("groups", "empty", "an update needs at least one rollout");
     }
     double beta = options.entropyBonus();
+    double scale = advantageScale(groups);
     double loss = 0;
     double results = 0;
     double entropies = 0;
@@ -55,7 +76,7 @@ public final class Reinforce {
     for (List<Rollout> group : groups) {
       double baseline = group.stream().mapToDouble(Rollout::result).average().orElseThrow();
       for (Rollout rollout : group) {
-        double advantage = rollout.result() - baseline;
+        double advantage = (rollout.result() - baseline) * scale;
         results += rollout.result();
         for (Decision d : rollout.decisions()) {
           int n = d.legal().length;
