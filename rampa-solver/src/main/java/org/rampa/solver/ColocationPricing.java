@@ -100,6 +100,112 @@ final class ColocationPricing {
     throw new IllegalStateException("option of unknown service " + service);
   }
 
+  /**
+   * Every configuration of pool {@code k} that no other configuration dominates, when there are at
+   * most {@code limit} before filtering: whole-GPU options, and each maximal layout with every
+   * instance given to some service (instances of one profile are interchangeable, so a layout is
+   * enumerated by how many instances of each profile each service gets). More throughput never
+   * hurts any objective and instances are isolated, so the integer model over these columns has
+   * the optimum of the whole searched space. Empty when the space is larger than {@code limit}.
+   */
+  Optional<List<ColocationColumn>> allColumns(int k, int limit) {
+    GpuPool pool = problem.pools().get(k);
+    String type = pool.type().name();
+    List<ColocationService> services = problem.services();
+    List<ColocationColumn> raw = new ArrayList<>();
+    for (ColocationService s : services) {
+      menu.best(type, s.id(), null).ifPresent(o -> raw.add(column(k, List.of(o), List.of(0))));
+    }
+    for (List<MigSlice> layout : layouts.get(k)) {
+      java.util.Map<String, List<Integer>> startsByProfile = new java.util.LinkedHashMap<>();
+      layout.forEach(sl -> startsByProfile.computeIfAbsent(sl.profile(), q -> new ArrayList<>()).add(sl.start()));
+      List<List<SegmentOption[]>> perProfile = new ArrayList<>();
+      List<List<Integer>> starts = new ArrayList<>();
+      for (var e : startsByProfile.entrySet()) {
+        List<SegmentOption> candidates = new ArrayList<>();
+        for (ColocationService s : services) {
+          menu.best(type, s.id(), e.getKey()).ifPresent(candidates::add);
+        }
+        if (candidates.isEmpty()) {
+          continue;
+        }
+        List<SegmentOption[]> fills = new ArrayList<>();
+        multisets(candidates, e.getValue().size(), 0, new ArrayList<>(), fills);
+        perProfile.add(fills);
+        starts.add(e.getValue());
+      }
+      long count = 1;
+      for (List<SegmentOption[]> f : perProfile) {
+        count *= f.size();
+      }
+      if (raw.size() + count > limit) {
+        return Optional.empty();
+      }
+      product(k, perProfile, starts, 0, new ArrayList<>(), new ArrayList<>(), raw);
+    }
+    return Optional.of(undominated(raw));
+  }
+
+  private static void multisets(List<SegmentOption> candidates, int size, int from, List<SegmentOption> current, List<SegmentOption[]> out) {
+    if (current.size() == size) {
+      out.add(current.toArray(new SegmentOption[0]));
+      return;
+    }
+    for (int i = from; i < candidates.size(); i++) {
+      current.add(candidates.get(i));
+      multisets(candidates, size, i, current, out);
+      current.remove(current.size() - 1);
+    }
+  }
+
+  private void product(int k, List<List<SegmentOption[]>> perProfile, List<List<Integer>> starts, int depth, List<SegmentOption> opts, List<Integer> at,
+      List<ColocationColumn> out) {
+    if (depth == perProfile.size()) {
+      out.add(column(k, opts, at));
+      return;
+    }
+    for (SegmentOption[] fill : perProfile.get(depth)) {
+      int before = opts.size();
+      for (int j = 0; j < fill.length; j++) {
+        opts.add(fill[j]);
+        at.add(starts.get(depth).get(j));
+      }
+      product(k, perProfile, starts, depth + 1, opts, at, out);
+      opts.subList(before, opts.size()).clear();
+      at.subList(before, at.size()).clear();
+    }
+  }
+
+  /** The columns no other column matches or beats on every service's throughput. */
+  private static List<ColocationColumn> undominated(List<ColocationColumn> raw) {
+    java.util.Map<String, ColocationColumn> distinct = new java.util.LinkedHashMap<>();
+    raw.forEach(c -> distinct.putIfAbsent(java.util.Arrays.toString(c.throughput()), c));
+    List<ColocationColumn> all = new ArrayList<>(distinct.values());
+    List<ColocationColumn> out = new ArrayList<>();
+    for (ColocationColumn c : all) {
+      boolean dominated = false;
+      for (ColocationColumn d : all) {
+        if (d != c && dominates(d.throughput(), c.throughput())) {
+          dominated = true;
+          break;
+        }
+      }
+      if (!dominated) {
+        out.add(c);
+      }
+    }
+    return out;
+  }
+
+  private static boolean dominates(double[] a, double[] b) {
+    for (int i = 0; i < a.length; i++) {
+      if (a[i] < b[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** The column of a configuration some other planner made (isolated segments, priced by the performance model). */
   ColocationColumn column(ColocationProblem problem, org.rampa.colocation.GpuConfiguration gpu) {
     int k = problem.pools().indexOf(problem.pool(gpu.gpuType()));

@@ -108,7 +108,17 @@ public final class PatternColocationPlanner implements ColocationPlanner {
         hint = seeded;
       }
     }
-    Optional<ColocationPlan> plan = integerSolve(problem, columns, hint, deadline);
+    boolean complete = addAllColumnsIfSmall(problem, pricing, columns, keys);
+    IntegerOutcome integer = integerSolve(problem, columns, hint, complete, deadline);
+    if (complete && integer.infeasible && objective == ColocationObjective.MIN_GPUS) {
+      return ColocationResult.noPlan(SolveStatus.INFEASIBLE, "exact: no plan over every undominated configuration ("
+          + columns.size() + " columns) serves the demand on the cluster's "
+          + problem.pools().stream().map(p -> p.count() + " × " + p.type().name()).toList() + "; maybe add GPUs or relax the SLOs");
+    }
+    if (complete && integer.optimal) {
+      bound = OptionalDouble.of(integer.objective);
+    }
+    Optional<ColocationPlan> plan = integer.plan;
     if (plan.isEmpty()) {
       String why = "exact: SCIP found no integer plan over the " + columns.size() + " generated columns"
           + (lp.converged ? " (LP bound " + lp.value + ")" : " (column generation did not converge in time)");
@@ -117,10 +127,10 @@ public final class PatternColocationPlanner implements ColocationPlanner {
     }
     ColocationVerifier.requireValid(problem, plan.get(), name());
     double value = ColocationVerifier.objectiveValue(problem, plan.get());
-    boolean optimal = bound.isPresent() && (objective == ColocationObjective.MIN_GPUS
+    boolean optimal = (complete && integer.optimal) || bound.isPresent() && (objective == ColocationObjective.MIN_GPUS
         ? value <= bound.getAsDouble() + 1e-9
         : value >= bound.getAsDouble() * (1 - 1e-6));
-    String reason = "exact: " + columns.size() + " columns, " + lp.rounds + " pricing rounds, LP "
+    String reason = "exact: " + columns.size() + (complete ? " columns (every undominated configuration)" : " columns") + ", " + lp.rounds + " pricing rounds, LP "
         + (lp.converged ? "converged at " + lp.value : "not converged (no bound)");
     return new ColocationResult(optimal ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE, plan, OptionalDouble.of(value), bound, reason);
   }
@@ -226,26 +236,50 @@ public final class PatternColocationPlanner implements ColocationPlanner {
     }
   }
 
-  /** The integer model over the generated columns on SCIP; the plan it finds, if any. */
-  private static Optional<ColocationPlan> integerSolve(ColocationProblem problem, List<ColocationColumn> columns, Map<Integer, Integer> hint, long deadline) {
+  /** Configurations per pool up to which every undominated one becomes a column (tiny instances get a proof). */
+  private static final int COMPLETE_LIMIT = 20_000;
+
+  /** Adds every undominated configuration when every pool has few; true when it did. */
+  private static boolean addAllColumnsIfSmall(ColocationProblem problem, ColocationPricing pricing, List<ColocationColumn> columns, Set<String> keys) {
+    List<ColocationColumn> all = new ArrayList<>();
+    for (int k = 0; k < problem.pools().size(); k++) {
+      if (problem.pools().get(k).count() == 0) {
+        continue;
+      }
+      Optional<List<ColocationColumn>> pool = pricing.allColumns(k, COMPLETE_LIMIT);
+      if (pool.isEmpty()) {
+        return false;
+      }
+      all.addAll(pool.get());
+    }
+    all.stream().filter(c -> keys.add(c.key())).forEach(columns::add);
+    return true;
+  }
+
+  private record IntegerOutcome(Optional<ColocationPlan> plan, boolean optimal, boolean infeasible, double objective) {}
+
+  /** The integer model over the columns on SCIP: the plan it finds, if any, and whether SCIP proved it optimal or the model infeasible. */
+  private static IntegerOutcome integerSolve(ColocationProblem problem, List<ColocationColumn> columns, Map<Integer, Integer> hint, boolean exactGap,
+      long deadline) {
     long left = (deadline - System.nanoTime()) / 1_000_000;
     if (left <= 0) {
-      return Optional.empty();
+      return new IntegerOutcome(Optional.empty(), false, false, Double.NaN);
     }
     Master m = new Master(problem, columns, true);
+    com.google.ortools.linearsolver.MPSolverParameters parameters = new com.google.ortools.linearsolver.MPSolverParameters();
     try {
       m.solver.setTimeLimit(left);
+      if (exactGap) {
+        parameters.setDoubleParam(com.google.ortools.linearsolver.MPSolverParameters.DoubleParam.RELATIVE_MIP_GAP, 0);
+      }
       if (!hint.isEmpty()) {
         double[] start = new double[columns.size()];
         hint.forEach((c, v) -> start[c] = v);
         m.solver.setHint(m.x, start);
       }
-      MPSolver.ResultStatus status = m.solver.solve();
+      MPSolver.ResultStatus status = m.solver.solve(parameters);
       if (status != MPSolver.ResultStatus.OPTIMAL && status != MPSolver.ResultStatus.FEASIBLE) {
-        return Optional.empty();
-      }
-      if (m.slack() > 1e-7) {
-        return Optional.empty();
+        return new IntegerOutcome(Optional.empty(), false, status == MPSolver.ResultStatus.INFEASIBLE, Double.NaN);
       }
       List<GpuConfiguration> gpus = new ArrayList<>();
       for (int c = 0; c < columns.size(); c++) {
@@ -261,8 +295,9 @@ public final class PatternColocationPlanner implements ColocationPlanner {
         case MAX_SCALE -> servedScale(problem, unscaled);
         case MAX_WEIGHTED_THROUGHPUT -> Math.min(1, servedScale(problem, unscaled));
       };
-      return Optional.of(new ColocationPlan(gpus, scale));
+      return new IntegerOutcome(Optional.of(new ColocationPlan(gpus, scale)), status == MPSolver.ResultStatus.OPTIMAL, false, m.solver.objective().value());
     } finally {
+      parameters.delete();
       m.solver.delete();
     }
   }
@@ -299,7 +334,8 @@ public final class PatternColocationPlanner implements ColocationPlanner {
       sign = objective == ColocationObjective.MAX_WEIGHTED_THROUGHPUT ? -1 : 1;
       MPObjective obj = solver.objective();
       cover = new MPConstraint[n];
-      slack = new MPVariable[objective == ColocationObjective.MIN_GPUS ? n : 0];
+      // the restricted LP needs the slack to stay feasible; the integer model must not have it
+      slack = new MPVariable[objective == ColocationObjective.MIN_GPUS && !integer ? n : 0];
       MPVariable z = objective == ColocationObjective.MAX_SCALE ? solver.makeNumVar(0, inf, "Z") : null;
       double slackCost = 1 + problem.pools().stream().mapToDouble(p -> p.count()).sum();
       for (int i = 0; i < n; i++) {
@@ -307,10 +343,12 @@ public final class PatternColocationPlanner implements ColocationPlanner {
         switch (objective) {
           case MIN_GPUS -> {
             cover[i] = solver.makeConstraint(s.rate(), inf, "cover_" + i);
-            // a unit of slack serves the whole rate at the price of more GPUs than the cluster has
-            slack[i] = solver.makeNumVar(0, 1, "slack_" + i);
-            cover[i].setCoefficient(slack[i], s.rate());
-            obj.setCoefficient(slack[i], slackCost);
+            if (!integer) {
+              // a unit of slack serves the whole rate at the price of more GPUs than the cluster has
+              slack[i] = solver.makeNumVar(0, 1, "slack_" + i);
+              cover[i].setCoefficient(slack[i], s.rate());
+              obj.setCoefficient(slack[i], slackCost);
+            }
           }
           case MAX_SCALE -> {
             cover[i] = solver.makeConstraint(0, inf, "cover_" + i);

@@ -52,6 +52,7 @@ class BadInputCorpusTest {
     planCases();
     splitCases();
     simulateCases();
+    colocateCases();
     trainCases();
     assertThat(cases).hasSizeGreaterThanOrEqualTo(100);
     return cases.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> {
@@ -421,4 +422,17 @@ class BadInputCorpusTest {
     bad("simulate: trace " + name, simulate("--workload", workload, "--trace", file), mentions);
   }
 
+
+  private void colocateCases() {
+    bad("colocate: no scenario", args("colocate"), "--parvagpu-scenario");
+    bad("colocate: scenario 0", args("colocate", "--parvagpu-scenario", 0), "--parvagpu-scenario = 0", "[1, 6]");
+    bad("colocate: scenario 7", args("colocate", "--parvagpu-scenario", 7), "--parvagpu-scenario = 7");
+    bad("colocate: scenario not a number", args("colocate", "--parvagpu-scenario", "one"), "--parvagpu-scenario", "one");
+    bad("colocate: unknown planner", args("colocate", "--parvagpu-scenario", 1, "--planner", "magic"), "--planner = magic", "exact");
+    bad("colocate: unknown objective", args("colocate", "--parvagpu-scenario", 1, "--objective", "fast"), "--objective = fast", "min-gpus");
+    bad("colocate: --gpus 0", args("colocate", "--parvagpu-scenario", 1, "--gpus", 0), "--gpus = 0");
+    bad("colocate: --gpus huge", args("colocate", "--parvagpu-scenario", 1, "--gpus", 2_000_000), "--gpus = 2000000");
+    bad("colocate: --time-limit-s 0", args("colocate", "--parvagpu-scenario", 1, "--time-limit-s", 0), "--time-limit-s = 0");
+    bad("colocate: --time-limit-s NaN", args("colocate", "--parvagpu-scenario", 1, "--time-limit-s", "NaN"), "--time-limit-s = NaN");
+  }
 }

@@ -11,8 +11,8 @@ import org.rampa.domain.Invalid;
 public final class ColocationPlanners {
   private ColocationPlanners() {}
 
-  /** Names {@link #named} accepts, the heuristic first. */
-  public static final List<String> NAMES = List.of("heuristic", "exclusive", "uniform-mig-1g", "uniform-mig-3g");
+  /** The heuristic and the baselines {@link #named} accepts, the heuristic first ({@link #LEARNED} is accepted too). */
+  public static final List<String> NAMES = List.of("heuristic", "exclusive", "uniform-mig-1g", "uniform-mig-3g", "even-mps-2", "even-mps-4", "gpu-lets");
 
   public static final String LEARNED = "learned";
 
@@ -22,6 +22,9 @@ public final class ColocationPlanners {
       case "exclusive" -> new ExclusiveBaseline();
       case "uniform-mig-1g" -> new UniformMigBaseline(1);
       case "uniform-mig-3g" -> new UniformMigBaseline(3);
+      case "even-mps-2" -> MpsSetBaseline.evenSplit(2);
+      case "even-mps-4" -> MpsSetBaseline.evenSplit(4);
+      case "gpu-lets" -> MpsSetBaseline.gpuLets();
       case LEARNED -> org.rampa.heuristics.learned.LearnedColocationPlanner.shipped();
       default -> throw Invalid.value("planner", name, "is not a co-location heuristic or baseline", "use one of " + NAMES + " or " + LEARNED);
     };

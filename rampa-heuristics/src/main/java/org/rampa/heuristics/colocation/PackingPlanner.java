@@ -1,37 +1,25 @@
 package org.rampa.heuristics.colocation;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalDouble;
 import java.util.OptionalInt;
-import org.rampa.colocation.ColocationObjective;
 import org.rampa.colocation.ColocationPlan;
-import org.rampa.colocation.ColocationPlanner;
 import org.rampa.colocation.ColocationProblem;
-import org.rampa.colocation.ColocationResult;
 import org.rampa.colocation.ColocationService;
-import org.rampa.colocation.ColocationVerifier;
 import org.rampa.colocation.GpuPool;
 import org.rampa.colocation.SegmentMenu;
 import org.rampa.colocation.SegmentOption;
-import org.rampa.strategy.SolveStatus;
 
 /**
- * The shape the heuristic and the baselines share: cover each service's demand with isolated
- * options (the subclass decides which), pack them onto GPUs (best fit over legal MIG starts, or one
- * per GPU), optionally improve, and turn the objective into demands: scale 1 for the fewest GPUs, a
- * bisection on the scale for the largest scale, and for weighted throughput the whole demand if it
- * fits, else the largest scale. Every plan passes {@link ColocationVerifier} before it is returned.
+ * The shape the heuristic and the isolated baselines share: cover each service's demand with
+ * isolated options (the subclass decides which), pack them onto GPUs (best fit over legal MIG
+ * starts, or one per GPU), optionally improve.
  */
-abstract class PackingPlanner implements ColocationPlanner {
-
-  /** Bisection steps on the scale: 2^-30 of the bracket, far below any rate's precision. */
-  private static final int SCALE_STEPS = 30;
+abstract class PackingPlanner extends DemandPlanner {
 
   /** The options that cover {@code demand} requests/s of {@code service}; empty when it has none. */
   abstract List<SegmentOption> cover(ColocationProblem problem, SegmentMenu menu, ColocationService service, double demand);
@@ -43,57 +31,12 @@ abstract class PackingPlanner implements ColocationPlanner {
   void improve(ColocationProblem problem, SegmentMenu menu, Packing packing, long deadlineNanos) {}
 
   @Override
-  public ColocationResult plan(ColocationProblem problem, Duration timeLimit) {
-    long deadline = System.nanoTime() + timeLimit.toNanos();
-    SegmentMenu menu = SegmentMenu.of(problem);
-    for (ColocationService s : problem.services()) {
-      if (cover(problem, menu, s, s.rate()).isEmpty()) {
-        return ColocationResult.noPlan(SolveStatus.NO_PLAN_FOUND, name() + ": service " + s.id()
-            + " has no configuration this planner may use that meets its SLO under the rule (" + problem.sloRule().latencyFraction()
-            + " × " + s.slo().toMillis() + " ms) on the cluster's GPU types");
-      }
-    }
-    Optional<ColocationPlan> plan = switch (problem.objective()) {
-      case MIN_GPUS -> packAt(problem, menu, 1, deadline);
-      case MAX_SCALE -> largestScale(problem, menu, deadline);
-      case MAX_WEIGHTED_THROUGHPUT -> packAt(problem, menu, 1, deadline).or(() -> largestScale(problem, menu, deadline));
-    };
-    if (plan.isEmpty()) {
-      return ColocationResult.noPlan(SolveStatus.NO_PLAN_FOUND, name() + ": the packing needs more GPUs than the cluster has "
-          + problem.pools().stream().map(p -> p.count() + " × " + p.type().name()).toList());
-    }
-    ColocationVerifier.requireValid(problem, plan.get(), name());
-    return new ColocationResult(SolveStatus.FEASIBLE, plan, OptionalDouble.of(ColocationVerifier.objectiveValue(problem, plan.get())),
-        OptionalDouble.empty(), name() + ": heuristic, no bound");
+  boolean servable(ColocationProblem problem, SegmentMenu menu, ColocationService service) {
+    return !cover(problem, menu, service, service.rate()).isEmpty();
   }
 
-  private Optional<ColocationPlan> largestScale(ColocationProblem problem, SegmentMenu menu, long deadline) {
-    double lo = 0;
-    Optional<ColocationPlan> best = Optional.empty();
-    double hi = 1;
-    while (true) {
-      Optional<ColocationPlan> p = packAt(problem, menu, hi, deadline);
-      if (p.isEmpty()) {
-        break;
-      }
-      lo = hi;
-      best = p;
-      hi *= 2;
-    }
-    for (int i = 0; i < SCALE_STEPS && System.nanoTime() < deadline; i++) {
-      double mid = (lo + hi) / 2;
-      Optional<ColocationPlan> p = packAt(problem, menu, mid, deadline);
-      if (p.isPresent()) {
-        lo = mid;
-        best = p;
-      } else {
-        hi = mid;
-      }
-    }
-    return best;
-  }
-
-  private Optional<ColocationPlan> packAt(ColocationProblem problem, SegmentMenu menu, double scale, long deadline) {
+  @Override
+  Optional<ColocationPlan> packAt(ColocationProblem problem, SegmentMenu menu, double scale, long deadline) {
     Packing packing = new Packing(problem);
     List<SegmentOption> items = new ArrayList<>();
     for (ColocationService s : problem.services()) {

@@ -22,6 +22,11 @@ class ParvaGpuScenarioHeuristicTest {
       StringBuilder line = new StringBuilder("scenario " + k + ":");
       for (String name : ColocationPlanners.NAMES) {
         ColocationResult r = ColocationPlanners.named(name).plan(p, Duration.ofSeconds(2));
+        if (name.startsWith("even-mps") || name.equals("gpu-lets")) {
+          // ParvaGPU measured MIG instances only: no time for an MPS share of its models, so no plan
+          assertThat(r.status()).as(name).isEqualTo(org.rampa.strategy.SolveStatus.NO_PLAN_FOUND);
+          continue;
+        }
         assertThat(r.status().hasPlan()).as(name + " on scenario " + k + ": " + r.reason()).isTrue();
         assertThat(ColocationVerifier.check(p, r.plan().orElseThrow())).as(name).isEmpty();
         int gpus = r.plan().orElseThrow().gpuCount();

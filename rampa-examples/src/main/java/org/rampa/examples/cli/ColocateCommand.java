@@ -1,0 +1,137 @@
+package org.rampa.examples.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.rampa.colocation.ColocationObjective;
+import org.rampa.colocation.ColocationPerformance;
+import org.rampa.colocation.ColocationPlan;
+import org.rampa.colocation.ColocationPlanner;
+import org.rampa.colocation.ColocationProblem;
+import org.rampa.colocation.ColocationResult;
+import org.rampa.colocation.GpuConfiguration;
+import org.rampa.colocation.ParvaGpuScenarios;
+import org.rampa.colocation.Segment;
+import org.rampa.colocation.SegmentPerformance;
+import org.rampa.domain.Invalid;
+import org.rampa.heuristics.colocation.ColocationPlanners;
+import org.rampa.json.RampaJson;
+import org.rampa.solver.PatternColocationPlanner;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "colocate", mixinStandardHelpOptions = true,
+    description = "Co-locate a demand mix on shared GPUs (MIG instances with MPS processes) and print the plan as JSON: "
+        + "GPUs used, status, bound (exact) and every GPU configuration.")
+final class ColocateCommand implements Callable<Integer> {
+
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--parvagpu-scenario", required = true, paramLabel = "K",
+      description = "ParvaGPU's published SLO scenario K (1..6) on its measured A100-80GB profiles, under its SLO rule (a segment's batch <= 0.9 x SLO / 2).")
+  int scenario;
+
+  @Option(names = "--planner", defaultValue = "heuristic", paramLabel = "NAME",
+      description = "exact (column generation + SCIP, warm-started by the heuristic), heuristic, or a baseline: exclusive, uniform-mig-1g, uniform-mig-3g. Default: ${DEFAULT-VALUE}.")
+  String planner;
+
+  @Option(names = "--objective", defaultValue = "min-gpus", paramLabel = "NAME",
+      description = "min-gpus (serve the demand on the fewest GPUs), max-scale (the largest multiple of the demand), max-weighted-throughput. Default: ${DEFAULT-VALUE}.")
+  String objective;
+
+  @Option(names = "--gpus", defaultValue = "1000", paramLabel = "N", description = "A100-80GB GPUs in the cluster (1..100000). Default: ${DEFAULT-VALUE}.")
+  int gpus;
+
+  @Option(names = "--time-limit-s", defaultValue = "10", paramLabel = "SECONDS", description = "Time limit of the planner (0 < s <= 3600). Default: ${DEFAULT-VALUE}.")
+  double timeLimitSeconds;
+
+  private static final List<String> PLANNERS = plannerNames();
+
+  private static List<String> plannerNames() {
+    List<String> names = new ArrayList<>(List.of("exact"));
+    names.addAll(ColocationPlanners.NAMES);
+    return List.copyOf(names);
+  }
+
+  @Override
+  public Integer call() {
+    if (scenario < 1 || scenario > ParvaGpuScenarios.SCENARIOS) {
+      throw Invalid.value("--parvagpu-scenario", scenario, "must lie in [1, " + ParvaGpuScenarios.SCENARIOS + "]", "ParvaGPU published six scenarios");
+    }
+    if (gpus < 1 || gpus > 100_000) {
+      throw Invalid.value("--gpus", gpus, "must lie in [1, 100000]");
+    }
+    if (!(timeLimitSeconds > 0 && timeLimitSeconds <= 3600)) {
+      throw Invalid.value("--time-limit-s", timeLimitSeconds, "must lie in (0, 3600]");
+    }
+    ColocationObjective goal = switch (objective) {
+      case "min-gpus" -> ColocationObjective.MIN_GPUS;
+      case "max-scale" -> ColocationObjective.MAX_SCALE;
+      case "max-weighted-throughput" -> ColocationObjective.MAX_WEIGHTED_THROUGHPUT;
+      default -> throw Invalid.value("--objective", objective, "is not an objective", "use min-gpus, max-scale or max-weighted-throughput");
+    };
+    if (!PLANNERS.contains(planner)) {
+      throw Invalid.value("--planner", planner, "is not a co-location planner", "use one of " + PLANNERS);
+    }
+    ColocationPlanner p = planner.equals("exact")
+        ? new PatternColocationPlanner(ColocationPlanners.named("heuristic"))
+        : ColocationPlanners.named(planner);
+    ColocationProblem problem = ParvaGpuScenarios.scenario(scenario, gpus, goal);
+    long t0 = System.nanoTime();
+    ColocationResult result = p.plan(problem, Duration.ofNanos((long) (timeLimitSeconds * 1e9)));
+    double millis = (System.nanoTime() - t0) / 1e6;
+    spec.commandLine().getOut().println(RampaJson.write(json(problem, result, millis)));
+    return 0;
+  }
+
+  private ObjectNode json(ColocationProblem problem, ColocationResult result, double millis) {
+    ObjectNode root = RampaJson.mapper().createObjectNode();
+    root.put("scenario", scenario);
+    root.put("planner", planner);
+    root.put("objective", objective);
+    root.put("status", result.status().name());
+    root.put("gpus", result.plan().map(ColocationPlan::gpuCount).orElse(0));
+    result.plan().ifPresent(plan -> root.put("scale", plan.scale()));
+    result.value().ifPresent(v -> root.put("value", v));
+    if (result.bound().isPresent()) {
+      root.put("bound", result.bound().getAsDouble());
+    } else {
+      root.putNull("bound");
+    }
+    result.gap().ifPresent(g -> root.put("gap", g));
+    root.put("millis", millis);
+    root.put("reason", result.reason());
+    ArrayNode configurations = root.putArray("configurations");
+    result.plan().ifPresent(plan -> {
+      // identical GPUs are listed once with their count, so a 1000-GPU plan stays readable
+      Map<GpuConfiguration, Integer> counts = new LinkedHashMap<>();
+      plan.gpus().forEach(g -> counts.merge(g, 1, Integer::sum));
+      counts.forEach((g, n) -> {
+        ObjectNode c = configurations.addObject();
+        c.put("count", n);
+        c.put("gpuType", g.gpuType());
+        ArrayNode segments = c.putArray("segments");
+        List<SegmentPerformance> perf = ColocationPerformance.evaluate(problem, g).orElseThrow();
+        for (int i = 0; i < g.segments().size(); i++) {
+          Segment s = g.segments().get(i);
+          ObjectNode seg = segments.addObject();
+          seg.put("service", s.service());
+          seg.set("placement", RampaJson.mapper().valueToTree(s.placement()));
+          seg.put("batch", s.batch());
+          seg.put("processes", s.processes());
+          seg.put("batchMs", perf.get(i).batchSeconds() * 1e3);
+          seg.put("throughput", perf.get(i).throughput());
+        }
+      });
+    });
+    return root;
+  }
+}

@@ -1,0 +1,30 @@
+package org.rampa.examples.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+
+/** `rampa colocate` on ParvaGPU's first scenario: JSON with the GPUs, the status, the bound and every configuration. */
+class ColocateCommandTest {
+
+  @Test
+  void exactPrintsItsBoundAndAPlanNoLargerThanTheHeuristics() {
+    BadInputs.Run exact = BadInputs.run("colocate", "--parvagpu-scenario", "1", "--planner", "exact", "--time-limit-s", "20");
+    BadInputs.Run heuristic = BadInputs.run("colocate", "--parvagpu-scenario", "1", "--planner", "heuristic");
+    assertThat(exact.code()).as(exact.err()).isZero();
+    assertThat(heuristic.code()).as(heuristic.err()).isZero();
+    JsonNode e = BadInputs.tree(exact.out());
+    JsonNode h = BadInputs.tree(heuristic.out());
+    assertThat(e.get("status").asText()).isIn("OPTIMAL", "FEASIBLE");
+    assertThat(e.get("bound").asDouble()).isGreaterThanOrEqualTo(1).isLessThanOrEqualTo(e.get("gpus").asDouble());
+    assertThat(e.get("gpus").asInt()).isLessThanOrEqualTo(h.get("gpus").asInt());
+    assertThat(h.get("bound").isNull()).isTrue();
+    int listed = 0;
+    for (JsonNode c : h.get("configurations")) {
+      listed += c.get("count").asInt();
+      assertThat(c.get("segments")).allSatisfy(s -> assertThat(s.get("placement").get("kind").asText()).isIn("mig", "mig-mps", "whole"));
+    }
+    assertThat(listed).isEqualTo(h.get("gpus").asInt());
+  }
+}

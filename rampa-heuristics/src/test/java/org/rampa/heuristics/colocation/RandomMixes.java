@@ -1,0 +1,61 @@
+package org.rampa.heuristics.colocation;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import org.rampa.catalog.GpuCatalog;
+import org.rampa.catalog.ModelCatalog;
+import org.rampa.catalog.SharingCatalog;
+import org.rampa.colocation.ColocationObjective;
+import org.rampa.colocation.ColocationProblem;
+import org.rampa.colocation.ColocationService;
+import org.rampa.colocation.GpuPool;
+import org.rampa.colocation.ParvaGpuScenarios;
+import org.rampa.colocation.SloRule;
+import org.rampa.domain.share.MpsAdmission;
+import org.rampa.perf.share.AnalyticShareTimeModel;
+import org.rampa.perf.share.InterferenceModel;
+
+/** Seeded random co-location problems: ParvaGPU's measured models, or catalog models on several GPU types (analytic tier). */
+final class RandomMixes {
+  private RandomMixes() {}
+
+  static ColocationProblem of(long seed) {
+    Random r = new Random(seed);
+    ColocationObjective objective = ColocationObjective.values()[r.nextInt(ColocationObjective.values().length)];
+    return r.nextBoolean() ? measured(r, objective) : analytic(r, objective);
+  }
+
+  private static ColocationProblem measured(Random r, ColocationObjective objective) {
+    ColocationProblem base = ParvaGpuScenarios.scenario(2, 1 + r.nextInt(40), objective);
+    List<ColocationService> pool = new ArrayList<>(base.services());
+    Collections.shuffle(pool, r);
+    List<ColocationService> services = new ArrayList<>();
+    for (ColocationService s : pool.subList(0, 1 + r.nextInt(pool.size()))) {
+      services.add(new ColocationService(s.id(), s.model(), s.batches(), s.processCounts(), 1 + r.nextInt(4000),
+          Duration.ofMillis((long) (s.slo().toMillis() * (0.2 + 1.5 * r.nextDouble()))), 0, 1 + r.nextInt(3)));
+    }
+    return new ColocationProblem(services, base.pools(), base.timeModel(), base.interference(), base.sloRule(), base.admission(), objective);
+  }
+
+  private static ColocationProblem analytic(Random r, ColocationObjective objective) {
+    List<String> models = new ArrayList<>(List.of("resnet50", "vgg16", "mobilenetv2", "bert-base", "gpt2-small", "vit-b16"));
+    Collections.shuffle(models, r);
+    List<ColocationService> services = new ArrayList<>();
+    for (String m : models.subList(0, 1 + r.nextInt(models.size()))) {
+      // one process per segment: the analytic tier gives each MPS process inside an instance the whole instance
+      services.add(new ColocationService(m, ModelCatalog.model(m), List.of(1, 4, 16), List.of(1), 10 + r.nextInt(3000),
+          Duration.ofMillis(5 + r.nextInt(200)), 1L << 30, 1 + r.nextInt(3)));
+    }
+    List<GpuPool> pools = new ArrayList<>();
+    for (String type : List.of("A100-SXM4-80GB", "T4", "H100-SXM5-80GB")) {
+      if (pools.isEmpty() || r.nextBoolean()) {
+        pools.add(new GpuPool(GpuCatalog.standard().type(type), SharingCatalog.standard().partitioning(type), r.nextInt(30)));
+      }
+    }
+    return new ColocationProblem(services, pools, AnalyticShareTimeModel.calibrated(), InterferenceModel.defaults(),
+        r.nextBoolean() ? SloRule.parvaGpu() : SloRule.wholeSlo(), MpsAdmission.strict(), objective);
+  }
+}
