@@ -51,6 +51,18 @@ public record ColocationProblem(
     }
   }
 
+  /**
+   * The same problem whose time model remembers every answer: time models are pure functions of
+   * the stage, and a co-location planner asks the same (model, part, batch) for many services and
+   * GPUs. Planners call this once per plan; the verifier's answers are the same either way.
+   */
+  public ColocationProblem memoized() {
+    if (timeModel instanceof MemoizedTimeModel) {
+      return this;
+    }
+    return new ColocationProblem(services, pools, new MemoizedTimeModel(timeModel), interference, sloRule, admission, objective);
+  }
+
   /** The same problem with another objective. */
   public ColocationProblem withObjective(ColocationObjective other) {
     return new ColocationProblem(services, pools, timeModel, interference, sloRule, admission, other);

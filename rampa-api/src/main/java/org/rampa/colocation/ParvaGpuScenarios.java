@@ -23,8 +23,9 @@ import org.rampa.perf.share.MeasuredShareTable;
  * A100-80GB MIG profiles, under its SLO rule (a segment's batch ≤ 0.9 × SLO / 2). Times come from
  * the measured tier only ({@link MeasuredShareTable#published()}): these are PyTorch-eager runs, and
  * neither the fitted nor the analytic tier describes that runtime, so a configuration ParvaGPU did
- * not measure is not offered. Batches are ParvaGPU's (1 … 256), processes per instance 1 … 5 as
- * measured. Memory: ParvaGPU's tables list only configurations that ran, so a process reserves only
+ * not measure is not offered. Batches and processes are those ParvaGPU's configurator searches
+ * (1 … 128, at most 3 per instance; its tables also hold 256 and up to 5, which it leaves out for
+ * memory). Memory: ParvaGPU's tables list only configurations that ran, so a process reserves only
  * the MPS context (an assumption, SHARING.md section 1); the models enter by name only.
  */
 public final class ParvaGpuScenarios {
@@ -39,8 +40,10 @@ public final class ParvaGpuScenarios {
       "bert", "densenet121", "densenet169", "densenet201", "inceptionv3", "mobilenetv2",
       "resnet101", "resnet152", "resnet50", "vgg16", "vgg19");
 
-  private static final List<Integer> BATCHES = List.of(1, 2, 4, 8, 16, 32, 64, 128, 256);
-  private static final List<Integer> PROCESSES = List.of(1, 2, 3, 4, 5);
+  // ParvaGPU's own search space (its artefact's README): batches 1 … 128 in powers of two and at
+  // most three processes per instance, "to consider out-of-memory issues" its tables cannot show
+  private static final List<Integer> BATCHES = List.of(1, 2, 4, 8, 16, 32, 64, 128);
+  private static final List<Integer> PROCESSES = List.of(1, 2, 3);
 
   /** Scenario {@code k} (1 … 6) on {@code gpus} A100-80GB GPUs. */
   public static ColocationProblem scenario(int k, int gpus, ColocationObjective objective) {

@@ -129,6 +129,9 @@ final class ColocationPricing {
         if (candidates.isEmpty()) {
           continue;
         }
+        if (raw.size() + multisetCount(candidates.size(), e.getValue().size()) > limit) {
+          return Optional.empty();
+        }
         List<SegmentOption[]> fills = new ArrayList<>();
         multisets(candidates, e.getValue().size(), 0, new ArrayList<>(), fills);
         perProfile.add(fills);
@@ -144,6 +147,18 @@ final class ColocationPricing {
       product(k, perProfile, starts, 0, new ArrayList<>(), new ArrayList<>(), raw);
     }
     return Optional.of(undominated(raw));
+  }
+
+  /** C(n + m − 1, m): multisets of size m from n kinds, capped far above any limit to stay in range. */
+  private static long multisetCount(int n, int m) {
+    long c = 1;
+    for (int i = 1; i <= m; i++) {
+      c = c * (n + i - 1) / i;
+      if (c > Integer.MAX_VALUE) {
+        return Integer.MAX_VALUE;
+      }
+    }
+    return c;
   }
 
   private static void multisets(List<SegmentOption> candidates, int size, int from, List<SegmentOption> current, List<SegmentOption[]> out) {

@@ -68,8 +68,14 @@ public final class PatternColocationPlanner implements ColocationPlanner {
   }
 
   @Override
-  public ColocationResult plan(ColocationProblem problem, Duration timeLimit) {
-    long deadline = System.nanoTime() + timeLimit.toNanos();
+  public ColocationResult plan(ColocationProblem original, Duration timeLimit) {
+    ColocationProblem problem = original.memoized();
+    long start = System.nanoTime();
+    long deadline = start + timeLimit.toNanos();
+    // the budget: the warm start (if any) a tenth, column generation up to 60 %, the dive up to 75 %,
+    // and the integer solve the rest, so a plan is in hand before the limit
+    long cgDeadline = start + timeLimit.toNanos() * 6 / 10;
+    long diveDeadline = start + timeLimit.toNanos() * 3 / 4;
     OrToolsNatives.ensureLoaded();
     SegmentMenu menu = SegmentMenu.of(problem);
     ColocationPricing pricing = new ColocationPricing(problem, menu);
@@ -87,9 +93,12 @@ public final class PatternColocationPlanner implements ColocationPlanner {
       }
     }
     ColocationObjective objective = problem.objective();
-    LpOutcome lp = columnGeneration(problem, pricing, columns, keys, Map.of(), deadline);
+    Map<Integer, Integer> seeded = warmStart.isPresent()
+        ? seed(problem, pricing, columns, keys, warmStart.get().plan(problem, Duration.ofNanos(timeLimit.toNanos() / 10)))
+        : Map.of();
+    LpOutcome lp = columnGeneration(problem, pricing, columns, keys, Map.of(), cgDeadline);
     if (objective == ColocationObjective.MIN_GPUS && lp.converged && lp.slack > 1e-7) {
-      LpOutcome scale = columnGeneration(problem.withObjective(ColocationObjective.MAX_SCALE), pricing, columns, keys, Map.of(), deadline);
+      LpOutcome scale = columnGeneration(problem.withObjective(ColocationObjective.MAX_SCALE), pricing, columns, keys, Map.of(), cgDeadline);
       if (scale.converged && scale.value < 1 - 1e-7) {
         return ColocationResult.noPlan(SolveStatus.INFEASIBLE, "exact: even the LP relaxation serves at most " + scale.value
             + " of the demand on the cluster's " + problem.pools().stream().map(p -> p.count() + " × " + p.type().name()).toList()
@@ -100,14 +109,8 @@ public final class PatternColocationPlanner implements ColocationPlanner {
     if (lp.converged) {
       bound = OptionalDouble.of(objective == ColocationObjective.MIN_GPUS ? Math.ceil(lp.value - 1e-6) : lp.value);
     }
-    Map<Integer, Integer> hint = objective == ColocationObjective.MIN_GPUS && lp.slack <= 1e-7
-        ? dive(problem, pricing, columns, keys, lp, deadline) : new java.util.HashMap<>();
-    if (warmStart.isPresent()) {
-      Map<Integer, Integer> seeded = seed(problem, pricing, columns, keys, warmStart.get().plan(problem, Duration.ofNanos(Math.max(0, (deadline - System.nanoTime()) / 10))));
-      if (!seeded.isEmpty()) {
-        hint = seeded;
-      }
-    }
+    Map<Integer, Integer> hint = !seeded.isEmpty() || objective != ColocationObjective.MIN_GPUS || lp.slack > 1e-7
+        ? seeded : dive(problem, pricing, columns, keys, lp, diveDeadline);
     boolean complete = addAllColumnsIfSmall(problem, pricing, columns, keys);
     IntegerOutcome integer = integerSolve(problem, columns, hint, complete, deadline);
     if (complete && integer.infeasible && objective == ColocationObjective.MIN_GPUS) {
@@ -118,7 +121,7 @@ public final class PatternColocationPlanner implements ColocationPlanner {
     if (complete && integer.optimal) {
       bound = OptionalDouble.of(integer.objective);
     }
-    Optional<ColocationPlan> plan = integer.plan;
+    Optional<ColocationPlan> plan = integer.plan.or(() -> hint.isEmpty() ? Optional.empty() : Optional.of(planOf(problem, columns, hint)));
     if (plan.isEmpty()) {
       String why = "exact: SCIP found no integer plan over the " + columns.size() + " generated columns"
           + (lp.converged ? " (LP bound " + lp.value + ")" : " (column generation did not converge in time)");
@@ -133,6 +136,19 @@ public final class PatternColocationPlanner implements ColocationPlanner {
     String reason = "exact: " + columns.size() + (complete ? " columns (every undominated configuration)" : " columns") + ", " + lp.rounds + " pricing rounds, LP "
         + (lp.converged ? "converged at " + lp.value : "not converged (no bound)");
     return new ColocationResult(optimal ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE, plan, OptionalDouble.of(value), bound, reason);
+  }
+
+  /** The plan of column counts {@code counts} (an integer start SCIP did not improve on in time). */
+  private static ColocationPlan planOf(ColocationProblem problem, List<ColocationColumn> columns, Map<Integer, Integer> counts) {
+    List<GpuConfiguration> gpus = new ArrayList<>();
+    counts.forEach((c, n) -> {
+      for (int j = 0; j < n; j++) {
+        gpus.add(columns.get(c).configuration(problem.pools().get(columns.get(c).pool()).type().name()));
+      }
+    });
+    ColocationPlan unscaled = new ColocationPlan(gpus, 0);
+    return new ColocationPlan(gpus, problem.objective() == ColocationObjective.MIN_GPUS ? 1
+        : problem.objective() == ColocationObjective.MAX_SCALE ? servedScale(problem, unscaled) : Math.min(1, servedScale(problem, unscaled)));
   }
 
   /** Adds the configurations of a warm start's plan as columns; returns its column counts (empty when it has no plan). */

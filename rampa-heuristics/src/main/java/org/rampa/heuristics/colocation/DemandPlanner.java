@@ -30,7 +30,8 @@ abstract class DemandPlanner implements ColocationPlanner {
   abstract Optional<ColocationPlan> packAt(ColocationProblem problem, SegmentMenu menu, double scale, long deadline);
 
   @Override
-  public ColocationResult plan(ColocationProblem problem, Duration timeLimit) {
+  public ColocationResult plan(ColocationProblem original, Duration timeLimit) {
+    ColocationProblem problem = original.memoized();
     long deadline = System.nanoTime() + timeLimit.toNanos();
     SegmentMenu menu = SegmentMenu.of(problem);
     for (ColocationService s : problem.services()) {
