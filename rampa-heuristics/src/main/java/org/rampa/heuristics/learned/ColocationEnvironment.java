@@ -29,7 +29,6 @@ import org.rampa.domain.share.MigSliceMps;
 import org.rampa.domain.share.MpsShare;
 import org.rampa.domain.share.Placement;
 import org.rampa.domain.share.Whole;
-import org.rampa.perf.share.ShareTimeModel;
 import org.rampa.perf.share.SharedStage;
 
 /**
@@ -46,7 +45,7 @@ import org.rampa.perf.share.SharedStage;
  * can the scale. When the candidates have nothing legal but some other partly used GPU could take
  * the segment, the episode falls back to the heuristic for the rest — every open GPU is scanned and
  * the pair serving the most is taken — and the outcome says from which step. Not thread-safe: one
- * environment per thread (it memoises batch times).
+ * environment per thread (it remembers the GPU configurations the verifier accepted).
  */
 public final class ColocationEnvironment {
   /** MPS shares offered on a GPU: the harmonic menu of SHARING.md §5, down to a quarter. */
@@ -95,7 +94,8 @@ public final class ColocationEnvironment {
     if (topK < 1 || topK > 1024) {
       throw Invalid.value("topK", topK, "must lie in [1, 1024]", "8");
     }
-    this.problem = memoised(problem);
+    // an episode asks for the same few thousand batch times again and again
+    this.problem = problem.memoized();
     this.menu = SegmentMenu.of(this.problem);
     this.topK = topK;
     this.maxPeakFlops = problem.pools().stream().mapToDouble(p -> p.type().peakFlopsPerSecond()).max().orElseThrow();
@@ -109,14 +109,6 @@ public final class ColocationEnvironment {
     }
     this.migProfiles = List.copyOf(profiles);
     this.levelCount = 1 + MPS_LEVELS.length + migProfiles.size();
-  }
-
-  /** The same problem, its batch times remembered: an episode asks for the same few thousands again and again. */
-  private static ColocationProblem memoised(ColocationProblem p) {
-    ShareTimeModel original = p.timeModel();
-    Map<SharedStage, OptionalDouble> seen = new HashMap<>();
-    ShareTimeModel memo = stage -> seen.computeIfAbsent(stage, original::seconds);
-    return new ColocationProblem(p.services(), p.pools(), memo, p.interference(), p.sloRule(), p.admission(), p.objective());
   }
 
   /**
