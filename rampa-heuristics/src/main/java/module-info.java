@@ -1,7 +1,8 @@
 /**
  * RAMPA's heuristics: the greedy, label-setting DP and baseline strategies (found through {@link
  * org.rampa.strategy.StrategyProvider}, so their package stays unexported), the importance models,
- * the min-period splitter and the PipeDream and Tarnawski profile importers.
+ * the min-period splitter, the PipeDream and Tarnawski profile importers and the learned
+ * co-location policy's network and its REINFORCE training.
  */
 module org.rampa.heuristics {
   requires transitive org.rampa.api;
@@ -10,6 +11,7 @@ module org.rampa.heuristics {
 
   exports org.rampa.heuristics.colocation;
   exports org.rampa.heuristics.importance;
+  exports org.rampa.heuristics.learned;
   exports org.rampa.heuristics.profiles;
   exports org.rampa.heuristics.split;
 

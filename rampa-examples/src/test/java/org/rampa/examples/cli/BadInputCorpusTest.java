@@ -53,6 +53,7 @@ class BadInputCorpusTest {
     splitCases();
     simulateCases();
     colocateCases();
+    trainCases();
     assertThat(cases).hasSizeGreaterThanOrEqualTo(100);
     return cases.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> {
       BadInputs.Run r = assertTimeoutPreemptively(java.time.Duration.ofSeconds(10), () -> BadInputs.run(c.args()));
@@ -290,6 +291,31 @@ class BadInputCorpusTest {
       line.add(v);
     });
     return args(line.toArray());
+  }
+
+  // ---- train and evaluate-policy ------------------------------------------------------------
+
+  private void trainCases() {
+    Path out = dir.resolve("policy.json");
+    Path file = write(dir, "a-file", "x");
+    bad("train: --gpus 0", args("train", "--gpus", 0, "--out", out), "--gpus = 0", "[1, 4096]");
+    bad("train: --gpus huge", args("train", "--gpus", 100_000, "--out", out), "--gpus = 100000");
+    bad("train: --episodes 0", args("train", "--episodes", 0, "--out", out), "--episodes = 0");
+    bad("train: --rollouts 1", args("train", "--rollouts", 1, "--out", out), "--rollouts = 1", "baseline");
+    bad("train: --mixes-per-update 0", args("train", "--mixes-per-update", 0, "--out", out), "--mixes-per-update = 0");
+    bad("train: --learning-rate 0", args("train", "--learning-rate", 0, "--out", out), "--learning-rate", "learningRate = 0.0");
+    bad("train: --entropy NaN", args("train", "--entropy", "NaN", "--out", out), "--entropy", "entropyBonus = NaN");
+    bad("train: --hidden 0", args("train", "--hidden", "0", "--out", out), "--hidden", "hidden[0] = 0");
+    bad("train: --hidden too deep", args("train", "--hidden", "4,4,4,4,4", "--out", out), "--hidden = [4, 4, 4, 4, 4]");
+    bad("train: --top-k 0", args("train", "--top-k", 0, "--out", out), "--top-k = 0");
+    bad("train: --out in a missing folder", args("train", "--out", dir.resolve("missing/policy.json")), "--out", "does not exist");
+    bad("train: --out under a file", args("train", "--out", file.resolve("policy.json")), "--out", "does not exist");
+    bad("evaluate-policy: --gpus 0", args("evaluate-policy", "--gpus", 0, "--out", dir.resolve("e.csv")), "--gpus = 0");
+    bad("evaluate-policy: --mixes 0", args("evaluate-policy", "--mixes", 0, "--out", dir.resolve("e.csv")), "--mixes = 0");
+    bad("evaluate-policy: --time-limit negative", args("evaluate-policy", "--time-limit", "-PT1S", "--out", dir.resolve("e.csv")), "--time-limit");
+    bad("evaluate-policy: --policy not JSON", args("evaluate-policy", "--policy", file, "--out", dir.resolve("e.csv")), "--policy", "a-file");
+    bad("evaluate-policy: --policy missing", args("evaluate-policy", "--policy", dir.resolve("none.json"), "--out", dir.resolve("e.csv")),
+        "none.json");
   }
 
   private void simulateCases() {

@@ -4,12 +4,17 @@ import java.util.List;
 import org.rampa.colocation.ColocationPlanner;
 import org.rampa.domain.Invalid;
 
-/** The co-location heuristic and baselines, by name. */
+/**
+ * The co-location heuristic and baselines, by name, and the learned policy ({@value #LEARNED}, the
+ * shipped weights; it plays the demand-scale objective only, so it is not among {@link #NAMES}).
+ */
 public final class ColocationPlanners {
   private ColocationPlanners() {}
 
-  /** Names {@link #named} accepts, the heuristic first. */
+  /** The heuristic and the baselines {@link #named} accepts, the heuristic first ({@link #LEARNED} is accepted too). */
   public static final List<String> NAMES = List.of("heuristic", "exclusive", "uniform-mig-1g", "uniform-mig-3g", "even-mps-2", "even-mps-4", "gpu-lets");
+
+  public static final String LEARNED = "learned";
 
   public static ColocationPlanner named(String name) {
     return switch (name) {
@@ -20,7 +25,8 @@ public final class ColocationPlanners {
       case "even-mps-2" -> MpsSetBaseline.evenSplit(2);
       case "even-mps-4" -> MpsSetBaseline.evenSplit(4);
       case "gpu-lets" -> MpsSetBaseline.gpuLets();
-      default -> throw Invalid.value("planner", name, "is not a co-location heuristic or baseline", "use one of " + NAMES);
+      case LEARNED -> org.rampa.heuristics.learned.LearnedColocationPlanner.shipped();
+      default -> throw Invalid.value("planner", name, "is not a co-location heuristic or baseline", "use one of " + NAMES + " or " + LEARNED);
     };
   }
 }

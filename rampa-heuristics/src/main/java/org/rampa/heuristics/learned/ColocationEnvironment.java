@@ -1,0 +1,568 @@
+package org.rampa.heuristics.learned;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import org.rampa.colocation.ColocationObjective;
+import org.rampa.colocation.ColocationPerformance;
+import org.rampa.colocation.ColocationPlan;
+import org.rampa.colocation.ColocationProblem;
+import org.rampa.colocation.ColocationService;
+import org.rampa.colocation.ColocationVerifier;
+import org.rampa.colocation.GpuConfiguration;
+import org.rampa.colocation.GpuPool;
+import org.rampa.colocation.Segment;
+import org.rampa.colocation.SegmentMenu;
+import org.rampa.colocation.SegmentOption;
+import org.rampa.colocation.SegmentPerformance;
+import org.rampa.domain.Invalid;
+import org.rampa.domain.share.MigGeometry;
+import org.rampa.domain.share.MigLayout;
+import org.rampa.domain.share.MigProfile;
+import org.rampa.domain.share.MigSlice;
+import org.rampa.domain.share.MigSliceMps;
+import org.rampa.domain.share.MpsShare;
+import org.rampa.domain.share.Placement;
+import org.rampa.domain.share.Whole;
+import org.rampa.perf.share.SharedStage;
+
+/**
+ * Sequential placement of one demand mix (SHARING.md §6), for the demand-scale objective. Each step
+ * takes the neediest service (the lowest served throughput over its rate) and places one more
+ * segment of it — a rate chunk as large as that segment serves — on one (candidate GPU, placement
+ * level) pair. Candidates: the {@code topK} partly used GPUs with the most free capacity plus one
+ * fresh GPU per type. Levels: the whole GPU, MPS shares of 1/2, 1/3 and 1/4, and every MIG profile
+ * at its first free legal start; each pair takes the service's best batch (and process count) that
+ * the co-location verifier accepts on that GPU — memory, MIG legality, MPS admission and every
+ * co-runner's SLO under the interference the new segment causes. Pairs that have none are masked.
+ *
+ * <p>The episode ends when the neediest service fits nowhere: its rate can grow no more, so neither
+ * can the scale. When the candidates have nothing legal but some other partly used GPU could take
+ * the segment, the episode falls back to the heuristic for the rest — every open GPU is scanned and
+ * the pair serving the most is taken — and the outcome says from which step. Not thread-safe: one
+ * environment per thread (it remembers the GPU configurations the verifier accepted).
+ */
+public final class ColocationEnvironment {
+  /** MPS shares offered on a GPU: the harmonic menu of SHARING.md §5, down to a quarter. */
+  private static final double[] MPS_LEVELS = {1.0 / 2, 1.0 / 3, 1.0 / 4};
+  private static final double SHARE_TOLERANCE = 1e-9;
+  private static final int MIG_MASK_BITS = 8;
+  private static final int VERIFIED_MEMORY = 200_000;
+
+  /** What the policy sees of a (GPU, level) pair, in the network's input order. */
+  public static final List<String> FEATURES = List.of(
+      "fresh", "level-whole", "level-mps", "level-mig", "compute-fraction", "memory-fraction",
+      "gpu-free-compute", "gpu-free-memory",
+      "mig-free-0", "mig-free-1", "mig-free-2", "mig-free-3", "mig-free-4", "mig-free-5", "mig-free-6", "mig-free-7",
+      "co-runners", "incumbent-slowdown", "own-slowdown", "gain", "net-gain", "gain-per-compute",
+      "free-after", "mig-placements-lost", "type-capability", "fresh-left");
+
+  private final ColocationProblem problem;
+  private final SegmentMenu menu;
+  private final int topK;
+  private final double maxPeakFlops;
+  private final List<String> migProfiles;
+  private final int levelCount;
+  private final Map<GpuConfiguration, Optional<List<SegmentPerformance>>> verified = new HashMap<>();
+
+  /** Chooses one of a step's candidates: the policy (sampling in training, greedy in inference). */
+  public interface Chooser {
+    int choose(double[][] features, boolean[] legal);
+  }
+
+  /**
+   * An episode's plan and how it was made.
+   *
+   * @param policySteps steps the chooser decided
+   * @param fallbackSteps steps the heuristic decided after the candidates ran out of legal pairs
+   * @param fellBackAt the step at which the heuristic took over, if it did
+   * @param decisionNanos per policy step, the time from the step's start to its decision
+   *     (candidates, features and the chooser)
+   */
+  public record Outcome(ColocationPlan plan, int policySteps, int fallbackSteps, OptionalInt fellBackAt, long[] decisionNanos) {}
+
+  public ColocationEnvironment(ColocationProblem problem, int topK) {
+    if (problem.objective() != ColocationObjective.MAX_SCALE) {
+      throw Invalid.value("problem.objective", problem.objective(), "the learned policy maximises the demand scale",
+          "use " + ColocationObjective.MAX_SCALE);
+    }
+    if (topK < 1 || topK > 1024) {
+      throw Invalid.value("topK", topK, "must lie in [1, 1024]", "8");
+    }
+    // an episode asks for the same few thousand batch times again and again
+    this.problem = problem.memoized();
+    this.menu = SegmentMenu.of(this.problem);
+    this.topK = topK;
+    this.maxPeakFlops = problem.pools().stream().mapToDouble(p -> p.type().peakFlopsPerSecond()).max().orElseThrow();
+    List<String> profiles = new ArrayList<>();
+    for (GpuPool pool : problem.pools()) {
+      pool.partitioning().mig().ifPresent(g -> g.profiles().forEach(p -> {
+        if (!profiles.contains(p.name())) {
+          profiles.add(p.name());
+        }
+      }));
+    }
+    this.migProfiles = List.copyOf(profiles);
+    this.levelCount = 1 + MPS_LEVELS.length + migProfiles.size();
+  }
+
+  /**
+   * A scale no plan of isolated parts (whole GPUs, MIG instances) can exceed: every service served
+   * at its best throughput per compute slice anywhere, all slices of the cluster shared out. The
+   * training reward is the scale over it, so mixes of every size and rate weigh alike.
+   */
+  public double referenceScale() {
+    double slices = 0;
+    for (GpuPool pool : problem.pools()) {
+      slices += 7.0 * pool.count();
+    }
+    double demand = 0;
+    for (ColocationService service : problem.services()) {
+      double density = 0;
+      for (GpuPool pool : problem.pools()) {
+        for (SegmentOption o : menu.options(pool.type().name(), service.id())) {
+          int used = o.whole() ? 7 : pool.partitioning().requireMig().profile(o.profile()).computeSlices();
+          density = Math.max(density, o.throughput() / used);
+        }
+      }
+      if (density == 0) {
+        return 0;
+      }
+      demand += service.rate() / density;
+    }
+    return slices / demand;
+  }
+
+  /**
+   * The GPU's performance when the co-location verifier accepts it alone, else null. Remembered:
+   * the same configurations come back step after step and rollout after rollout; the memory is
+   * dropped when it grows past {@link #VERIFIED_MEMORY} entries.
+   */
+  private List<SegmentPerformance> verified(GpuConfiguration gpu) {
+    if (verified.size() > VERIFIED_MEMORY) {
+      verified.clear();
+    }
+    return verified.computeIfAbsent(gpu, g -> ColocationVerifier.check(problem, new ColocationPlan(List.of(g), 0)).isEmpty()
+        ? Optional.of(ColocationPerformance.evaluate(problem, g).orElseThrow()) : Optional.<List<SegmentPerformance>>empty())
+        .orElse(null);
+  }
+
+  /** Plays one episode. */
+  public Outcome run(Chooser chooser) {
+    return new Episode(chooser).play();
+  }
+
+  /** One GPU taken from a pool, with its segments and their current throughputs. */
+  private static final class Held {
+    final int pool;
+    final List<Segment> segments = new ArrayList<>();
+    double[] throughput = new double[0];
+    /** {@link Episode#freeFraction}, kept up to date by {@link Episode#apply}. */
+    double free;
+
+    Held(int pool) {
+      this.pool = pool;
+    }
+  }
+
+  /** A legal pair: the segment it adds and the GPU's performance afterwards. */
+  private record Move(int gpu, int pool, Segment segment, List<SegmentPerformance> after) {}
+
+  private final class Episode {
+    final Chooser chooser;
+    final List<Held> held = new ArrayList<>();
+    final int[] freshLeft;
+    final double[] served;
+    /** A fresh GPU's pairs do not depend on the episode's state: priced once per pool and service. */
+    final Map<Integer, Move[]> freshMoves = new HashMap<>();
+    final List<Long> nanos = new ArrayList<>();
+    int policySteps;
+    int fallbackSteps;
+    int fellBackAt = -1;
+
+    Episode(Chooser chooser) {
+      this.chooser = chooser;
+      this.freshLeft = problem.pools().stream().mapToInt(GpuPool::count).toArray();
+      this.served = new double[problem.services().size()];
+    }
+
+    Outcome play() {
+      while (true) {
+        long start = System.nanoTime();
+        int s = neediest();
+        if (fellBackAt < 0) {
+          List<Integer> gpus = candidateGpus(topK);
+          Move[] moves = moves(s, gpus);
+          boolean[] legal = new boolean[moves.length];
+          boolean any = false;
+          for (int i = 0; i < moves.length; i++) {
+            legal[i] = moves[i] != null;
+            any |= legal[i];
+          }
+          if (any) {
+            double[][] features = new double[moves.length][];
+            for (int i = 0; i < moves.length; i++) {
+              features[i] = moves[i] == null ? new double[FEATURES.size()] : features(s, moves[i]);
+            }
+            int chosen = chooser.choose(features, legal);
+            if (chosen < 0 || chosen >= moves.length || !legal[chosen]) {
+              throw Invalid.value("chosen", chosen, "must index a legal candidate of " + moves.length);
+            }
+            nanos.add(System.nanoTime() - start);
+            apply(moves[chosen]);
+            policySteps++;
+            continue;
+          }
+        }
+        Move best = heuristicMove(s);
+        if (best == null) {
+          return outcome();
+        }
+        if (fellBackAt < 0) {
+          fellBackAt = policySteps;
+        }
+        apply(best);
+        fallbackSteps++;
+      }
+    }
+
+    int neediest() {
+      int best = 0;
+      for (int s = 1; s < served.length; s++) {
+        if (served[s] / rate(s) < served[best] / rate(best)) {
+          best = s;
+        }
+      }
+      return best;
+    }
+
+    double rate(int s) {
+      return problem.services().get(s).rate();
+    }
+
+    /** Open GPUs (partly used, room left), the {@code limit} with the most free capacity, then -1 per pool with a fresh GPU. */
+    List<Integer> candidateGpus(int limit) {
+      List<Integer> open = new ArrayList<>();
+      for (int g = 0; g < held.size(); g++) {
+        if (held.get(g).free > SHARE_TOLERANCE) {
+          open.add(g);
+        }
+      }
+      open.sort((a, b) -> {
+        int c = Double.compare(held.get(b).free, held.get(a).free);
+        return c != 0 ? c : Integer.compare(a, b);
+      });
+      List<Integer> out = new ArrayList<>(open.subList(0, Math.min(limit, open.size())));
+      for (int p = 0; p < freshLeft.length; p++) {
+        if (freshLeft[p] > 0) {
+          out.add(-1 - p);
+        }
+      }
+      return out;
+    }
+
+    /** Every (GPU, level) pair of the candidates, null where illegal. */
+    Move[] moves(int s, List<Integer> gpus) {
+      Move[] out = new Move[gpus.size() * levelCount];
+      for (int k = 0; k < gpus.size(); k++) {
+        int g = gpus.get(k);
+        Move[] row = g >= 0 ? pairs(s, g, held.get(g).pool, held.get(g).segments) : fresh(s, -1 - g);
+        System.arraycopy(row, 0, out, k * levelCount, levelCount);
+      }
+      return out;
+    }
+
+    Move[] fresh(int s, int pool) {
+      return freshMoves.computeIfAbsent(pool * served.length + s, key -> pairs(s, -1, pool, List.of()));
+    }
+
+    /** The levels of one GPU: whole, the MPS shares, the MIG profiles. */
+    Move[] pairs(int s, int gpu, int pool, List<Segment> incumbents) {
+      Move[] out = new Move[levelCount];
+      GpuPool p = problem.pools().get(pool);
+      String type = p.type().name();
+      ColocationService service = problem.services().get(s);
+      boolean empty = incumbents.isEmpty();
+      boolean mig = !empty && isMig(incumbents.get(0).placement());
+      if (empty) {
+        out[0] = menu.best(type, service.id(), null).map(o -> move(gpu, pool, incumbents, o.at(0))).orElse(null);
+      }
+      if (p.partitioning().mps() && !mig) {
+        double free = 1 - usedCompute(incumbents, p);
+        for (int l = 0; l < MPS_LEVELS.length; l++) {
+          if (MPS_LEVELS[l] <= free + SHARE_TOLERANCE) {
+            out[1 + l] = mpsMove(gpu, pool, incumbents, service, MPS_LEVELS[l]);
+          }
+        }
+      }
+      if (p.partitioning().mig().isPresent() && (empty || mig)) {
+        MigGeometry geometry = p.partitioning().requireMig();
+        for (int m = 0; m < migProfiles.size(); m++) {
+          String profile = migProfiles.get(m);
+          if (geometry.profiles().stream().anyMatch(x -> x.name().equals(profile))) {
+            out[1 + MPS_LEVELS.length + m] = migMove(gpu, pool, incumbents, service, geometry, profile);
+          }
+        }
+      }
+      return out;
+    }
+
+    Move mpsMove(int gpu, int pool, List<Segment> incumbents, ColocationService service, double share) {
+      List<Integer> batches = new ArrayList<>(service.batches());
+      // the largest batch first: it serves the most per share; smaller ones when co-runners' SLOs say no
+      batches.sort((a, b) -> Integer.compare(b, a));
+      GpuPool p = problem.pools().get(pool);
+      MpsShare placement = new MpsShare(share, service.processMemoryBytes());
+      for (int batch : batches) {
+        // alone, before interference: a batch too slow or unknown to the time model needs no verifier
+        OptionalDouble alone = problem.timeModel().seconds(SharedStage.wholeModel(service.model(), batch, p.type(), p.partitioning(), placement));
+        if (alone.isEmpty() || !problem.sloRule().admits(alone.getAsDouble(), service)) {
+          continue;
+        }
+        Move m = move(gpu, pool, incumbents, new Segment(service.id(), placement, batch));
+        if (m != null) {
+          return m;
+        }
+      }
+      return null;
+    }
+
+    Move migMove(int gpu, int pool, List<Segment> incumbents, ColocationService service, MigGeometry geometry, String profile) {
+      MigProfile p = geometry.profile(profile);
+      boolean[] free = freeMigSlices(incumbents, problem.pools().get(pool));
+      for (int start : p.allowedStarts()) {
+        if (!fits(free, start, p.memorySlices())) {
+          continue;
+        }
+        // isolated options priced alone, best throughput first: the first the GPU accepts is the best
+        for (SegmentOption o : menu.options(problem.pools().get(pool).type().name(), service.id())) {
+          if (profile.equals(o.profile())) {
+            Move m = move(gpu, pool, incumbents, o.at(start));
+            if (m != null) {
+              return m;
+            }
+          }
+        }
+        return null;
+      }
+      return null;
+    }
+
+    /** The move when the verifier accepts the GPU with {@code added}, else null. */
+    Move move(int gpu, int pool, List<Segment> incumbents, Segment added) {
+      List<Segment> segments = new ArrayList<>(incumbents);
+      segments.add(added);
+      List<SegmentPerformance> after = verified(new GpuConfiguration(problem.pools().get(pool).type().name(), segments));
+      return after == null ? null : new Move(gpu, pool, added, after);
+    }
+
+    double[] features(int s, Move m) {
+      double[] f = new double[FEATURES.size()];
+      GpuPool pool = problem.pools().get(m.pool());
+      List<Segment> incumbents = m.gpu() >= 0 ? held.get(m.gpu()).segments : List.of();
+      double[] before = m.gpu() >= 0 ? held.get(m.gpu()).throughput : new double[0];
+      Placement placement = m.segment().placement();
+      f[0] = m.gpu() < 0 ? 1 : 0;
+      f[1] = placement instanceof Whole ? 1 : 0;
+      f[2] = placement instanceof MpsShare ? 1 : 0;
+      f[3] = isMig(placement) ? 1 : 0;
+      f[4] = placement.computeFraction(pool.partitioning());
+      f[5] = placement.memoryBytes(pool.partitioning()) / (double) pool.partitioning().memoryBytes();
+      f[6] = 1 - usedCompute(incumbents, pool);
+      f[7] = 1 - usedMemory(incumbents, pool);
+      boolean[] free = freeMigSlices(incumbents, pool);
+      for (int i = 0; i < Math.min(MIG_MASK_BITS, free.length); i++) {
+        f[8 + i] = free[i] ? 1 : 0;
+      }
+      int n = m.after().size();
+      f[16] = (n - 1) / 8.0;
+      double incumbentSlowdown = 0;
+      double loss = 0;
+      for (int i = 0; i < n - 1; i++) {
+        incumbentSlowdown += m.after().get(i).slowdown() - 1;
+        loss += (before[i] - m.after().get(i).throughput()) / rate(index(incumbents.get(i).service()));
+      }
+      f[17] = n > 1 ? incumbentSlowdown / (n - 1) : 0;
+      SegmentPerformance own = m.after().get(n - 1);
+      f[18] = own.slowdown() - 1;
+      double gain = own.throughput() / rate(s);
+      // gains span orders of magnitude (a whole H100 on a small CNN): compress them
+      f[19] = Math.log1p(gain);
+      f[20] = Math.signum(gain - loss) * Math.log1p(Math.abs(gain - loss));
+      f[21] = Math.log1p(gain / Math.max(f[4], 1e-3));
+      f[22] = 1 - usedComputeAfter(incumbents, m.segment(), pool);
+      f[23] = migPlacementsLost(incumbents, m.segment(), pool);
+      f[24] = pool.type().peakFlopsPerSecond() / maxPeakFlops;
+      f[25] = freshLeft[m.pool()] / (double) Math.max(1, pool.count());
+      return f;
+    }
+
+    /** The heuristic's move: over every open GPU and a fresh one per type, the legal pair serving the most. */
+    Move heuristicMove(int s) {
+      Move best = null;
+      for (Move m : moves(s, candidateGpus(Integer.MAX_VALUE))) {
+        if (m != null && (best == null || m.after().get(m.after().size() - 1).throughput() > best.after().get(best.after().size() - 1).throughput())) {
+          best = m;
+        }
+      }
+      return best;
+    }
+
+    void apply(Move m) {
+      Held gpu;
+      if (m.gpu() < 0) {
+        gpu = new Held(m.pool());
+        held.add(gpu);
+        freshLeft[m.pool()]--;
+      } else {
+        gpu = held.get(m.gpu());
+      }
+      for (int i = 0; i < gpu.segments.size(); i++) {
+        served[index(gpu.segments.get(i).service())] -= gpu.throughput[i];
+      }
+      gpu.segments.add(m.segment());
+      gpu.throughput = m.after().stream().mapToDouble(SegmentPerformance::throughput).toArray();
+      gpu.free = freeFraction(gpu);
+      for (int i = 0; i < gpu.segments.size(); i++) {
+        served[index(gpu.segments.get(i).service())] += gpu.throughput[i];
+      }
+    }
+
+    /** Room left on a held GPU: its free MPS compute, or its free MIG memory slices; none on a whole one. */
+    double freeFraction(Held gpu) {
+      GpuPool pool = problem.pools().get(gpu.pool);
+      Placement first = gpu.segments.get(0).placement();
+      if (first instanceof Whole) {
+        return 0;
+      }
+      if (isMig(first)) {
+        int n = 0;
+        for (boolean b : freeMigSlices(gpu.segments, pool)) {
+          n += b ? 1 : 0;
+        }
+        return n / (double) pool.partitioning().requireMig().memorySlices();
+      }
+      return 1 - usedCompute(gpu.segments, pool);
+    }
+
+    int index(String service) {
+      for (int i = 0; i < served.length; i++) {
+        if (problem.services().get(i).id().equals(service)) {
+          return i;
+        }
+      }
+      throw new IllegalStateException("no service " + service);
+    }
+
+    Outcome outcome() {
+      List<GpuConfiguration> gpus = held.stream()
+          .map(h -> new GpuConfiguration(problem.pools().get(h.pool).type().name(), h.segments)).toList();
+      ColocationPlan unscaled = new ColocationPlan(gpus, 0);
+      // the scale from the verifier's own throughputs, not the episode's running sums
+      Map<String, Double> throughputs = ColocationVerifier.throughputs(problem, unscaled);
+      double scale = Double.POSITIVE_INFINITY;
+      for (ColocationService service : problem.services()) {
+        scale = Math.min(scale, throughputs.get(service.id()) / service.rate());
+      }
+      long[] decisions = nanos.stream().mapToLong(Long::longValue).toArray();
+      return new Outcome(new ColocationPlan(gpus, scale), policySteps, fallbackSteps,
+          fellBackAt < 0 ? OptionalInt.empty() : OptionalInt.of(fellBackAt), decisions);
+    }
+  }
+
+  private static boolean isMig(Placement p) {
+    return p instanceof MigSlice || p instanceof MigSliceMps;
+  }
+
+  private static MigSlice slice(Placement p) {
+    return p instanceof MigSliceMps m ? m.slice() : (MigSlice) p;
+  }
+
+  /** Compute taken: MPS shares, or MIG compute slices over 7; the whole GPU counts 1. */
+  private static double usedCompute(List<Segment> segments, GpuPool pool) {
+    double used = 0;
+    for (Segment s : segments) {
+      used += s.placement() instanceof MpsShare m ? m.fraction()
+          : isMig(s.placement()) ? pool.partitioning().requireMig().profile(slice(s.placement()).profile()).computeSlices() / 7.0
+          : 1;
+    }
+    return Math.min(1, used);
+  }
+
+  private static double usedComputeAfter(List<Segment> segments, Segment added, GpuPool pool) {
+    List<Segment> all = new ArrayList<>(segments);
+    all.add(added);
+    return usedCompute(all, pool);
+  }
+
+  private static double usedMemory(List<Segment> segments, GpuPool pool) {
+    double used = 0;
+    for (Segment s : segments) {
+      used += s.placement().memoryBytes(pool.partitioning()) / (double) pool.partitioning().memoryBytes();
+    }
+    return Math.min(1, used);
+  }
+
+  /** Memory slices no MIG instance covers; none on a GPU without MIG or running MPS. */
+  private static boolean[] freeMigSlices(List<Segment> segments, GpuPool pool) {
+    if (pool.partitioning().mig().isEmpty() || (!segments.isEmpty() && !isMig(segments.get(0).placement()))) {
+      return new boolean[0];
+    }
+    MigGeometry geometry = pool.partitioning().requireMig();
+    boolean[] free = new boolean[geometry.memorySlices()];
+    Arrays.fill(free, true);
+    for (Segment s : segments) {
+      MigSlice m = slice(s.placement());
+      int end = Math.min(free.length, m.start() + geometry.profile(m.profile()).memorySlices());
+      for (int i = m.start(); i < end; i++) {
+        free[i] = false;
+      }
+    }
+    return free;
+  }
+
+  /**
+   * MIG's two rules on a free-slice mask: an allowed start (the caller's) and memory slices
+   * {@code [start, start + size)} all free. The verifier's {@link MigLayout} check decides in the end;
+   * this only keeps the search and the features cheap.
+   */
+  private static boolean fits(boolean[] free, int start, int size) {
+    if (start + size > free.length) {
+      return false;
+    }
+    for (int i = start; i < start + size; i++) {
+      if (!free[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The share of (profile, start) placements legal before that the added MIG instance makes illegal. */
+  private static double migPlacementsLost(List<Segment> segments, Segment added, GpuPool pool) {
+    if (!isMig(added.placement())) {
+      return 0;
+    }
+    MigGeometry geometry = pool.partitioning().requireMig();
+    List<Segment> all = new ArrayList<>(segments);
+    all.add(added);
+    int before = legalPlacements(geometry, freeMigSlices(segments, pool));
+    int after = legalPlacements(geometry, freeMigSlices(all, pool));
+    return before == 0 ? 0 : (before - after) / (double) before;
+  }
+
+  private static int legalPlacements(MigGeometry geometry, boolean[] free) {
+    int count = 0;
+    for (MigProfile p : geometry.profiles()) {
+      for (int start : p.allowedStarts()) {
+        count += fits(free, start, p.memorySlices()) ? 1 : 0;
+      }
+    }
+    return count;
+  }
+}

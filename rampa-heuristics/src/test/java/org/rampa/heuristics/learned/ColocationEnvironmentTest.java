@@ -1,0 +1,69 @@
+package org.rampa.heuristics.learned;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.rampa.colocation.ColocationObjective;
+import org.rampa.colocation.ColocationProblem;
+import org.rampa.colocation.ColocationVerifier;
+import org.rampa.colocation.ParvaGpuScenarios;
+import org.rampa.testing.Property;
+
+class ColocationEnvironmentTest {
+
+  /** Uniform over the legal candidates: the widest spread of plans an untrained policy can make. */
+  static ColocationEnvironment.Chooser random(SplittableRandom random) {
+    return (features, legal) -> {
+      int i;
+      do {
+        i = random.nextInt(legal.length);
+      } while (!legal[i]);
+      return i;
+    };
+  }
+
+  @Test
+  void everyEpisodesPlanPassesTheVerifierAndStaysUnderTheReferenceScale() {
+    Property.forSeeds("random episodes verify", 12, seed -> {
+      SplittableRandom random = new SplittableRandom(seed);
+      int scenario = 1 + random.nextInt(ParvaGpuScenarios.SCENARIOS);
+      ColocationProblem problem = ParvaGpuScenarios.scenario(scenario, 1 + random.nextInt(8), ColocationObjective.MAX_SCALE);
+      ColocationEnvironment environment = new ColocationEnvironment(problem, 1 + random.nextInt(4));
+      ColocationEnvironment.Outcome outcome = environment.run(random(random));
+      assertThat(ColocationVerifier.check(problem, outcome.plan())).as("scenario %d", scenario).isEmpty();
+      assertThat(outcome.plan().scale()).isNotNegative().isLessThanOrEqualTo(environment.referenceScale() * (1 + 1e-9));
+      assertThat(outcome.decisionNanos()).hasSize(outcome.policySteps());
+      assertThat(outcome.fellBackAt().isPresent()).isEqualTo(outcome.fallbackSteps() > 0);
+    });
+  }
+
+  @Test
+  void theSameChoicesGiveTheSamePlan() {
+    ColocationProblem problem = ParvaGpuScenarios.scenario(3, 6, ColocationObjective.MAX_SCALE);
+    ColocationEnvironment environment = new ColocationEnvironment(problem, 4);
+    assertThat(environment.run(random(new SplittableRandom(9))).plan())
+        .isEqualTo(new ColocationEnvironment(problem, 4).run(random(new SplittableRandom(9))).plan());
+  }
+
+  @Test
+  void whenTheCandidatesHaveNothingLegalTheHeuristicFinishesAndTheOutcomeSaysSo() {
+    // one partly used GPU offered per step: once no fresh GPU is left, a segment that fits only on
+    // another open GPU is the fallback's to place
+    ColocationProblem problem = ParvaGpuScenarios.scenario(1, 8, ColocationObjective.MAX_SCALE);
+    ColocationEnvironment.Outcome outcome = new ColocationEnvironment(problem, 1).run(random(new SplittableRandom(4)));
+    assertThat(outcome.fellBackAt()).isPresent();
+    assertThat(outcome.fallbackSteps()).isPositive();
+    assertThat(outcome.fellBackAt().getAsInt()).isEqualTo(outcome.policySteps());
+    assertThat(ColocationVerifier.check(problem, outcome.plan())).isEmpty();
+  }
+
+  @Test
+  void onlyTheDemandScaleObjectiveIsPlayed() {
+    assertThatThrownBy(() -> new ColocationEnvironment(ParvaGpuScenarios.scenario(1, 4, ColocationObjective.MIN_GPUS), 8))
+        .hasMessage("problem.objective = MIN_GPUS: the learned policy maximises the demand scale. Maybe use MAX_SCALE");
+    assertThatThrownBy(() -> new ColocationEnvironment(ParvaGpuScenarios.scenario(1, 4, ColocationObjective.MAX_SCALE), 0))
+        .hasMessage("topK = 0: must lie in [1, 1024]. Maybe 8");
+  }
+}
