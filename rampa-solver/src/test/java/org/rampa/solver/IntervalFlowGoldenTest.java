@@ -29,9 +29,10 @@ import org.rampa.perf.TransferMode;
 import org.rampa.strategy.PlacementProblem;
 
 /**
- * The interval/flow model, written out, for a fixed set of instances: both cluster presets (and the
- * small one with slow intra-node links) x every transfer mode x a CNN and a transformer x every
- * {@link IntervalFlowFormulation.Charging}, plus seeded tiny instances with slow nodes and held GPUs.
+ * The interval/flow model, written out, for a fixed set of instances: both cluster presets, as they
+ * are and with every other node's intra link slow (the large one then has slow nodes without a slot)
+ * x every transfer mode x a CNN and a transformer x every {@link IntervalFlowFormulation.Charging},
+ * plus seeded tiny instances with slow nodes and held GPUs.
  * Each model's SHA-256 must equal the one recorded in {@code interval-flow-golden.txt}: a refactoring
  * of the formulation must not change a single variable, bound, coefficient or row order. A deliberate
  * change of the model replaces that file with the listing this test prints when it fails.
@@ -44,7 +45,8 @@ class IntervalFlowGoldenTest {
   void modelsAreByteIdenticalToTheRecordedOnes() throws IOException {
     StringBuilder actual = new StringBuilder();
     StaticImportance importance = StaticImportance.byType(Map.of("T4", 1.0, "A10", 2.0, "A100-SXM4-80GB", 5.0, "H100-SXM5-80GB", 9.0));
-    for (Cluster cluster : List.of(ClusterPresets.small(), ClusterPresets.large(), withSlowNodes(ClusterPresets.small()))) {
+    for (Cluster cluster : List.of(ClusterPresets.small(), ClusterPresets.large(), withSlowNodes(ClusterPresets.small()),
+        withSlowNodes(ClusterPresets.large()))) {
       ClusterState state = ClusterState.empty(cluster);
       for (TransferMode mode : TransferMode.values()) {
         PerformanceModel performance = PerformanceModel.withTransfers(mode);
