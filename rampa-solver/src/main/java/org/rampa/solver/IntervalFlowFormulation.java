@@ -2,7 +2,6 @@ package org.rampa.solver;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,20 +11,17 @@ import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.GpuType;
-import org.rampa.domain.Link;
 import org.rampa.domain.Model;
-import org.rampa.domain.Node;
 import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.Stage;
 import org.rampa.importance.GpuCosts;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.SloPredicate;
-import org.rampa.perf.StageAssignment;
-import org.rampa.perf.StageCursor;
 import org.rampa.perf.TransferMode;
-import org.rampa.perf.WholeGpu;
-import org.rampa.solver.LinearModel.Term;
+import org.rampa.solver.ArcGenerator.Arc;
+import org.rampa.solver.NodeSlots.Slot;
+import org.rampa.solver.NodeSlots.SlowNodes;
 
 /**
  * The interval/flow MILP of SPEC section 5 for one placement problem, and the translation of a
@@ -120,49 +116,16 @@ import org.rampa.solver.LinearModel.Term;
  * replica count depends on which of its cuts are intra; one arc per distinct count is generated and
  * rows force the state of the cuts it relies on (intra where the slot's link is faster, network
  * where it is slower). NONE: transfers are free, no slots are generated.
+ *
+ * <h2>Parts</h2>
+ *
+ * The constructor counts the free GPUs (per type and {@link CostGroup}) and the charged network
+ * transfers, then hands over to the parts, in this order: {@link NodeSlots} (classes of identical
+ * nodes, their slots and slow-node pools), {@link ArcGenerator} (the stage candidates and their
+ * pruning), {@link FlowModelBuilder} (variables and rows). {@link SolutionDecoder} turns a solution
+ * back into GPUs.
  */
 final class IntervalFlowFormulation {
-
-  private static final double MICROS = 1e6;
-  /**
-   * The latency row's right-hand side is the SLO predicate's budget less this fraction of it, so
-   * that SCIP, whose feasibility tolerance {@link ScipBackend} sets to 1e-9 (relative), cannot carry
-   * a solution past what {@link SloPredicate} admits; CP-SAT rounds the row conservatively anyway.
-   * A hundred times below the predicate's own tolerance, it keeps every plan that meets the SLO
-   * with equality (or up to 0.99 of the tolerance beyond it) in the model.
-   */
-  static final double SOLVER_MARGIN = 1e-8;
-
-  /** Layers [from, to) on {@code replicas} GPUs of {@code type}; {@code slot} -1 = network. */
-  static final class Arc {
-    final int from;
-    final int to;
-    final int type;
-    final int replicas;
-    final int slot;
-    final double computeSeconds;
-    /**
-     * SERIAL only: the replica count relies on the faster state of the cut on these sides (the
-     * intra link on a node faster than the network, the network next to a node slower than it).
-     */
-    final boolean needsBetterIn;
-    final boolean needsBetterOut;
-    final boolean needsSomeBetter;
-    int variable;
-
-    Arc(int from, int to, int type, int replicas, int slot, double computeSeconds,
-        boolean needsBetterIn, boolean needsBetterOut, boolean needsSomeBetter) {
-      this.from = from;
-      this.to = to;
-      this.type = type;
-      this.replicas = replicas;
-      this.slot = slot;
-      this.computeSeconds = computeSeconds;
-      this.needsBetterIn = needsBetterIn;
-      this.needsBetterOut = needsBetterOut;
-      this.needsSomeBetter = needsSomeBetter;
-    }
-  }
 
   /** The free GPUs of one type at one cost. */
   static final class CostGroup {
@@ -179,65 +142,14 @@ final class IntervalFlowFormulation {
     }
   }
 
-  /**
-   * One node (the {@code ordinal}-th of its class) that may host a run of co-located stages; on a
-   * slow node, any stage that sits wholly on it.
-   */
-  static final class Slot {
-    final int index;
-    final String node;
-    final Link intraLink;
-    /** The node's intra link is slower than the network at some cut. */
-    final boolean slow;
-    final int[] freePerType;
-    /** group index -> free GPUs of that group on this node. */
-    final Map<Integer, Integer> freePerGroup;
-    final Map<Integer, Integer> usageVariable = new LinkedHashMap<>();
-    /** per cut j: the z variable, or -1 when intra-node brings nothing at j. */
-    final int[] intraVariable;
-    final double[] intraSeconds;
-
-    Slot(int index, String node, Link intraLink, boolean slow, int[] freePerType, Map<Integer, Integer> freePerGroup,
-        int cuts) {
-      this.index = index;
-      this.node = node;
-      this.intraLink = intraLink;
-      this.slow = slow;
-      this.freePerType = freePerType;
-      this.freePerGroup = freePerGroup;
-      this.intraVariable = new int[cuts];
-      this.intraSeconds = new double[cuts];
-      Arrays.fill(intraVariable, -1);
-    }
-  }
-
-  /**
-   * Slow nodes whose GPUs network stages may use, only alongside GPUs elsewhere: one slot's node, or
-   * the identical nodes of a slow class that got no slot. {@code netVariable}: group index -> how
-   * many of that group's GPUs on these nodes network stages take.
-   */
-  static final class SlowNodes {
-    final List<String> nodes;
-    /** group index -> free GPUs of that group on each of the nodes. */
-    final Map<Integer, Integer> freePerGroup;
-    /** The slot on the (one) node, or null. */
-    final Slot slot;
-    final Map<Integer, Integer> netVariable = new LinkedHashMap<>();
-
-    SlowNodes(List<String> nodes, Map<Integer, Integer> freePerGroup, Slot slot) {
-      this.nodes = nodes;
-      this.freePerGroup = freePerGroup;
-      this.slot = slot;
-    }
-  }
-
   private final BooleanSupplier outOfTime;
-  private final ServiceRequest request;
-  private final Cluster cluster;
-  private final PerformanceModel performance;
-  private final TransferMode mode;
-  private final int layers;
-  private final int batch;
+  // package-private: the parts (NodeSlots, ArcGenerator, FlowModelBuilder) build from them
+  final ServiceRequest request;
+  final Cluster cluster;
+  final PerformanceModel performance;
+  final TransferMode mode;
+  final int layers;
+  final int batch;
 
   final List<GpuType> types = new ArrayList<>();
   final int[] freePerType;
@@ -339,14 +251,14 @@ final class IntervalFlowFormulation {
     }
 
     if (charging != Charging.OPTIMISTIC) {
-      buildSlots(m, freeGroupsByNode, charging == Charging.NETWORK);
+      NodeSlots.build(this, m, freeGroupsByNode, charging == Charging.NETWORK);
     }
     for (CostGroup g : groups) {
       g.outsideSlowNodes = (int) g.gpus.stream().filter(gpu -> !slowNodeIds.contains(gpu.node())).count();
     }
-    buildArcs(m);
+    ArcGenerator.build(this, m);
     checkTime();
-    buildModel();
+    FlowModelBuilder.build(this);
   }
 
   /** The model's layer count: boundaries run from 0 to it. */
@@ -354,594 +266,26 @@ final class IntervalFlowFormulation {
     return layers;
   }
 
-  private void checkTime() {
+  /** Gives up with {@link OutOfTime} when the caller's time is up; the parts ask it as they build. */
+  void checkTime() {
     if (outOfTime.getAsBoolean()) {
       throw new OutOfTime();
     }
   }
 
-  /**
-   * Slots per class of identical nodes. A class faster than the network at some cut (and never
-   * slower) gets {@code maxStages / 2} slots, when {@code fast}: runs of two or more stages. A class
-   * slower at some cut gets {@code maxStages} slots, because every stage wholly on such a node is a
-   * slot stage there (network stages never sit wholly on one), and its nodes' GPUs are open to
-   * network stages through {@link SlowNodes}.
-   */
-  private void buildSlots(Model m, Map<String, List<Integer>> freeGroupsByNode, boolean fast) {
-    if (mode == TransferMode.NONE || request.maxStages() < 2) {
-      return;
-    }
-    Map<List<Object>, List<String>> classes = new LinkedHashMap<>();
-    for (Map.Entry<String, List<Integer>> e : freeGroupsByNode.entrySet()) {
-      if (e.getValue().size() < 2) {
-        continue;
-      }
-      List<Integer> signature = new ArrayList<>(e.getValue());
-      Collections.sort(signature);
-      Link link = cluster.node(e.getKey()).intraLink();
-      classes.computeIfAbsent(List.of(link, signature), k -> new ArrayList<>()).add(e.getKey());
-    }
-    for (List<String> nodes : classes.values()) {
-      Node first = cluster.node(nodes.get(0));
-      double[] intra = new double[layers + 1];
-      boolean helps = false;
-      boolean hurts = false;
-      for (int j = 1; j < layers; j++) {
-        intra[j] = performance.transferSeconds(m, j, batch, first.intraLink());
-        helps |= intra[j] < networkSeconds[j];
-        hurts |= intra[j] > networkSeconds[j];
-      }
-      if (!hurts && !(helps && fast)) {
-        continue;
-      }
-      int[] perType = new int[types.size()];
-      Map<Integer, Integer> perGroup = new LinkedHashMap<>();
-      for (int g : freeGroupsByNode.get(first.id())) {
-        perType[groups.get(g).type]++;
-        perGroup.merge(g, 1, Integer::sum);
-      }
-      int count = Math.min(nodes.size(), hurts ? request.maxStages() : request.maxStages() / 2);
-      for (int q = 0; q < count; q++) {
-        Slot s = new Slot(slots.size(), nodes.get(q), first.intraLink(), hurts, perType, perGroup, layers + 1);
-        System.arraycopy(intra, 0, s.intraSeconds, 0, intra.length);
-        slots.add(s);
-        if (hurts) {
-          slowNodes.add(new SlowNodes(List.of(s.node), perGroup, s));
-        }
-      }
-      if (hurts) {
-        slowNodeIds.addAll(nodes);
-        if (nodes.size() > count) {
-          slowNodes.add(new SlowNodes(List.copyOf(nodes.subList(count, nodes.size())), perGroup, null));
-        }
-      }
-    }
-  }
-
   /** Throughput holds when one stage is busy {@code load} seconds per batch, by the one SLO predicate. */
-  private boolean meetsPeriod(double load) {
+  boolean meetsPeriod(double load) {
     return SloPredicate.meetsPeriod(load, request.slo());
   }
 
-  /**
-   * The least replica count r <= max with meetsPeriod(T/r + transfers), or -1. Binary search: the
-   * load T/r + transfers falls monotonically with r, also in floating point.
-   */
-  private int leastReplicas(double compute, double transfers, int max) {
-    if (max < 1 || !meetsPeriod(compute / max + transfers)) {
-      return -1;
-    }
-    int lo = 1;
-    int hi = max;
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      if (meetsPeriod(compute / mid + transfers)) {
-        hi = mid;
-      } else {
-        lo = mid + 1;
-      }
-    }
-    return lo;
-  }
-
-  private void buildArcs(Model m) {
-    // Latency lower bounds: every layer before i and from j on at its fastest free type, no transfers.
-    double[] fastest = new double[layers];
-    for (int l = 0; l < layers; l++) {
-      fastest[l] = Double.POSITIVE_INFINITY;
-      for (GpuType type : types) {
-        if (performance.stageMemoryBytes(m, l, l + 1, batch) <= type.memoryBytes()) {
-          fastest[l] = Math.min(fastest[l], performance.layerSeconds(m.layer(l), type, batch));
-        }
-      }
-    }
-    double[] before = new double[layers + 1];
-    for (int l = 0; l < layers; l++) {
-      before[l + 1] = before[l] + fastest[l];
-    }
-    double budget = SloPredicate.latencyBudgetSeconds(request.slo());
-    for (int i = 0; i < layers; i++) {
-      checkTime();
-      for (int t = 0; t < types.size(); t++) {
-        WholeGpu kind = new WholeGpu(types.get(t));
-        StageCursor stage = performance.cursor(m, batch, i, List.of(kind));
-        for (int j = i + 1; j <= layers; j++) {
-          if (!stage.add().fitsOn(kind)) {
-            break;
-          }
-          double compute = stage.seconds(0);
-          if (leastReplicas(compute, 0, freePerType[t]) < 0) {
-            break; // T grows with j: no longer stage from i fits either
-          }
-          if (before[i] + compute + (before[layers] - before[j]) > budget) {
-            continue; // even with the rest on the fastest GPUs and free transfers, too slow
-          }
-          addArcs(i, j, t, compute);
-        }
-      }
-    }
-    removeDominatedNetworkArcs();
-  }
-
-  /**
-   * Drops a network arc when another network arc over the same layers on a type whose free GPUs
-   * outside slow nodes no plan can exhaust ({@code free >= maxStages x its largest replica count})
-   * is at most as slow and at most as costly (its dearest GPUs against the other's cheapest).
-   * Swapping the one for the other in any plan keeps every constraint (same cuts, so the same
-   * transfers; the GPU count of the non-binding type stays within its free GPUs outside slow nodes,
-   * so no new stage sits on a slow node; the other type's remaining stages keep their GPUs) and
-   * never raises the cost, so the optimum survives. Ties keep the arc of the earlier type.
-   */
-  private void removeDominatedNetworkArcs() {
-    int types = this.types.size();
-    int[] largestReplicas = new int[types];
-    double[] cheapest = new double[types];
-    double[] dearest = new double[types];
-    Arrays.fill(cheapest, Double.POSITIVE_INFINITY);
-    for (Arc a : arcs) {
-      largestReplicas[a.type] = Math.max(largestReplicas[a.type], a.replicas);
-    }
-    int[] outsideSlowNodes = new int[types];
-    for (CostGroup g : groups) {
-      cheapest[g.type] = Math.min(cheapest[g.type], g.cost);
-      dearest[g.type] = Math.max(dearest[g.type], g.cost);
-      outsideSlowNodes[g.type] += g.outsideSlowNodes;
-    }
-    boolean[] plentiful = new boolean[types];
-    boolean any = false;
-    for (int t = 0; t < types; t++) {
-      // network stages may always take GPUs outside slow nodes; on slow nodes, only alongside others
-      plentiful[t] = outsideSlowNodes[t] >= (long) request.maxStages() * largestReplicas[t];
-      any |= plentiful[t];
-    }
-    if (!any) {
-      return;
-    }
-    Map<Long, List<Arc>> byLayers = new LinkedHashMap<>();
-    for (Arc a : arcs) {
-      if (a.slot < 0) {
-        byLayers.computeIfAbsent((long) a.from * (layers + 1) + a.to, k -> new ArrayList<>()).add(a);
-      }
-    }
-    java.util.Set<Arc> dominated = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-    for (List<Arc> same : byLayers.values()) {
-      for (Arc a : same) {
-        for (Arc b : same) {
-          if (a == b || !plentiful[b.type] || dominated.contains(b)) {
-            continue;
-          }
-          double costA = a.replicas * cheapest[a.type];
-          double costB = b.replicas * dearest[b.type];
-          boolean noWorse = costB <= costA && b.computeSeconds <= a.computeSeconds;
-          boolean better = costB < costA || b.computeSeconds < a.computeSeconds || b.type < a.type;
-          if (noWorse && better) {
-            dominated.add(a);
-            break;
-          }
-        }
-      }
-    }
-    arcs.removeIf(dominated::contains);
-  }
-
-  private double in(int i) {
+  /** tau charged on the network before a stage starting at boundary {@code i} (none before the first). */
+  double in(int i) {
     return i > 0 ? networkSeconds[i] : 0;
   }
 
-  private double out(int j) {
+  /** tau charged on the network after a stage ending at boundary {@code j} (none after the last). */
+  double out(int j) {
     return j < layers ? networkSeconds[j] : 0;
-  }
-
-  private void addArcs(int i, int j, int t, double compute) {
-    if (mode != TransferMode.SERIAL) {
-      int r = leastReplicas(compute, 0, freePerType[t]);
-      arcs.add(new Arc(i, j, t, r, -1, compute, false, false, false));
-      for (Slot s : slots) {
-        if (r <= s.freePerType[t]) {
-          arcs.add(new Arc(i, j, t, r, s.index, compute, false, false, false));
-        }
-      }
-      return;
-    }
-    int rNet = leastReplicas(compute, in(i) + out(j), freePerType[t]);
-    if (rNet > 0) {
-      arcs.add(new Arc(i, j, t, rNet, -1, compute, false, false, false));
-    }
-    for (Slot s : slots) {
-      int cap = s.freePerType[t];
-      if (cap == 0) {
-        continue;
-      }
-      // r needed per (in side better?, out side better?): better is the faster of the slot's intra
-      // link and the network; a side where the two take equally long has only the worse state
-      int[][] need = new int[2][2];
-      for (int a = 0; a < 2; a++) {
-        for (int b = 0; b < 2; b++) {
-          double tin = sideSeconds(s, i, a == 1);
-          double tout = sideSeconds(s, j, b == 1);
-          need[a][b] = tin < 0 || tout < 0 ? -1 : leastReplicas(compute, tin + tout, cap);
-        }
-      }
-      List<Integer> counts = new ArrayList<>();
-      for (int[] row : need) {
-        for (int r : row) {
-          if (r > 0 && !counts.contains(r)) {
-            counts.add(r);
-          }
-        }
-      }
-      for (int r : counts) {
-        boolean nn = need[0][0] > 0 && need[0][0] <= r;
-        boolean nl = need[0][1] > 0 && need[0][1] <= r;
-        boolean ln = need[1][0] > 0 && need[1][0] <= r;
-        boolean betterIn = !nn && !nl;
-        boolean betterOut = !nn && !ln;
-        arcs.add(new Arc(i, j, t, r, s.index, compute, betterIn, betterOut, !nn && !(betterIn || betterOut)));
-      }
-    }
-  }
-
-  /**
-   * SERIAL: the transfer at {@code cut} for a stage on slot {@code s}, in the side's better state
-   * (the faster of intra and network) or worse state; -1 when there is no better state (no cut, or
-   * both links take equally long).
-   */
-  private double sideSeconds(Slot s, int cut, boolean better) {
-    double net = cut > 0 && cut < layers ? networkSeconds[cut] : 0;
-    double intra = cut > 0 && cut < layers ? s.intraSeconds[cut] : 0;
-    if (better) {
-      return intra == net ? -1 : Math.min(intra, net);
-    }
-    return Math.max(intra, net);
-  }
-
-  /**
-   * The MILP over the arcs and slots: variables, then the path, co-location, period, serial-transfer,
-   * latency, GPU-count and symmetry rows, in this order (row order is part of what the solver sees).
-   */
-  private void buildModel() {
-    addVariables();
-    List<List<Arc>> starting = new ArrayList<>();
-    List<List<Arc>> ending = new ArrayList<>();
-    for (int j = 0; j <= layers; j++) {
-      starting.add(new ArrayList<>());
-      ending.add(new ArrayList<>());
-    }
-    for (Arc a : arcs) {
-      starting.get(a.from).add(a);
-      ending.get(a.to).add(a);
-    }
-    // a co-location model of 100k arcs takes hundreds of milliseconds to write: ask between parts
-    checkTime();
-    addPathRows(starting, ending);
-    addColocationRows(starting, ending);
-    checkTime();
-    addPeriodCutRows(ending);
-    addSerialIntraRows();
-    addLatencyRow();
-    checkTime();
-    addGpuCountRows();
-    checkTime();
-    addSlotOrderRows();
-  }
-
-  /**
-   * One binary per arc; one per intra-node cut of a slot where that link differs from the network
-   * (a slower one that breaks the period OVERLAPPED is fixed to 0: the cut cannot be intra there);
-   * GPU counts per cost group, slot and group of slow nodes.
-   */
-  private void addVariables() {
-    for (Arc a : arcs) {
-      if ((model.variableCount() & 4095) == 0) {
-        checkTime();
-      }
-      a.variable = model.addVariable("x_" + a.from + "_" + a.to + "_" + types.get(a.type).name() + "_r" + a.replicas
-          + (a.slot < 0 ? "_net" : "_s" + a.slot), 0, 1);
-    }
-    for (Slot s : slots) {
-      for (int j = 1; j < layers; j++) {
-        boolean allowed = mode != TransferMode.OVERLAPPED || meetsPeriod(s.intraSeconds[j]);
-        if (s.intraSeconds[j] < networkSeconds[j] && allowed) {
-          s.intraVariable[j] = model.addVariable("z_" + j + "_s" + s.index, 0, 1);
-        } else if (s.intraSeconds[j] > networkSeconds[j]) {
-          s.intraVariable[j] = model.addVariable("z_" + j + "_s" + s.index, 0, allowed ? 1 : 0);
-        }
-      }
-    }
-    for (int g = 0; g < groups.size(); g++) {
-      CostGroup group = groups.get(g);
-      group.netVariable = model.addVariable("w_g" + g, 0, group.outsideSlowNodes);
-      model.setObjective(group.netVariable, group.cost);
-    }
-    for (Slot s : slots) {
-      for (Map.Entry<Integer, Integer> e : s.freePerGroup.entrySet()) {
-        int v = model.addVariable("v_s" + s.index + "_g" + e.getKey(), 0, e.getValue());
-        s.usageVariable.put(e.getKey(), v);
-        model.setObjective(v, groups.get(e.getKey()).cost);
-      }
-    }
-    for (int p = 0; p < slowNodes.size(); p++) {
-      SlowNodes pool = slowNodes.get(p);
-      for (Map.Entry<Integer, Integer> e : pool.freePerGroup.entrySet()) {
-        int u = model.addVariable("u_p" + p + "_g" + e.getKey(), 0, (long) e.getValue() * pool.nodes.size());
-        pool.netVariable.put(e.getKey(), u);
-        model.setObjective(u, groups.get(e.getKey()).cost);
-      }
-    }
-  }
-
-  /** A path from boundary 0 to boundary L through at most maxStages arcs. */
-  private void addPathRows(List<List<Arc>> starting, List<List<Arc>> ending) {
-    model.addRow("start", 1, 1, terms(starting.get(0), 1));
-    for (int j = 1; j < layers; j++) {
-      List<Term> flow = terms(ending.get(j), 1);
-      flow.addAll(terms(starting.get(j), -1));
-      model.addRow("flow_" + j, 0, 0, flow);
-    }
-    model.addRow("maxStages", Double.NEGATIVE_INFINITY, request.maxStages(), terms(arcs, 1));
-  }
-
-  /**
-   * Intra-node cuts: a faster intra link may be charged only when both neighbouring stages sit on
-   * the slot; a slower one must be charged whenever they do.
-   */
-  private void addColocationRows(List<List<Arc>> starting, List<List<Arc>> ending) {
-    for (Slot s : slots) {
-      checkTime(); // slots x arcs
-      for (int j = 1; j < layers; j++) {
-        int z = s.intraVariable[j];
-        if (z < 0) {
-          continue;
-        }
-        if (s.intraSeconds[j] > networkSeconds[j]) {
-          List<Term> row = new ArrayList<>();
-          row.add(new Term(z, -1));
-          for (Arc a : ending.get(j)) {
-            if (a.slot == s.index) {
-              row.add(new Term(a.variable, 1));
-            }
-          }
-          for (Arc a : starting.get(j)) {
-            if (a.slot == s.index) {
-              row.add(new Term(a.variable, 1));
-            }
-          }
-          model.addRow("slowCut_" + j + "_s" + s.index, Double.NEGATIVE_INFINITY, 1, row);
-          continue;
-        }
-        for (boolean before : new boolean[] {true, false}) {
-          List<Arc> side = before ? ending.get(j) : starting.get(j);
-          List<Term> row = new ArrayList<>();
-          row.add(new Term(z, 1));
-          for (Arc a : side) {
-            if (a.slot == s.index) {
-              row.add(new Term(a.variable, -1));
-            }
-          }
-          model.addRow((before ? "colocatedBefore_" : "colocatedAfter_") + j + "_s" + s.index,
-              Double.NEGATIVE_INFINITY, 0, row);
-        }
-      }
-    }
-  }
-
-  /** OVERLAPPED: a cut whose network transfer alone breaks the period must be intra-node. */
-  private void addPeriodCutRows(List<List<Arc>> ending) {
-    if (mode == TransferMode.OVERLAPPED) {
-      for (int j = 1; j < layers; j++) {
-        if (!meetsPeriod(networkSeconds[j])) {
-          List<Term> row = terms(ending.get(j), 1);
-          for (Slot s : slots) {
-            if (s.intraVariable[j] >= 0 && s.intraSeconds[j] < networkSeconds[j]) {
-              row.add(new Term(s.intraVariable[j], -1));
-            }
-          }
-          model.addRow("periodCut_" + j, Double.NEGATIVE_INFINITY, 0, row);
-        }
-      }
-    }
-  }
-
-  /**
-   * SERIAL: arcs whose replica count relies on the better state of a cut get it. The better state is
-   * {@code z} where the slot's intra link is faster, {@code 1 - z} where it is slower, so a row
-   * {@code x <= sum of better states} moves each slower side's constant to the right-hand side.
-   */
-  private void addSerialIntraRows() {
-    for (Arc a : arcs) {
-      if (!(a.needsBetterIn || a.needsBetterOut || a.needsSomeBetter)) {
-        continue;
-      }
-      Slot s = slots.get(a.slot);
-      if (a.needsBetterIn) {
-        addBetterRow((s.intraSeconds[a.from] > networkSeconds[a.from] ? "networkIn_" : "intraIn_") + a.variable, a, s,
-            a.from);
-      }
-      if (a.needsBetterOut) {
-        addBetterRow((s.intraSeconds[a.to] > networkSeconds[a.to] ? "networkOut_" : "intraOut_") + a.variable, a, s,
-            a.to);
-      }
-      if (a.needsSomeBetter) {
-        addBetterRow("intraSome_" + a.variable, a, s, a.from, a.to);
-      }
-    }
-  }
-
-  /** {@code x[a] <=} the sum of the better states of slot {@code s}'s cuts {@code cuts}. */
-  private void addBetterRow(String name, Arc a, Slot s, int... cuts) {
-    List<Term> row = new ArrayList<>(List.of(new Term(a.variable, 1)));
-    double rhs = 0;
-    for (int cut : cuts) {
-      int z = s.intraVariable[cut];
-      if (z < 0) {
-        continue; // no better state there: it contributes 0
-      }
-      boolean slower = s.intraSeconds[cut] > networkSeconds[cut];
-      row.add(new Term(z, slower ? 1 : -1));
-      rhs += slower ? 1 : 0;
-    }
-    model.addRow(name, Double.NEGATIVE_INFINITY, rhs, row);
-  }
-
-  /**
-   * Latency: compute of every stage plus the transfer after it, intra-node where marked, in
-   * microseconds (SCIP's feasibility tolerance is relative for values above 1), within the SLO
-   * predicate's budget less {@link #SOLVER_MARGIN}.
-   */
-  private void addLatencyRow() {
-    List<Term> latency = new ArrayList<>();
-    for (Arc a : arcs) {
-      latency.add(new Term(a.variable, (a.computeSeconds + out(a.to)) * MICROS));
-    }
-    for (Slot s : slots) {
-      for (int j = 1; j < layers; j++) {
-        if (s.intraVariable[j] >= 0) {
-          latency.add(new Term(s.intraVariable[j], (s.intraSeconds[j] - networkSeconds[j]) * MICROS));
-        }
-      }
-    }
-    double budget = SloPredicate.latencyBudgetSeconds(request.slo()) * (1 - SOLVER_MARGIN);
-    model.addRow("latency_us", Double.NEGATIVE_INFINITY, budget * MICROS, latency);
-  }
-
-  /**
-   * GPU counts: network stages draw from every free GPU, slots from their node; no group over its
-   * size. On slow nodes network stages must not sit wholly on one node: a stage of one replica takes
-   * a GPU elsewhere, and no slow node gives network stages of a type more GPUs than their replicas
-   * less one each. These two conditions are also enough for {@link SolutionDecoder} to hand the
-   * counted GPUs to the stages so that none sits wholly on one slow node.
-   */
-  private void addGpuCountRows() {
-    for (int t = 0; t < types.size(); t++) {
-      List<Term> row = new ArrayList<>();
-      List<Term> outside = new ArrayList<>();
-      for (CostGroup g : groups) {
-        if (g.type == t) {
-          row.add(new Term(g.netVariable, 1));
-          outside.add(new Term(g.netVariable, -1));
-        }
-      }
-      boolean onSlowNodes = false;
-      for (SlowNodes pool : slowNodes) {
-        List<Term> spread = new ArrayList<>();
-        for (Map.Entry<Integer, Integer> e : pool.netVariable.entrySet()) {
-          if (groups.get(e.getKey()).type == t) {
-            row.add(new Term(e.getValue(), 1));
-            spread.add(new Term(e.getValue(), 1));
-          }
-        }
-        if (!spread.isEmpty()) {
-          onSlowNodes = true;
-          for (Arc a : arcs) {
-            if (a.slot < 0 && a.type == t && a.replicas > 1) {
-              spread.add(new Term(a.variable, -(a.replicas - 1.0) * pool.nodes.size()));
-            }
-          }
-          model.addRow("slowSpread_p" + slowNodes.indexOf(pool) + "_" + types.get(t).name(), Double.NEGATIVE_INFINITY, 0,
-              spread);
-        }
-      }
-      for (Arc a : arcs) {
-        if (a.slot < 0 && a.type == t) {
-          row.add(new Term(a.variable, -a.replicas));
-          if (a.replicas == 1) {
-            outside.add(new Term(a.variable, 1));
-          }
-        }
-      }
-      model.addRow("netGpus_" + types.get(t).name(), 0, 0, row);
-      if (onSlowNodes) {
-        model.addRow("singleOffSlow_" + types.get(t).name(), Double.NEGATIVE_INFINITY, 0, outside);
-      }
-      for (Slot s : slots) {
-        checkTime(); // slots x arcs
-        if (s.freePerType[t] == 0) {
-          continue;
-        }
-        List<Term> slotRow = new ArrayList<>();
-        for (Map.Entry<Integer, Integer> e : s.usageVariable.entrySet()) {
-          if (groups.get(e.getKey()).type == t) {
-            slotRow.add(new Term(e.getValue(), 1));
-          }
-        }
-        for (Arc a : arcs) {
-          if (a.slot == s.index && a.type == t) {
-            slotRow.add(new Term(a.variable, -a.replicas));
-          }
-        }
-        model.addRow("slotGpus_s" + s.index + "_" + types.get(t).name(), 0, 0, slotRow);
-      }
-    }
-    for (int g = 0; g < groups.size(); g++) {
-      List<Term> row = new ArrayList<>(List.of(new Term(groups.get(g).netVariable, 1)));
-      for (Slot s : slots) {
-        Integer v = s.usageVariable.get(g);
-        if (v != null && !s.slow) {
-          row.add(new Term(v, 1));
-        }
-      }
-      if (row.size() > 1) {
-        model.addRow("capacity_g" + g, Double.NEGATIVE_INFINITY, groups.get(g).outsideSlowNodes, row);
-      }
-    }
-    for (int p = 0; p < slowNodes.size(); p++) {
-      SlowNodes pool = slowNodes.get(p);
-      if (pool.slot == null) {
-        continue; // nodes without a slot: the variable's bound is their capacity
-      }
-      for (Map.Entry<Integer, Integer> e : pool.netVariable.entrySet()) {
-        model.addRow("slowNode_p" + p + "_g" + e.getKey(), Double.NEGATIVE_INFINITY, pool.freePerGroup.get(e.getKey()),
-            List.of(new Term(e.getValue(), 1), new Term(pool.slot.usageVariable.get(e.getKey()), 1)));
-      }
-    }
-  }
-
-  /** Symmetry: identical slots are used in order. */
-  private void addSlotOrderRows() {
-    for (int k = 1; k < slots.size(); k++) {
-      checkTime(); // slots x arcs
-      Slot prev = slots.get(k - 1);
-      Slot cur = slots.get(k);
-      if (prev.intraLink.equals(cur.intraLink) && prev.freePerGroup.equals(cur.freePerGroup)) {
-        List<Term> row = new ArrayList<>();
-        for (Arc a : arcs) {
-          if (a.slot == prev.index) {
-            row.add(new Term(a.variable, 1));
-          } else if (a.slot == cur.index) {
-            row.add(new Term(a.variable, -1));
-          }
-        }
-        model.addRow("slotOrder_s" + cur.index, 0, Double.POSITIVE_INFINITY, row);
-      }
-    }
-  }
-
-  private static List<Term> terms(List<Arc> arcs, double coefficient) {
-    List<Term> out = new ArrayList<>(arcs.size());
-    for (Arc a : arcs) {
-      out.add(new Term(a.variable, coefficient));
-    }
-    return out;
   }
 
   /**

@@ -48,7 +48,7 @@ final class ScipBackend implements MilpBackend {
       "heuristics/clique/freq = -1",
       "heuristics/trivialnegation/freq = -1",
       "heuristics/simplerounding/freq = -1",
-      // rows hold to a billionth, inside IntervalFlowFormulation.SOLVER_MARGIN of the SLO predicate
+      // rows hold to a billionth, inside FlowModelBuilder.SOLVER_MARGIN of the SLO predicate
       "numerics/feastol = 1e-9",
       "");
 

@@ -8,10 +8,10 @@ import java.util.Map;
 import java.util.Set;
 import org.rampa.domain.Gpu;
 import org.rampa.perf.StageAssignment;
-import org.rampa.solver.IntervalFlowFormulation.Arc;
+import org.rampa.solver.ArcGenerator.Arc;
 import org.rampa.solver.IntervalFlowFormulation.CostGroup;
-import org.rampa.solver.IntervalFlowFormulation.Slot;
-import org.rampa.solver.IntervalFlowFormulation.SlowNodes;
+import org.rampa.solver.NodeSlots.Slot;
+import org.rampa.solver.NodeSlots.SlowNodes;
 
 /**
  * Turns a solution of an {@link IntervalFlowFormulation} into stages on concrete GPU ids: the path

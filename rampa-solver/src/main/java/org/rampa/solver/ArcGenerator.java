@@ -1,0 +1,252 @@
+package org.rampa.solver;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.rampa.domain.GpuType;
+import org.rampa.domain.Model;
+import org.rampa.perf.SloPredicate;
+import org.rampa.perf.StageCursor;
+import org.rampa.perf.TransferMode;
+import org.rampa.perf.WholeGpu;
+import org.rampa.solver.IntervalFlowFormulation.CostGroup;
+import org.rampa.solver.NodeSlots.Slot;
+
+/**
+ * The arc part of an {@link IntervalFlowFormulation}: which stages "layers {@code [i, j)} on
+ * {@code r} GPUs of one type, on the network or on one slot" exist (memory, the period, the least
+ * replica count, the latency bound), and the exact dominance pruning of network arcs. Written into
+ * the formulation's {@code arcs}.
+ */
+final class ArcGenerator {
+
+  /** Layers [from, to) on {@code replicas} GPUs of {@code type}; {@code slot} -1 = network. */
+  static final class Arc {
+    final int from;
+    final int to;
+    final int type;
+    final int replicas;
+    final int slot;
+    final double computeSeconds;
+    /**
+     * SERIAL only: the replica count relies on the faster state of the cut on these sides (the
+     * intra link on a node faster than the network, the network next to a node slower than it).
+     */
+    final boolean needsBetterIn;
+    final boolean needsBetterOut;
+    final boolean needsSomeBetter;
+    int variable;
+
+    Arc(int from, int to, int type, int replicas, int slot, double computeSeconds,
+        boolean needsBetterIn, boolean needsBetterOut, boolean needsSomeBetter) {
+      this.from = from;
+      this.to = to;
+      this.type = type;
+      this.replicas = replicas;
+      this.slot = slot;
+      this.computeSeconds = computeSeconds;
+      this.needsBetterIn = needsBetterIn;
+      this.needsBetterOut = needsBetterOut;
+      this.needsSomeBetter = needsSomeBetter;
+    }
+  }
+
+  private final IntervalFlowFormulation f;
+  private final Model m;
+
+  private ArcGenerator(IntervalFlowFormulation formulation, Model m) {
+    this.f = formulation;
+    this.m = m;
+  }
+
+  /** Generates the arcs of {@code formulation}, whose slots and cost groups are already built. */
+  static void build(IntervalFlowFormulation formulation, Model m) {
+    new ArcGenerator(formulation, m).buildArcs();
+  }
+
+  /**
+   * The least replica count r <= max with meetsPeriod(T/r + transfers), or -1. Binary search: the
+   * load T/r + transfers falls monotonically with r, also in floating point.
+   */
+  private int leastReplicas(double compute, double transfers, int max) {
+    if (max < 1 || !f.meetsPeriod(compute / max + transfers)) {
+      return -1;
+    }
+    int lo = 1;
+    int hi = max;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (f.meetsPeriod(compute / mid + transfers)) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    return lo;
+  }
+
+  private void buildArcs() {
+    // Latency lower bounds: every layer before i and from j on at its fastest free type, no transfers.
+    double[] fastest = new double[f.layers];
+    for (int l = 0; l < f.layers; l++) {
+      fastest[l] = Double.POSITIVE_INFINITY;
+      for (GpuType type : f.types) {
+        if (f.performance.stageMemoryBytes(m, l, l + 1, f.batch) <= type.memoryBytes()) {
+          fastest[l] = Math.min(fastest[l], f.performance.layerSeconds(m.layer(l), type, f.batch));
+        }
+      }
+    }
+    double[] before = new double[f.layers + 1];
+    for (int l = 0; l < f.layers; l++) {
+      before[l + 1] = before[l] + fastest[l];
+    }
+    double budget = SloPredicate.latencyBudgetSeconds(f.request.slo());
+    for (int i = 0; i < f.layers; i++) {
+      f.checkTime();
+      for (int t = 0; t < f.types.size(); t++) {
+        WholeGpu kind = new WholeGpu(f.types.get(t));
+        StageCursor stage = f.performance.cursor(m, f.batch, i, List.of(kind));
+        for (int j = i + 1; j <= f.layers; j++) {
+          if (!stage.add().fitsOn(kind)) {
+            break;
+          }
+          double compute = stage.seconds(0);
+          if (leastReplicas(compute, 0, f.freePerType[t]) < 0) {
+            break; // T grows with j: no longer stage from i fits either
+          }
+          if (before[i] + compute + (before[f.layers] - before[j]) > budget) {
+            continue; // even with the rest on the fastest GPUs and free transfers, too slow
+          }
+          addArcs(i, j, t, compute);
+        }
+      }
+    }
+    removeDominatedNetworkArcs();
+  }
+
+  /**
+   * Drops a network arc when another network arc over the same layers on a type whose free GPUs
+   * outside slow nodes no plan can exhaust ({@code free >= maxStages x its largest replica count})
+   * is at most as slow and at most as costly (its dearest GPUs against the other's cheapest).
+   * Swapping the one for the other in any plan keeps every constraint (same cuts, so the same
+   * transfers; the GPU count of the non-binding type stays within its free GPUs outside slow nodes,
+   * so no new stage sits on a slow node; the other type's remaining stages keep their GPUs) and
+   * never raises the cost, so the optimum survives. Ties keep the arc of the earlier type.
+   */
+  private void removeDominatedNetworkArcs() {
+    int types = f.types.size();
+    int[] largestReplicas = new int[types];
+    double[] cheapest = new double[types];
+    double[] dearest = new double[types];
+    Arrays.fill(cheapest, Double.POSITIVE_INFINITY);
+    for (Arc a : f.arcs) {
+      largestReplicas[a.type] = Math.max(largestReplicas[a.type], a.replicas);
+    }
+    int[] outsideSlowNodes = new int[types];
+    for (CostGroup g : f.groups) {
+      cheapest[g.type] = Math.min(cheapest[g.type], g.cost);
+      dearest[g.type] = Math.max(dearest[g.type], g.cost);
+      outsideSlowNodes[g.type] += g.outsideSlowNodes;
+    }
+    boolean[] plentiful = new boolean[types];
+    boolean any = false;
+    for (int t = 0; t < types; t++) {
+      // network stages may always take GPUs outside slow nodes; on slow nodes, only alongside others
+      plentiful[t] = outsideSlowNodes[t] >= (long) f.request.maxStages() * largestReplicas[t];
+      any |= plentiful[t];
+    }
+    if (!any) {
+      return;
+    }
+    Map<Long, List<Arc>> byLayers = new LinkedHashMap<>();
+    for (Arc a : f.arcs) {
+      if (a.slot < 0) {
+        byLayers.computeIfAbsent((long) a.from * (f.layers + 1) + a.to, k -> new ArrayList<>()).add(a);
+      }
+    }
+    java.util.Set<Arc> dominated = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    for (List<Arc> same : byLayers.values()) {
+      for (Arc a : same) {
+        for (Arc b : same) {
+          if (a == b || !plentiful[b.type] || dominated.contains(b)) {
+            continue;
+          }
+          double costA = a.replicas * cheapest[a.type];
+          double costB = b.replicas * dearest[b.type];
+          boolean noWorse = costB <= costA && b.computeSeconds <= a.computeSeconds;
+          boolean better = costB < costA || b.computeSeconds < a.computeSeconds || b.type < a.type;
+          if (noWorse && better) {
+            dominated.add(a);
+            break;
+          }
+        }
+      }
+    }
+    f.arcs.removeIf(dominated::contains);
+  }
+
+  private void addArcs(int i, int j, int t, double compute) {
+    if (f.mode != TransferMode.SERIAL) {
+      int r = leastReplicas(compute, 0, f.freePerType[t]);
+      f.arcs.add(new Arc(i, j, t, r, -1, compute, false, false, false));
+      for (Slot s : f.slots) {
+        if (r <= s.freePerType[t]) {
+          f.arcs.add(new Arc(i, j, t, r, s.index, compute, false, false, false));
+        }
+      }
+      return;
+    }
+    int rNet = leastReplicas(compute, f.in(i) + f.out(j), f.freePerType[t]);
+    if (rNet > 0) {
+      f.arcs.add(new Arc(i, j, t, rNet, -1, compute, false, false, false));
+    }
+    for (Slot s : f.slots) {
+      int cap = s.freePerType[t];
+      if (cap == 0) {
+        continue;
+      }
+      // r needed per (in side better?, out side better?): better is the faster of the slot's intra
+      // link and the network; a side where the two take equally long has only the worse state
+      int[][] need = new int[2][2];
+      for (int a = 0; a < 2; a++) {
+        for (int b = 0; b < 2; b++) {
+          double tin = sideSeconds(s, i, a == 1);
+          double tout = sideSeconds(s, j, b == 1);
+          need[a][b] = tin < 0 || tout < 0 ? -1 : leastReplicas(compute, tin + tout, cap);
+        }
+      }
+      List<Integer> counts = new ArrayList<>();
+      for (int[] row : need) {
+        for (int r : row) {
+          if (r > 0 && !counts.contains(r)) {
+            counts.add(r);
+          }
+        }
+      }
+      for (int r : counts) {
+        boolean nn = need[0][0] > 0 && need[0][0] <= r;
+        boolean nl = need[0][1] > 0 && need[0][1] <= r;
+        boolean ln = need[1][0] > 0 && need[1][0] <= r;
+        boolean betterIn = !nn && !nl;
+        boolean betterOut = !nn && !ln;
+        f.arcs.add(new Arc(i, j, t, r, s.index, compute, betterIn, betterOut, !nn && !(betterIn || betterOut)));
+      }
+    }
+  }
+
+  /**
+   * SERIAL: the transfer at {@code cut} for a stage on slot {@code s}, in the side's better state
+   * (the faster of intra and network) or worse state; -1 when there is no better state (no cut, or
+   * both links take equally long).
+   */
+  private double sideSeconds(Slot s, int cut, boolean better) {
+    double net = cut > 0 && cut < f.layers ? f.networkSeconds[cut] : 0;
+    double intra = cut > 0 && cut < f.layers ? s.intraSeconds[cut] : 0;
+    if (better) {
+      return intra == net ? -1 : Math.min(intra, net);
+    }
+    return Math.max(intra, net);
+  }
+}

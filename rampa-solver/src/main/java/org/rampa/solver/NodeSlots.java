@@ -1,0 +1,133 @@
+package org.rampa.solver;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.rampa.domain.Link;
+import org.rampa.domain.Model;
+import org.rampa.domain.Node;
+import org.rampa.perf.TransferMode;
+
+/**
+ * The node-slot part of an {@link IntervalFlowFormulation}: nodes grouped into classes of identical
+ * nodes, and per class the slots (concrete nodes that may host co-located stages) and, on nodes whose
+ * intra link is slower than the network, the pools of GPUs network stages may share. Written into the
+ * formulation's {@code slots}, {@code slowNodes} and {@code slowNodeIds}.
+ */
+final class NodeSlots {
+
+  /**
+   * One node (the {@code ordinal}-th of its class) that may host a run of co-located stages; on a
+   * slow node, any stage that sits wholly on it.
+   */
+  static final class Slot {
+    final int index;
+    final String node;
+    final Link intraLink;
+    /** The node's intra link is slower than the network at some cut. */
+    final boolean slow;
+    final int[] freePerType;
+    /** group index -> free GPUs of that group on this node. */
+    final Map<Integer, Integer> freePerGroup;
+    final Map<Integer, Integer> usageVariable = new LinkedHashMap<>();
+    /** per cut j: the z variable, or -1 when intra-node brings nothing at j. */
+    final int[] intraVariable;
+    final double[] intraSeconds;
+
+    Slot(int index, String node, Link intraLink, boolean slow, int[] freePerType, Map<Integer, Integer> freePerGroup,
+        int cuts) {
+      this.index = index;
+      this.node = node;
+      this.intraLink = intraLink;
+      this.slow = slow;
+      this.freePerType = freePerType;
+      this.freePerGroup = freePerGroup;
+      this.intraVariable = new int[cuts];
+      this.intraSeconds = new double[cuts];
+      Arrays.fill(intraVariable, -1);
+    }
+  }
+
+  /**
+   * Slow nodes whose GPUs network stages may use, only alongside GPUs elsewhere: one slot's node, or
+   * the identical nodes of a slow class that got no slot. {@code netVariable}: group index -> how
+   * many of that group's GPUs on these nodes network stages take.
+   */
+  static final class SlowNodes {
+    final List<String> nodes;
+    /** group index -> free GPUs of that group on each of the nodes. */
+    final Map<Integer, Integer> freePerGroup;
+    /** The slot on the (one) node, or null. */
+    final Slot slot;
+    final Map<Integer, Integer> netVariable = new LinkedHashMap<>();
+
+    SlowNodes(List<String> nodes, Map<Integer, Integer> freePerGroup, Slot slot) {
+      this.nodes = nodes;
+      this.freePerGroup = freePerGroup;
+      this.slot = slot;
+    }
+  }
+
+  private NodeSlots() {}
+
+  /**
+   * Slots of {@code f} per class of identical nodes, from the free cost groups on each node. A class
+   * faster than the network at some cut (and never slower) gets {@code maxStages / 2} slots, when
+   * {@code fast}: runs of two or more stages. A class slower at some cut gets {@code maxStages}
+   * slots, because every stage wholly on such a node is a slot stage there (network stages never sit
+   * wholly on one), and its nodes' GPUs are open to network stages through {@link SlowNodes}.
+   */
+  static void build(IntervalFlowFormulation f, Model m, Map<String, List<Integer>> freeGroupsByNode, boolean fast) {
+    if (f.mode == TransferMode.NONE || f.request.maxStages() < 2) {
+      return;
+    }
+    Map<List<Object>, List<String>> classes = new LinkedHashMap<>();
+    for (Map.Entry<String, List<Integer>> e : freeGroupsByNode.entrySet()) {
+      if (e.getValue().size() < 2) {
+        continue;
+      }
+      List<Integer> signature = new ArrayList<>(e.getValue());
+      Collections.sort(signature);
+      Link link = f.cluster.node(e.getKey()).intraLink();
+      classes.computeIfAbsent(List.of(link, signature), k -> new ArrayList<>()).add(e.getKey());
+    }
+    for (List<String> nodes : classes.values()) {
+      Node first = f.cluster.node(nodes.get(0));
+      double[] intra = new double[f.layers + 1];
+      boolean helps = false;
+      boolean hurts = false;
+      for (int j = 1; j < f.layers; j++) {
+        intra[j] = f.performance.transferSeconds(m, j, f.batch, first.intraLink());
+        helps |= intra[j] < f.networkSeconds[j];
+        hurts |= intra[j] > f.networkSeconds[j];
+      }
+      if (!hurts && !(helps && fast)) {
+        continue;
+      }
+      int[] perType = new int[f.types.size()];
+      Map<Integer, Integer> perGroup = new LinkedHashMap<>();
+      for (int g : freeGroupsByNode.get(first.id())) {
+        perType[f.groups.get(g).type]++;
+        perGroup.merge(g, 1, Integer::sum);
+      }
+      int count = Math.min(nodes.size(), hurts ? f.request.maxStages() : f.request.maxStages() / 2);
+      for (int q = 0; q < count; q++) {
+        Slot s = new Slot(f.slots.size(), nodes.get(q), first.intraLink(), hurts, perType, perGroup, f.layers + 1);
+        System.arraycopy(intra, 0, s.intraSeconds, 0, intra.length);
+        f.slots.add(s);
+        if (hurts) {
+          f.slowNodes.add(new SlowNodes(List.of(s.node), perGroup, s));
+        }
+      }
+      if (hurts) {
+        f.slowNodeIds.addAll(nodes);
+        if (nodes.size() > count) {
+          f.slowNodes.add(new SlowNodes(List.copyOf(nodes.subList(count, nodes.size())), perGroup, null));
+        }
+      }
+    }
+  }
+}
