@@ -40,6 +40,8 @@ final class VastPipeE1Command implements Callable<Integer> {
   @Option(names = "--time-limit-s", defaultValue = "10", paramLabel = "SECONDS", description = "Time limit of each exact solve (0 < s <= 600). Default: ${DEFAULT-VALUE}.")
   double timeLimitSeconds;
 
+  static final List<String> OUTPUTS = List.of("e1.csv", "e1-summary.csv", "e1-gain.png", "e1-gain.svg");
+
   @Override
   public Integer call() {
     if (sloScenario < 1 || sloScenario > ParvaGpuScenarios.SCENARIOS) {
@@ -53,7 +55,7 @@ final class VastPipeE1Command implements Callable<Integer> {
     if (mixes != null && (mixes < 1 || mixes > all.size())) {
       throw Invalid.value("--mixes", mixes, "must lie in [1, " + all.size() + "]", "leave it out to run every pair and triple");
     }
-    SimulateCommand.prepareOutput(out);
+    SimulateCommand.prepareOutput(out, OUTPUTS);
     List<List<String>> chosen = mixes == null ? all : all.subList(0, mixes);
     PrintWriter stdout = spec.commandLine().getOut();
     stdout.printf("VastPipe E1: %d mixes of ParvaGPU's models on one A100-80GB, batches %s and best under scenario %d's SLOs%n",
@@ -76,8 +78,8 @@ final class VastPipeE1Command implements Callable<Integer> {
     }
     long notOptimal = rows.stream().filter(r -> r.gain().isPresent() && !r.status().equals("OPTIMAL")).count();
     long skipped = rows.stream().filter(r -> r.gain().isEmpty()).count();
-    stdout.printf("%d solves in %.1f s; %d not proven optimal; %d skipped (no exclusive measurement or no plan). Wrote e1.csv, e1-summary.csv, "
-        + "e1-gain.png, e1-gain.svg to %s%n", rows.size(), (System.nanoTime() - t0) / 1e9, notOptimal, skipped, out);
+    stdout.printf("%d solves in %.1f s; %d not proven optimal; %d skipped (no exclusive measurement or no plan). Wrote %s to %s%n",
+        rows.size(), (System.nanoTime() - t0) / 1e9, notOptimal, skipped, String.join(", ", OUTPUTS), out);
     return 0;
   }
 }

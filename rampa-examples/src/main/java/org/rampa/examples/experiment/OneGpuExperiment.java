@@ -104,11 +104,13 @@ public final class OneGpuExperiment {
     }
     ColocationProblem problem = ParvaGpuScenarios.problem(services, 1, ColocationObjective.MAX_SCALE);
     ColocationResult result = planner.plan(problem, timeLimit);
-    String plan = result.plan().map(p -> p.gpus().get(0).segments().stream()
+    String plan = result.plan().filter(p -> !p.gpus().isEmpty()).map(p -> p.gpus().get(0).segments().stream()
         .map(s -> s.service() + " " + where(s.placement()) + " batch " + s.batch() + " x" + s.processes()).reduce((x, y) -> x + " | " + y).orElse(""))
         .orElse(result.reason());
-    return new Row(regime, batch, mix, exclusive, result.plan().isPresent() ? Optional.of(result.value().orElseThrow()) : Optional.empty(),
-        result.status().name(), plan);
+    // scale 0 (no GPU used) means one GPU cannot host every service of the mix at this batch at all:
+    // no gain to average, so the row keeps the planner's reason and the summary counts it as skipped
+    Optional<Double> gain = result.plan().filter(p -> !p.gpus().isEmpty()).map(p -> result.value().orElseThrow());
+    return new Row(regime, batch, mix, exclusive, gain, gain.isPresent() ? result.status().name() : "NO_COLOCATION_" + result.status().name(), plan);
   }
 
   /** A placement as a reader of the CSV wants it: the instance and its first slice. */
