@@ -70,7 +70,7 @@ final class VastPipeE1Command implements Callable<Integer> {
     List<OneGpuExperiment.Summary> summaries = OneGpuExperiment.summarise(rows);
     OneGpuExperiment.writeCsv(rows, out.resolve("e1.csv"));
     OneGpuExperiment.writeSummaryCsv(summaries, out.resolve("e1-summary.csv"));
-    OneGpuChart.write(summaries, "E1: co-location on one A100-80GB against exclusive use (ParvaGPU's measured tables)", out);
+    OneGpuChart.write(summaries, "E1: one A100-80GB, co-location against exclusive use (ParvaGPU tables)", out);
     stdout.println("gain over exclusive use (geometric mean over mixes; worst and best mix)");
     stdout.printf("%-15s %6s %8s %8s %8s %8s %8s%n", "batch", "mixes", "pairs", "triples", "all", "min", "max");
     for (OneGpuExperiment.Summary s : summaries) {

@@ -107,9 +107,9 @@ public final class OneGpuExperiment {
     String plan = result.plan().filter(p -> !p.gpus().isEmpty()).map(p -> p.gpus().get(0).segments().stream()
         .map(s -> s.service() + " " + where(s.placement()) + " batch " + s.batch() + " x" + s.processes()).reduce((x, y) -> x + " | " + y).orElse(""))
         .orElse(result.reason());
-    // scale 0 (no GPU used) means one GPU cannot host every service of the mix at this batch at all:
-    // no gain to average, so the row keeps the planner's reason and the summary counts it as skipped
-    Optional<Double> gain = result.plan().filter(p -> !p.gpus().isEmpty()).map(p -> result.value().orElseThrow());
+    // scale 0 means one GPU cannot host every service of the mix at this batch at all (a service got
+    // no instance): no gain to average, so the row keeps its status and the summary counts it as skipped
+    Optional<Double> gain = result.plan().map(p -> result.value().orElseThrow()).filter(z -> z > 0);
     return new Row(regime, batch, mix, exclusive, gain, gain.isPresent() ? result.status().name() : "NO_COLOCATION_" + result.status().name(), plan);
   }
 
