@@ -47,6 +47,9 @@ public final class ParvaGpuScenarios {
   public static final List<Integer> BATCHES = List.of(1, 2, 4, 8, 16, 32, 64, 128);
   private static final List<Integer> PROCESSES = List.of(1, 2, 3);
 
+  /** The most MPS processes ParvaGPU's search runs in one instance. */
+  public static final int MAX_PROCESSES = 3;
+
   /** Scenario {@code k} (1 … 6) on {@code gpus} A100-80GB GPUs. */
   public static ColocationProblem scenario(int k, int gpus, ColocationObjective objective) {
     if (k < 1 || k > SCENARIOS) {

@@ -37,6 +37,10 @@ final class VastPipeE1Command implements Callable<Integer> {
   @Option(names = "--mixes", paramLabel = "N", description = "Run only the first N mixes (pairs first), for a quick look. Default: all.")
   Integer mixes;
 
+  @Option(names = "--exclusive-processes", defaultValue = "1", paramLabel = "N",
+      description = "MPS processes exclusive use may run on the whole GPU (1..3; 1 is one process, 3 gives it the MPS overlap co-location has). Default: ${DEFAULT-VALUE}.")
+  int exclusiveProcesses;
+
   @Option(names = "--time-limit-s", defaultValue = "10", paramLabel = "SECONDS", description = "Time limit of each exact solve (0 < s <= 600). Default: ${DEFAULT-VALUE}.")
   double timeLimitSeconds;
 
@@ -50,7 +54,12 @@ final class VastPipeE1Command implements Callable<Integer> {
     if (!(timeLimitSeconds > 0 && timeLimitSeconds <= 600)) {
       throw Invalid.value("--time-limit-s", timeLimitSeconds, "must lie in (0, 600]");
     }
-    OneGpuExperiment experiment = new OneGpuExperiment(new PatternColocationPlanner(), Duration.ofNanos((long) (timeLimitSeconds * 1e9)), sloScenario);
+    if (exclusiveProcesses < 1 || exclusiveProcesses > ParvaGpuScenarios.MAX_PROCESSES) {
+      throw Invalid.value("--exclusive-processes", exclusiveProcesses, "must lie in [1, " + ParvaGpuScenarios.MAX_PROCESSES + "]",
+          "ParvaGPU's search runs at most " + ParvaGpuScenarios.MAX_PROCESSES + " processes per instance");
+    }
+    OneGpuExperiment experiment = new OneGpuExperiment(new PatternColocationPlanner(), Duration.ofNanos((long) (timeLimitSeconds * 1e9)),
+        sloScenario, exclusiveProcesses);
     List<List<String>> all = experiment.mixes();
     if (mixes != null && (mixes < 1 || mixes > all.size())) {
       throw Invalid.value("--mixes", mixes, "must lie in [1, " + all.size() + "]", "leave it out to run every pair and triple");
@@ -58,8 +67,8 @@ final class VastPipeE1Command implements Callable<Integer> {
     SimulateCommand.prepareOutput(out, OUTPUTS);
     List<List<String>> chosen = mixes == null ? all : all.subList(0, mixes);
     PrintWriter stdout = spec.commandLine().getOut();
-    stdout.printf("VastPipe E1: %d mixes of ParvaGPU's models on one A100-80GB, batches %s and best under scenario %d's SLOs%n",
-        chosen.size(), ParvaGpuScenarios.BATCHES, sloScenario);
+    stdout.printf("VastPipe E1: %d mixes of ParvaGPU's models on one A100-80GB, batches %s and best under scenario %d's SLOs; "
+        + "exclusive use runs up to %d process(es)%n", chosen.size(), ParvaGpuScenarios.BATCHES, sloScenario, exclusiveProcesses);
     stdout.flush();
     long t0 = System.nanoTime();
     List<OneGpuExperiment.Row> rows;

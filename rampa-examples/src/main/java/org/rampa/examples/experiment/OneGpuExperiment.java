@@ -45,11 +45,17 @@ public final class OneGpuExperiment {
   private final ColocationPlanner planner;
   private final Duration timeLimit;
   private final int sloScenario;
+  private final int exclusiveProcesses;
 
-  public OneGpuExperiment(ColocationPlanner planner, Duration timeLimit, int sloScenario) {
+  /**
+   * @param exclusiveProcesses MPS processes exclusive use may run on the 7g instance (1 … 3: 1 is
+   *     the issue's "one process", more gives exclusive use the MPS overlap co-location has)
+   */
+  public OneGpuExperiment(ColocationPlanner planner, Duration timeLimit, int sloScenario, int exclusiveProcesses) {
     this.planner = planner;
     this.timeLimit = timeLimit;
     this.sloScenario = sloScenario;
+    this.exclusiveProcesses = exclusiveProcesses;
   }
 
   /** Every pair and triple of ParvaGPU's models, which the SLO scenario lists. */
@@ -125,16 +131,16 @@ public final class OneGpuExperiment {
   }
 
   /**
-   * One process alone on the whole GPU at its best batch under the service's SLO rule: ParvaGPU's
+   * Up to {@code exclusiveProcesses} processes alone on the whole GPU at the best batch under the service's SLO rule: ParvaGPU's
    * tables have no whole-card time, so the 7g instance alone is the whole card (as ExclusiveBaseline).
    */
-  private static Optional<Double> exclusiveThroughput(ColocationService service) {
+  private Optional<Double> exclusiveThroughput(ColocationService service) {
     ColocationProblem alone = ParvaGpuScenarios.problem(List.of(service), 1, ColocationObjective.MAX_SCALE);
     GpuPool pool = alone.pools().get(0);
     String largest = pool.partitioning().requireMig().profiles().stream()
         .max(Comparator.comparingInt(MigProfile::computeSlices).thenComparingInt(MigProfile::memorySlices)).orElseThrow().name();
     return SegmentMenu.of(alone).options(pool.type().name(), service.id()).stream()
-        .filter(o -> o.processes() == 1 && largest.equals(o.profile())).map(SegmentOption::throughput).findFirst();
+        .filter(o -> o.processes() <= exclusiveProcesses && largest.equals(o.profile())).map(SegmentOption::throughput).findFirst();
   }
 
   /** The mix average of one regime and batch: geometric means of the gain (a ratio) over the mixes that have one. */

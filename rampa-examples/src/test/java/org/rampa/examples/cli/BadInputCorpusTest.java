@@ -418,6 +418,8 @@ class BadInputCorpusTest {
     bad("vastpipe-e1: --slo-scenario 7", args("vastpipe-e1", "--out", out, "--slo-scenario", 7), "--slo-scenario = 7");
     bad("vastpipe-e1: --mixes 0", args("vastpipe-e1", "--out", out, "--mixes", 0), "--mixes = 0", "[1, 220]");
     bad("vastpipe-e1: --mixes too many", args("vastpipe-e1", "--out", out, "--mixes", 221), "--mixes = 221");
+    bad("vastpipe-e1: --exclusive-processes 0", args("vastpipe-e1", "--out", out, "--exclusive-processes", 0), "--exclusive-processes = 0", "[1, 3]");
+    bad("vastpipe-e1: --exclusive-processes 4", args("vastpipe-e1", "--out", out, "--exclusive-processes", 4), "--exclusive-processes = 4");
     bad("vastpipe-e1: --time-limit-s 0", args("vastpipe-e1", "--out", out, "--time-limit-s", 0), "--time-limit-s = 0");
     bad("vastpipe-e1: --time-limit-s NaN", args("vastpipe-e1", "--out", out, "--time-limit-s", "NaN"), "--time-limit-s = NaN");
     Path file = Files.writeString(dir.resolve("e1-file"), "x");
