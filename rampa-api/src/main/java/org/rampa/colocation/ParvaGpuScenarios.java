@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.rampa.catalog.GpuCatalog;
 import org.rampa.catalog.SharingCatalog;
 import org.rampa.domain.ImmutableLayer;
@@ -36,14 +37,18 @@ public final class ParvaGpuScenarios {
   /** The GPU type the tables answer for (they answer both A100 80 GB types identically). */
   public static final String GPU_TYPE = "A100-SXM4-80GB";
 
-  static final List<String> MODELS = List.of(
+  /** ParvaGPU's eleven measured models, in its scenario files' column order. */
+  public static final List<String> MODELS = List.of(
       "bert", "densenet121", "densenet169", "densenet201", "inceptionv3", "mobilenetv2",
       "resnet101", "resnet152", "resnet50", "vgg16", "vgg19");
 
   // ParvaGPU's own search space (its artefact's README): batches 1 … 128 in powers of two and at
   // most three processes per instance, "to consider out-of-memory issues" its tables cannot show
-  private static final List<Integer> BATCHES = List.of(1, 2, 4, 8, 16, 32, 64, 128);
+  public static final List<Integer> BATCHES = List.of(1, 2, 4, 8, 16, 32, 64, 128);
   private static final List<Integer> PROCESSES = List.of(1, 2, 3);
+
+  /** The most MPS processes ParvaGPU's search runs in one instance. */
+  public static final int MAX_PROCESSES = 3;
 
   /** Scenario {@code k} (1 … 6) on {@code gpus} A100-80GB GPUs. */
   public static ColocationProblem scenario(int k, int gpus, ColocationObjective objective) {
@@ -59,8 +64,33 @@ public final class ParvaGpuScenarios {
       }
       String name = MODELS.get(i);
       Duration slo = Duration.ofNanos(Math.round(Double.parseDouble(latency.get(i)) * 1e6));
-      services.add(new ColocationService(name, measuredOnly(name), BATCHES, PROCESSES, Double.parseDouble(rate.get(i)), slo, 0, 1));
+      services.add(service(name, BATCHES, Double.parseDouble(rate.get(i)), slo));
     }
+    return problem(services, gpus, objective);
+  }
+
+  /**
+   * A service of ParvaGPU's model {@code name} on its measured tables with the given batches,
+   * ParvaGPU's process counts (1 … 3), no memory beyond the MPS context, weight 1.
+   */
+  public static ColocationService service(String name, List<Integer> batches, double rate, Duration slo) {
+    if (!MODELS.contains(name)) {
+      throw Invalid.value("model", name, "is not one of ParvaGPU's measured models", "use one of " + MODELS);
+    }
+    return new ColocationService(name, measuredOnly(name), batches, PROCESSES, rate, slo, 0, 1);
+  }
+
+  /** Scenario {@code k}'s latency SLO of {@code model}; empty when the scenario leaves it out ("N/A"). */
+  public static Optional<Duration> slo(int k, String model) {
+    if (k < 1 || k > SCENARIOS) {
+      throw Invalid.value("parvagpuScenario", k, "must lie in [1, " + SCENARIOS + "]", "ParvaGPU published six scenarios");
+    }
+    String ms = rows("SLO_latency.csv").get(k - 1).get(MODELS.indexOf(model));
+    return ms.equals("N/A") ? Optional.empty() : Optional.of(Duration.ofNanos(Math.round(Double.parseDouble(ms) * 1e6)));
+  }
+
+  /** {@code services} on {@code gpus} A100-80GB GPUs under ParvaGPU's SLO rule, measured tier only. */
+  public static ColocationProblem problem(List<ColocationService> services, int gpus, ColocationObjective objective) {
     GpuPool pool = new GpuPool(GpuCatalog.standard().type(GPU_TYPE), SharingCatalog.standard().partitioning(GPU_TYPE), gpus);
     return new ColocationProblem(services, List.of(pool), MeasuredShareTable.published(), InterferenceModel.defaults(),
         SloRule.parvaGpu(), MpsAdmission.strict(), objective);

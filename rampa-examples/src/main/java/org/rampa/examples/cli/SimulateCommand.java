@@ -114,7 +114,7 @@ final class SimulateCommand implements Callable<Integer> {
         noBound ? 0 : full ? -1 : OfflineBound.ROOT_ONLY);
     ArrivalTrace replayed = trace == null ? null : ArrivalTrace.read(trace, settings.workload().classes().size());
     AdmissionExperiment experiment = new AdmissionExperiment(settings);
-    prepareOutput(out);
+    prepareOutput(out, OUTPUTS);
     if (replayed == null) {
       stdout.printf("RAMPA admission experiment: %d GPUs on %d nodes, %d service classes, %d planners x %d loads x %d seeds"
               + " x %d arrivals (seeds %d..%d), on %d threads%n",
@@ -186,7 +186,7 @@ final class SimulateCommand implements Callable<Integer> {
    * Creates the output folder and proves it writable before the run, so that a bad {@code --out}
    * costs nothing and the results of a long run are not lost at the end.
    */
-  static void prepareOutput(Path out) {
+  static void prepareOutput(Path out, List<String> outputs) {
     if (out.toString().isEmpty()) {
       throw Invalid.value("--out", "\"\"", "the path is empty", "--out . for the current folder");
     }
@@ -203,7 +203,7 @@ final class SimulateCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw Invalid.value("--out", out, "cannot be the output folder: it is not writable (" + reason(e) + ")");
     }
-    for (String name : OUTPUTS) {
+    for (String name : outputs) {
       Path file = out.resolve(name);
       if (Files.exists(file) && !(Files.isRegularFile(file) && Files.isWritable(file))) {
         throw Invalid.value("--out", out, "cannot be the output folder: " + file + " exists and cannot be overwritten",

@@ -54,6 +54,7 @@ class BadInputCorpusTest {
     simulateCases();
     colocateCases();
     trainCases();
+    vastpipeCases();
     assertThat(cases).hasSizeGreaterThanOrEqualTo(100);
     return cases.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> {
       BadInputs.Run r = assertTimeoutPreemptively(java.time.Duration.ofSeconds(10), () -> BadInputs.run(c.args()));
@@ -434,5 +435,22 @@ class BadInputCorpusTest {
     bad("colocate: --gpus huge", args("colocate", "--parvagpu-scenario", 1, "--gpus", 2_000_000), "--gpus = 2000000");
     bad("colocate: --time-limit-s 0", args("colocate", "--parvagpu-scenario", 1, "--time-limit-s", 0), "--time-limit-s = 0");
     bad("colocate: --time-limit-s NaN", args("colocate", "--parvagpu-scenario", 1, "--time-limit-s", "NaN"), "--time-limit-s = NaN");
+  }
+
+  private void vastpipeCases() throws Exception {
+    String out = dir.resolve("e1").toString();
+    bad("vastpipe-e1: no --out", args("vastpipe-e1"), "--out");
+    bad("vastpipe-e1: --slo-scenario 0", args("vastpipe-e1", "--out", out, "--slo-scenario", 0), "--slo-scenario = 0", "[1, 6]");
+    bad("vastpipe-e1: --slo-scenario 7", args("vastpipe-e1", "--out", out, "--slo-scenario", 7), "--slo-scenario = 7");
+    bad("vastpipe-e1: --mixes 0", args("vastpipe-e1", "--out", out, "--mixes", 0), "--mixes = 0", "[1, 220]");
+    bad("vastpipe-e1: --mixes too many", args("vastpipe-e1", "--out", out, "--mixes", 221), "--mixes = 221");
+    bad("vastpipe-e1: --exclusive-processes 0", args("vastpipe-e1", "--out", out, "--exclusive-processes", 0), "--exclusive-processes = 0", "[1, 3]");
+    bad("vastpipe-e1: --exclusive-processes 4", args("vastpipe-e1", "--out", out, "--exclusive-processes", 4), "--exclusive-processes = 4");
+    bad("vastpipe-e1: --time-limit-s 0", args("vastpipe-e1", "--out", out, "--time-limit-s", 0), "--time-limit-s = 0");
+    bad("vastpipe-e1: --time-limit-s NaN", args("vastpipe-e1", "--out", out, "--time-limit-s", "NaN"), "--time-limit-s = NaN");
+    Path file = Files.writeString(dir.resolve("e1-file"), "x");
+    bad("vastpipe-e1: --out a file", args("vastpipe-e1", "--out", file), "--out", "e1-file", "not a folder");
+    Path blocked = Files.createDirectories(dir.resolve("e1-blocked").resolve("e1.csv")).getParent();
+    bad("vastpipe-e1: --out holds a folder named like an output", args("vastpipe-e1", "--out", blocked), "--out", "e1.csv", "cannot be overwritten");
   }
 }

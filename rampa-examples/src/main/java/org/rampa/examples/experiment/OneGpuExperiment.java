@@ -1,0 +1,200 @@
+package org.rampa.examples.experiment;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.rampa.colocation.ColocationObjective;
+import org.rampa.colocation.ColocationPlanner;
+import org.rampa.colocation.ColocationProblem;
+import org.rampa.colocation.ColocationResult;
+import org.rampa.colocation.ColocationService;
+import org.rampa.colocation.GpuPool;
+import org.rampa.colocation.ParvaGpuScenarios;
+import org.rampa.colocation.SegmentMenu;
+import org.rampa.colocation.SegmentOption;
+import org.rampa.domain.share.MigProfile;
+import org.rampa.domain.share.MigSlice;
+import org.rampa.domain.share.MigSliceMps;
+import org.rampa.domain.share.MpsShare;
+import org.rampa.domain.share.Placement;
+
+/**
+ * VastPipe's E1 ("one accelerator") on ParvaGPU's measured A100-80GB tables: for a mix of k
+ * services, exclusive use time-shares the whole GPU, so each service gets 1/k of its exclusive
+ * throughput X_s; the mix's co-located throughput is the largest Z such that one GPU (any MIG
+ * layout, 1 … 3 MPS processes per instance) serves every service at Z × X_s / k, found by the exact
+ * planner. Z is therefore the gain over exclusive use (exclusive is Z = 1, switching costs ignored,
+ * which favours exclusive).
+ *
+ * <p>Two regimes: {@code batch = b} fixes every segment's batch to b on both sides and lifts the
+ * latency bound (the per-batch curve); {@code best-under-slo} gives every service ParvaGPU's
+ * scenario SLO, exclusive its best batch under it and co-location any batch under it (the strong
+ * baseline).
+ */
+public final class OneGpuExperiment {
+
+  /** Latency bound of the fixed-batch regime: far above every measured batch time, so it never binds. */
+  private static final Duration NO_SLO = Duration.ofHours(1);
+
+  /** One mix in one regime; {@code gain} is empty when a service has no exclusive measurement there. */
+  public record Row(String regime, int batch, List<String> mix, List<Double> exclusive, Optional<Double> gain, String status, String plan) {}
+
+  private final ColocationPlanner planner;
+  private final Duration timeLimit;
+  private final int sloScenario;
+  private final int exclusiveProcesses;
+
+  /**
+   * @param exclusiveProcesses MPS processes exclusive use may run on the 7g instance (1 … 3: 1 is
+   *     the issue's "one process", more gives exclusive use the MPS overlap co-location has)
+   */
+  public OneGpuExperiment(ColocationPlanner planner, Duration timeLimit, int sloScenario, int exclusiveProcesses) {
+    this.planner = planner;
+    this.timeLimit = timeLimit;
+    this.sloScenario = sloScenario;
+    this.exclusiveProcesses = exclusiveProcesses;
+  }
+
+  /** Every pair and triple of ParvaGPU's models, which the SLO scenario lists. */
+  public List<List<String>> mixes() {
+    List<String> models = ParvaGpuScenarios.MODELS.stream().filter(m -> ParvaGpuScenarios.slo(sloScenario, m).isPresent()).toList();
+    List<List<String>> out = new ArrayList<>();
+    int n = models.size();
+    for (int a = 0; a < n; a++) {
+      for (int b = a + 1; b < n; b++) {
+        out.add(List.of(models.get(a), models.get(b)));
+      }
+    }
+    for (int a = 0; a < n; a++) {
+      for (int b = a + 1; b < n; b++) {
+        for (int c = b + 1; c < n; c++) {
+          out.add(List.of(models.get(a), models.get(b), models.get(c)));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Runs every mix in every regime, calling {@code progress} after each solve. */
+  public List<Row> run(List<List<String>> mixes, Consumer<Row> progress) {
+    List<Row> rows = new ArrayList<>();
+    for (List<String> mix : mixes) {
+      for (int b : ParvaGpuScenarios.BATCHES) {
+        Row r = solve("batch", b, mix, List.of(b), m -> NO_SLO);
+        rows.add(r);
+        progress.accept(r);
+      }
+      Row r = solve("best-under-slo", 0, mix, ParvaGpuScenarios.BATCHES, m -> ParvaGpuScenarios.slo(sloScenario, m).orElseThrow());
+      rows.add(r);
+      progress.accept(r);
+    }
+    return rows;
+  }
+
+  private Row solve(String regime, int batch, List<String> mix, List<Integer> batches, java.util.function.Function<String, Duration> slo) {
+    List<Double> exclusive = new ArrayList<>();
+    for (String m : mix) {
+      Optional<Double> x = exclusiveThroughput(ParvaGpuScenarios.service(m, batches, 1, slo.apply(m)));
+      if (x.isEmpty()) {
+        return new Row(regime, batch, mix, exclusive, Optional.empty(), "NO_EXCLUSIVE_MEASUREMENT", "");
+      }
+      exclusive.add(x.get());
+    }
+    List<ColocationService> services = new ArrayList<>();
+    for (int i = 0; i < mix.size(); i++) {
+      // time-sharing k services gives each 1/k of the GPU: the demand Z scales from there
+      services.add(ParvaGpuScenarios.service(mix.get(i), batches, exclusive.get(i) / mix.size(), slo.apply(mix.get(i))));
+    }
+    ColocationProblem problem = ParvaGpuScenarios.problem(services, 1, ColocationObjective.MAX_SCALE);
+    ColocationResult result = planner.plan(problem, timeLimit);
+    String plan = result.plan().filter(p -> !p.gpus().isEmpty()).map(p -> p.gpus().get(0).segments().stream()
+        .map(s -> s.service() + " " + where(s.placement()) + " batch " + s.batch() + " x" + s.processes()).reduce((x, y) -> x + " | " + y).orElse(""))
+        .orElse(result.reason());
+    // scale 0 means one GPU cannot host every service of the mix at this batch at all (a service got
+    // no instance): no gain to average, so the row keeps its status and the summary counts it as skipped
+    Optional<Double> gain = result.plan().map(p -> result.value().orElseThrow()).filter(z -> z > 0);
+    return new Row(regime, batch, mix, exclusive, gain, gain.isPresent() ? result.status().name() : "NO_COLOCATION_" + result.status().name(), plan);
+  }
+
+  /** A placement as a reader of the CSV wants it: the instance and its first slice. */
+  private static String where(Placement p) {
+    if (p instanceof MigSliceMps m) {
+      return m.profile() + "@" + m.start();
+    }
+    if (p instanceof MigSlice m) {
+      return m.profile() + "@" + m.start();
+    }
+    return p instanceof MpsShare m ? "mps " + m.fraction() : p.toString();
+  }
+
+  /**
+   * Up to {@code exclusiveProcesses} processes alone on the whole GPU at the best batch under the service's SLO rule: ParvaGPU's
+   * tables have no whole-card time, so the 7g instance alone is the whole card (as ExclusiveBaseline).
+   */
+  private Optional<Double> exclusiveThroughput(ColocationService service) {
+    ColocationProblem alone = ParvaGpuScenarios.problem(List.of(service), 1, ColocationObjective.MAX_SCALE);
+    GpuPool pool = alone.pools().get(0);
+    String largest = pool.partitioning().requireMig().profiles().stream()
+        .max(Comparator.comparingInt(MigProfile::computeSlices).thenComparingInt(MigProfile::memorySlices)).orElseThrow().name();
+    return SegmentMenu.of(alone).options(pool.type().name(), service.id()).stream()
+        .filter(o -> o.processes() <= exclusiveProcesses && largest.equals(o.profile())).map(SegmentOption::throughput).findFirst();
+  }
+
+  /** The mix average of one regime and batch: geometric means of the gain (a ratio) over the mixes that have one. */
+  public record Summary(String regime, int batch, int mixes, double pairs, double triples, double all, double min, double max) {
+    public String label() {
+      return regime.equals("batch") ? Integer.toString(batch) : regime;
+    }
+  }
+
+  public static List<Summary> summarise(List<Row> rows) {
+    List<Summary> out = new ArrayList<>();
+    java.util.Map<String, List<Row>> groups = new java.util.LinkedHashMap<>();
+    rows.stream().sorted(Comparator.comparing(Row::regime).thenComparingInt(Row::batch))
+        .filter(r -> r.gain().isPresent()).forEach(r -> groups.computeIfAbsent(r.regime() + "/" + r.batch(), k -> new ArrayList<>()).add(r));
+    for (List<Row> g : groups.values()) {
+      double[] gains = g.stream().mapToDouble(r -> r.gain().orElseThrow()).toArray();
+      out.add(new Summary(g.get(0).regime(), g.get(0).batch(), g.size(), geomean(g, 2), geomean(g, 3), geomean(g, 0),
+          java.util.Arrays.stream(gains).min().orElseThrow(), java.util.Arrays.stream(gains).max().orElseThrow()));
+    }
+    return out;
+  }
+
+  /** Geometric mean of the gains of mixes of {@code size} services (0: every size); NaN when none. */
+  private static double geomean(List<Row> rows, int size) {
+    double[] logs = rows.stream().filter(r -> size == 0 || r.mix().size() == size).mapToDouble(r -> Math.log(r.gain().orElseThrow())).toArray();
+    return logs.length == 0 ? Double.NaN : Math.exp(java.util.Arrays.stream(logs).average().orElseThrow());
+  }
+
+  public static void writeCsv(List<Row> rows, java.nio.file.Path file) {
+    StringBuilder b = new StringBuilder("regime,batch,mix_size,mix,exclusive_req_s,gain,status,plan\n");
+    for (Row r : rows) {
+      b.append(r.regime()).append(',').append(r.regime().equals("batch") ? Integer.toString(r.batch()) : "").append(',')
+          .append(r.mix().size()).append(',').append(String.join("+", r.mix())).append(',')
+          .append(r.exclusive().stream().map(x -> String.format(java.util.Locale.ROOT, "%.3f", x)).reduce((x, y) -> x + "+" + y).orElse("")).append(',')
+          .append(r.gain().map(x -> String.format(java.util.Locale.ROOT, "%.6f", x)).orElse("")).append(',')
+          .append(r.status()).append(",\"").append(r.plan().replace("\"", "'")).append("\"\n");
+    }
+    write(file, b.toString());
+  }
+
+  public static void writeSummaryCsv(List<Summary> summaries, java.nio.file.Path file) {
+    StringBuilder b = new StringBuilder("regime,batch,mixes,geomean_pairs,geomean_triples,geomean_all,min,max\n");
+    for (Summary s : summaries) {
+      b.append(String.format(java.util.Locale.ROOT, "%s,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f%n", s.regime(),
+          s.regime().equals("batch") ? Integer.toString(s.batch()) : "", s.mixes(), s.pairs(), s.triples(), s.all(), s.min(), s.max()));
+    }
+    write(file, b.toString());
+  }
+
+  private static void write(java.nio.file.Path file, String text) {
+    try {
+      java.nio.file.Files.writeString(file, text);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("cannot write " + file, e);
+    }
+  }
+}
