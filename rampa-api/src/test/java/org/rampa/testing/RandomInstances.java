@@ -2,7 +2,9 @@ package org.rampa.testing;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
@@ -16,6 +18,7 @@ import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.Slo;
 import org.rampa.domain.Stage;
+import org.rampa.importance.StaticImportance;
 
 /**
  * Seeded generators of small random instances for property tests and brute-force oracles. The
@@ -140,5 +143,22 @@ public final class RandomInstances {
         .throughput(0)
         .latency(Duration.ZERO)
         .build();
+  }
+
+  /** Per-type weights, sometimes overridden per GPU with random (often tied) values, drawn from {@code r}. */
+  public static StaticImportance staticImportance(Cluster c, SplittableRandom r) {
+    Map<String, Double> byType = new HashMap<>();
+    for (GpuType t : c.gpuTypes()) {
+      byType.put(t.name(), (double) (1 + r.nextInt(4)));
+    }
+    StaticImportance importance = StaticImportance.byType(byType);
+    if (r.nextBoolean()) {
+      Map<String, Double> byGpu = new HashMap<>();
+      for (Gpu g : c.gpus()) {
+        byGpu.put(g.id(), r.nextBoolean() ? 0.5 + r.nextInt(4) : r.nextDouble() * 5);
+      }
+      importance = importance.withGpuWeights(byGpu);
+    }
+    return importance;
   }
 }

@@ -2,9 +2,7 @@ package org.rampa.solver;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
 import org.rampa.domain.BatchingWait;
 import org.rampa.domain.Cluster;
@@ -16,8 +14,6 @@ import org.rampa.domain.Model;
 import org.rampa.domain.Node;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.Slo;
-import org.rampa.importance.ImportanceModel;
-import org.rampa.importance.StaticImportance;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.TransferMode;
 import org.rampa.strategy.PlacementProblem;
@@ -83,26 +79,10 @@ final class TinyInstances {
     slo.latencyBound(Duration.ofNanos((long) ((fastest * (0.95 + r.nextDouble() * 1.5) + wait) * 1e9)));
     ServiceRequest request = ServiceRequest.builder().id("svc-" + seed).model(model).slo(slo.build())
         .maxStages(r.nextDouble() < 0.15 ? 1 : 2 + r.nextInt(3)).build();
-    return new PlacementProblem(request, state, importance(c, r), performance, StrategyOptions.builder()
+    return new PlacementProblem(request, state, RandomInstances.staticImportance(c, r), performance, StrategyOptions.builder()
         .timeLimit(Duration.ofSeconds(20)).seed(seed).transfers(performance.transferMode()).build());
   }
 
-  /** Per-type weights, sometimes overridden per GPU with random (often tied) values. */
-  private static ImportanceModel importance(Cluster c, SplittableRandom r) {
-    Map<String, Double> byType = new HashMap<>();
-    for (GpuType t : c.gpuTypes()) {
-      byType.put(t.name(), (double) (1 + r.nextInt(4)));
-    }
-    StaticImportance importance = StaticImportance.byType(byType);
-    if (r.nextBoolean()) {
-      Map<String, Double> byGpu = new HashMap<>();
-      for (Gpu g : c.gpus()) {
-        byGpu.put(g.id(), r.nextBoolean() ? 0.5 + r.nextInt(4) : r.nextDouble() * 5);
-      }
-      importance = importance.withGpuWeights(byGpu);
-    }
-    return importance;
-  }
 
   static List<String> describe(PlacementProblem p) {
     List<String> lines = new ArrayList<>();

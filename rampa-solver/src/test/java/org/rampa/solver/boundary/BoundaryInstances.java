@@ -2,9 +2,7 @@ package org.rampa.solver.boundary;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import org.rampa.domain.BatchingWait;
@@ -12,16 +10,15 @@ import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.GpuType;
-import org.rampa.domain.ImmutableLatencyProfile;
-import org.rampa.domain.ImmutableSlo;
 import org.rampa.domain.LatencyPoint;
+import org.rampa.domain.LatencyProfile;
 import org.rampa.domain.Layer;
 import org.rampa.domain.Link;
 import org.rampa.domain.Model;
 import org.rampa.domain.Node;
 import org.rampa.domain.ServiceRequest;
+import org.rampa.domain.Slo;
 import org.rampa.importance.ImportanceModel;
-import org.rampa.importance.StaticImportance;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.StageAssignment;
 import org.rampa.perf.TransferMode;
@@ -96,7 +93,7 @@ final class BoundaryInstances {
       default -> TransferMode.OVERLAPPED;
     });
     int maxStages = r.nextDouble() < 0.15 ? 1 : 2 + r.nextInt(3);
-    ImportanceModel importance = importance(c, r);
+    ImportanceModel importance = RandomInstances.staticImportance(c, r);
     StrategyOptions options = StrategyOptions.builder().timeLimit(Duration.ofSeconds(20)).seed(seed)
         .transfers(performance.transferMode()).build();
 
@@ -109,7 +106,7 @@ final class BoundaryInstances {
       }
       fastest += best;
     }
-    var slo = ImmutableSlo.builder().batchSize(batch)
+    var slo = Slo.builder().batchSize(batch)
         .requiredThroughput(batch * 1e9 / (fastest * (0.15 + r.nextDouble() * 1.1)))
         .batchingWait(r.nextDouble() < 0.2 ? BatchingWait.FILL_AT_REQUIRED_RATE : BatchingWait.NONE);
     double wait = slo.latencyBound(Duration.ofSeconds(1)).build().batchingWaitSeconds();
@@ -121,7 +118,7 @@ final class BoundaryInstances {
       Optional<List<StageAssignment>> placement = randomPlacement(problem, r);
       if (placement.isPresent()) {
         ServiceRequest probe = ServiceRequest.builder().from(request)
-            .slo(ImmutableSlo.builder().from(request.slo()).batchingWait(BatchingWait.NONE).build()).build();
+            .slo(Slo.builder().from(request.slo()).batchingWait(BatchingWait.NONE).build()).build();
         PlacementProblem probing = new PlacementProblem(probe, state, importance, performance, options);
         ExactReference.Evaluation e = new ExactReference(probing).evaluate(placement.get());
         long latencyNanos = e.latencyNanos().num().divide(e.latencyNanos().den()).longValueExact();
@@ -134,7 +131,7 @@ final class BoundaryInstances {
             : Duration.ofNanos(latencyNanos);
         double lambda = kind == Kind.LATENCY_EQUAL ? throughput * (0.5 + 0.45 * r.nextDouble()) : throughput;
         ServiceRequest equal = ServiceRequest.builder().from(probe)
-            .slo(ImmutableSlo.builder().from(probe.slo()).requiredThroughput(lambda).latencyBound(bound).build()).build();
+            .slo(Slo.builder().from(probe.slo()).requiredThroughput(lambda).latencyBound(bound).build()).build();
         problem = new PlacementProblem(equal, state, importance, performance, options);
       }
     }
@@ -153,8 +150,7 @@ final class BoundaryInstances {
           .outputBytesPerSample(100L * (1 + r.nextInt(40_000)));
       for (int t = 0; t < types.size(); t++) {
         long nanos = base * (types.size() - t) + r.nextInt(500_000);
-        b.addProfiles(ImmutableLatencyProfile.builder().gpuType(types.get(t).name())
-            .addPoints(LatencyPoint.of(batch, Duration.ofNanos(nanos))).build());
+        b.addProfiles(LatencyProfile.of(types.get(t).name(), LatencyPoint.of(batch, Duration.ofNanos(nanos))));
       }
       list.add(b.build());
     }
@@ -205,22 +201,6 @@ final class BoundaryInstances {
     return Optional.empty();
   }
 
-  /** Per-type weights, sometimes overridden per GPU with random (often tied) values. */
-  private static ImportanceModel importance(Cluster c, SplittableRandom r) {
-    Map<String, Double> byType = new HashMap<>();
-    for (GpuType t : c.gpuTypes()) {
-      byType.put(t.name(), (double) (1 + r.nextInt(4)));
-    }
-    StaticImportance importance = StaticImportance.byType(byType);
-    if (r.nextBoolean()) {
-      Map<String, Double> byGpu = new HashMap<>();
-      for (Gpu g : c.gpus()) {
-        byGpu.put(g.id(), r.nextBoolean() ? 0.5 + r.nextInt(4) : r.nextDouble() * 5);
-      }
-      importance = importance.withGpuWeights(byGpu);
-    }
-    return importance;
-  }
 
   private BoundaryInstances() {}
 }
