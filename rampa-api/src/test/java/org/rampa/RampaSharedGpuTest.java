@@ -8,21 +8,17 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.rampa.catalog.ClusterPresets;
-import org.rampa.catalog.ModelCatalog;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.ClusterStateHolder;
-import org.rampa.domain.Model;
 import org.rampa.domain.Plan;
-import org.rampa.domain.ServiceRequest;
-import org.rampa.domain.Slo;
 import org.rampa.domain.share.MigSlice;
 import org.rampa.domain.share.MpsShare;
 import org.rampa.domain.share.Placement;
 import org.rampa.domain.share.Whole;
 import org.rampa.json.RampaJson;
-import org.rampa.perf.PerformanceModel;
-import org.rampa.perf.StageAssignment;
+import org.rampa.testing.DecodeServices;
+import org.rampa.testing.DecodeServices.Admission;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.PlacementStrategy;
@@ -38,22 +34,15 @@ import org.rampa.verify.Violation;
  */
 class RampaSharedGpuTest {
 
-  private final PerformanceModel pm = PerformanceModel.defaults();
   private final Cluster cluster = ClusterPresets.of(Map.of("A100-SXM4-80GB", 1), 2, ClusterPresets.NETWORK_100G);
   private final String gpu = cluster.gpus().get(0).id();
-  private final Model decode = ModelCatalog.decode("llama2-7b", 512);
-  private final long memory = pm.stageMemoryBytes(decode, 0, decode.size(), 1);
+  private final DecodeServices services = new DecodeServices(cluster, "fixed");
+  private final long memory = services.memory();
   private final InterferenceGuard guard = InterferenceGuard.defaults();
 
-  private record Admission(ServiceRequest request, Plan plan) {}
 
-  /** {@code id} alone on {@code placement} of the GPU, its latency bound {@code slack} times its time alone. */
   private Admission service(String id, Placement placement, double slack) {
-    StageAssignment stage = new StageAssignment(0, decode.size(), List.of(gpu), placement);
-    ServiceRequest loose = ServiceRequest.builder().id(id).model(decode).slo(Slo.of(1, Duration.ofSeconds(10), 1)).build();
-    double alone = pm.estimate(loose, List.of(stage), cluster).latencySeconds();
-    ServiceRequest r = ServiceRequest.builder().id(id).model(decode).slo(Slo.of(1, Duration.ofNanos((long) (alone * slack * 1e9)), 1)).build();
-    return new Admission(r, pm.plan(r, List.of(stage), cluster, 0, "fixed"));
+    return services.service(id, gpu, placement, slack);
   }
 
   /** Answers every problem with {@code plan}. */

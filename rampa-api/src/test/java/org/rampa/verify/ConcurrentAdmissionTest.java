@@ -2,7 +2,6 @@ package org.rampa.verify;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,17 +15,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.rampa.catalog.ClusterPresets;
-import org.rampa.catalog.ModelCatalog;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.ClusterStateHolder;
-import org.rampa.domain.Model;
-import org.rampa.domain.Plan;
-import org.rampa.domain.ServiceRequest;
-import org.rampa.domain.Slo;
 import org.rampa.domain.share.MpsShare;
-import org.rampa.perf.PerformanceModel;
-import org.rampa.perf.StageAssignment;
+import org.rampa.testing.DecodeServices;
 
 /**
  * Many threads admit and release services on three MPS-shared GPUs through
@@ -39,10 +32,8 @@ class ConcurrentAdmissionTest {
 
   private static final double GAMMA = 0.05;
 
-  private final PerformanceModel pm = PerformanceModel.defaults();
   private final Cluster cluster = ClusterPresets.of(Map.of("A100-SXM4-80GB", 3), 4, ClusterPresets.NETWORK_100G);
-  private final Model decode = ModelCatalog.decode("llama2-7b", 512);
-  private final long memory = pm.stageMemoryBytes(decode, 0, decode.size(), 1);
+  private final DecodeServices services = new DecodeServices(cluster, "test");
   private final InterferenceGuard guard = InterferenceGuard.defaults();
 
   /** Latency alone and bound, per admitted service id. */
@@ -74,16 +65,10 @@ class ConcurrentAdmissionTest {
           }
           String id = "t" + thread + "-" + i;
           String gpu = cluster.gpus().get(rnd.nextInt(cluster.gpus().size())).id();
-          StageAssignment stage = new StageAssignment(0, decode.size(), List.of(gpu),
-              new MpsShare(shares[rnd.nextInt(shares.length)], memory));
-          ServiceRequest loose = ServiceRequest.builder().id(id).model(decode).slo(Slo.of(1, Duration.ofSeconds(10), 1)).build();
-          double alone = pm.estimate(loose, List.of(stage), cluster).latencySeconds();
-          double bound = alone * slacks[rnd.nextInt(slacks.length)];
-          ServiceRequest request = ServiceRequest.builder().id(id).model(decode)
-              .slo(Slo.of(1, Duration.ofNanos((long) (bound * 1e9)), 1)).build();
-          Plan plan = pm.plan(request, List.of(stage), cluster, 0, "test");
-          budgets.put(id, new Budget(alone, Duration.ofNanos((long) (bound * 1e9)).toNanos() / 1e9));
-          ClusterStateHolder.CommitResult r = holder.admit(request, plan, snapshot.version(), guard);
+          DecodeServices.Admission service = services.service(id, gpu,
+              new MpsShare(shares[rnd.nextInt(shares.length)], services.memory()), slacks[rnd.nextInt(slacks.length)]);
+          budgets.put(id, new Budget(service.aloneSeconds(), service.request().slo().latencyBound().toNanos() / 1e9));
+          ClusterStateHolder.CommitResult r = holder.admit(service.request(), service.plan(), snapshot.version(), guard);
           if (r.outcome() == ClusterStateHolder.Outcome.COMMITTED) {
             admitted.incrementAndGet();
             assertEveryServiceMeetsItsSlo(r.state(), budgets);
