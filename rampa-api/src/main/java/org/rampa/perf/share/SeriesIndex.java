@@ -2,8 +2,10 @@ package org.rampa.perf.share;
 
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.function.BiFunction;
+import java.util.stream.Collectors;
 import org.rampa.domain.share.MigSlice;
 import org.rampa.domain.share.MigSliceMps;
 import org.rampa.domain.share.MpsShare;
@@ -18,10 +20,18 @@ import org.rampa.domain.share.Whole;
  */
 final class SeriesIndex {
 
+  /** The series of one model on one placement kind and process count. */
+  private record Key(ShareSeries.Kind kind, int processes, String name) {}
+
   private final List<ShareSeries> series;
+  /** Each key's series in ascending batch (stable, so ties keep the tables' order): a lookup is a map hit, not a scan. */
+  private final Map<Key, List<ShareSeries>> byKey;
 
   SeriesIndex(List<ShareSeries> series) {
     this.series = List.copyOf(series);
+    this.byKey = this.series.stream()
+        .sorted(Comparator.comparingInt(ShareSeries::batch))
+        .collect(Collectors.groupingBy(s -> new Key(s.kind(), s.processes(), s.name()), Collectors.toUnmodifiableList()));
   }
 
   List<ShareSeries> series() {
@@ -45,11 +55,8 @@ final class SeriesIndex {
     } else {
       return OptionalDouble.empty();
     }
-    int procs = processes;
-    List<ShareSeries> matching = series.stream()
-        .filter(s -> s.kind() == kind && s.processes() == procs && s.name().equals(stage.model().name())
-            && s.gpuTypes().contains(stage.type().name()))
-        .sorted(Comparator.comparingInt(ShareSeries::batch))
+    List<ShareSeries> matching = byKey.getOrDefault(new Key(kind, processes, stage.model().name()), List.of()).stream()
+        .filter(s -> s.gpuTypes().contains(stage.type().name()))
         .toList();
     double share = stage.computeFraction();
     int b = stage.batch();
