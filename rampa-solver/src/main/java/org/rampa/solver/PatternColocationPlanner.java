@@ -38,7 +38,8 @@ import org.rampa.strategy.SolveStatus;
  * every configuration the planner searches is one of its solutions: the model is exact, not a
  * restriction to generated columns. Its LP relaxation equals the pattern LP's (for a fixed layout
  * the instance-assignment polytope is integral), solved on GLOP for the reported LP bound; the
- * integer model is solved on SCIP (one thread, relative gap 0), so OPTIMAL and INFEASIBLE are
+ * integer model is solved on SCIP (one thread, relative gap 0 for GPU counts, 10⁻⁶ for a scale or
+ * weighted throughput), so OPTIMAL and INFEASIBLE are
  * SCIP's proofs over the whole searched space, and a run cut short by the limit is FEASIBLE with
  * SCIP's dual bound (never weaker than the LP's).
  *
@@ -48,6 +49,9 @@ import org.rampa.strategy.SolveStatus;
  * warm start's own MPS configurations. Not searched: three or more MPS tenants on one GPU.
  */
 public final class PatternColocationPlanner implements ColocationPlanner {
+
+  /** Relative gap within which a largest-scale or weighted-throughput plan counts as optimal. */
+  private static final double OPTIMALITY_TOLERANCE = 1e-6;
 
   private final Optional<ColocationPlanner> warmStart;
 
@@ -110,7 +114,7 @@ public final class PatternColocationPlanner implements ColocationPlanner {
     ColocationVerifier.requireValid(problem, plan.get(), name());
     double value = ColocationVerifier.objectiveValue(problem, plan.get());
     boolean optimal = integer.optimal && integer.plan.isPresent()
-        || (minimise ? value <= bound.getAsDouble() + 1e-9 : value >= bound.getAsDouble() * (1 - 1e-6));
+        || (minimise ? value <= bound.getAsDouble() + 1e-9 : value >= bound.getAsDouble() * (1 - OPTIMALITY_TOLERANCE));
     if (optimal) {
       bound = OptionalDouble.of(minimise ? Math.min(bound.getAsDouble(), value) : Math.max(bound.getAsDouble(), value));
     }
@@ -150,7 +154,10 @@ public final class PatternColocationPlanner implements ColocationPlanner {
     try {
       m.solver.setNumThreads(1);
       m.solver.setTimeLimit(left);
-      parameters.setDoubleParam(MPSolverParameters.DoubleParam.RELATIVE_MIP_GAP, 0);
+      // GPU counts are integral, so SCIP can close the gap exactly; a scale or weighted throughput is
+      // continuous, so it stops at the tolerance at which the planner calls a plan optimal
+      parameters.setDoubleParam(MPSolverParameters.DoubleParam.RELATIVE_MIP_GAP,
+          problem.objective() == ColocationObjective.MIN_GPUS ? 0 : OPTIMALITY_TOLERANCE);
       hint.ifPresent(h -> {
         MPVariable[] vars = m.integers.toArray(MPVariable[]::new);
         double[] values = new double[vars.length];
