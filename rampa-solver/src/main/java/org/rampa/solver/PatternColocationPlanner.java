@@ -119,7 +119,8 @@ public final class PatternColocationPlanner implements ColocationPlanner {
     if (optimal) {
       bound = OptionalDouble.of(minimise ? Math.min(bound.getAsDouble(), value) : Math.max(bound.getAsDouble(), value));
     }
-    String reason = model + (integer.optimal ? ", SCIP proved the plan optimal" : ", SCIP stopped at the limit with dual bound " + integer.bound)
+    String reason = model + (integer.optimal ? ", SCIP proved the plan optimal"
+        : Double.isNaN(integer.bound) ? ", SCIP found no plan by the limit" : ", SCIP stopped at the limit with dual bound " + integer.bound)
         + (integer.plan.isEmpty() ? " (the plan is the warm start's)" : "");
     return new ColocationResult(optimal ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE, plan, OptionalDouble.of(value), bound, reason);
   }
