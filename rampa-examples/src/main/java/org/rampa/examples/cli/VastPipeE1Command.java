@@ -51,6 +51,10 @@ final class VastPipeE1Command implements Callable<Integer> {
       description = "muxserve and modelled: a service's SLO is X times its batch-1 time alone on the whole device (1 <= X <= 1000). Default: ${DEFAULT-VALUE}.")
   double sloScale;
 
+  @Option(names = "--max-segments", defaultValue = "" + OneGpuShareExperiment.DEFAULT_MAX_SEGMENTS, paramLabel = "N",
+      description = "muxserve and modelled: the most segments (processes) co-location runs on the device (3..6; exclusive use runs one). Default: ${DEFAULT-VALUE}.")
+  int maxSegments;
+
   @Option(names = "--mixes", paramLabel = "N", description = "Run only the first N mixes (pairs first) of each source, for a quick look. Default: all.")
   Integer mixes;
 
@@ -79,6 +83,10 @@ final class VastPipeE1Command implements Callable<Integer> {
     if (!(sloScale >= 1 && sloScale <= 1000)) {
       throw Invalid.value("--slo-scale", sloScale, "must lie in [1, 1000]", "below 1 not even batch 1 meets the SLO alone");
     }
+    if (maxSegments < OneGpuShareExperiment.MIN_SEGMENTS || maxSegments > OneGpuShareExperiment.MAX_SEGMENTS) {
+      throw Invalid.value("--max-segments", maxSegments, "must lie in [" + OneGpuShareExperiment.MIN_SEGMENTS + ", " + OneGpuShareExperiment.MAX_SEGMENTS + "]",
+          "every triple needs three segments");
+    }
     if (!(timeLimitSeconds > 0 && timeLimitSeconds <= 600)) {
       throw Invalid.value("--time-limit-s", timeLimitSeconds, "must lie in (0, 600]");
     }
@@ -90,11 +98,11 @@ final class VastPipeE1Command implements Callable<Integer> {
         sloScenario, exclusiveProcesses);
     List<OneGpuShareExperiment> shared = new ArrayList<>();
     if (source.equals("all") || source.equals("muxserve")) {
-      shared.add(new OneGpuShareExperiment(OneGpuShareExperiment.muxServe(), sloScale));
+      shared.add(new OneGpuShareExperiment(OneGpuShareExperiment.muxServe(), sloScale, maxSegments));
     }
     if (source.equals("all") || source.equals("modelled")) {
-      shared.add(new OneGpuShareExperiment(OneGpuShareExperiment.mi100(), sloScale));
-      shared.add(new OneGpuShareExperiment(OneGpuShareExperiment.npu(), sloScale));
+      shared.add(new OneGpuShareExperiment(OneGpuShareExperiment.mi100(), sloScale, maxSegments));
+      shared.add(new OneGpuShareExperiment(OneGpuShareExperiment.npu(), sloScale, maxSegments));
     }
     boolean runParva = source.equals("all") || source.equals(OneGpuExperiment.SOURCE);
     int most = runParva ? parva.mixes().size() : shared.stream().mapToInt(e -> e.mixes().size()).max().orElseThrow();
@@ -114,8 +122,8 @@ final class VastPipeE1Command implements Callable<Integer> {
           + "exclusive use runs up to %d process(es)%n", parvaMixes.size(), ParvaGpuScenarios.BATCHES, sloScenario, exclusiveProcesses);
     }
     for (OneGpuShareExperiment e : shared) {
-      stdout.printf("%s: %d mixes on one %s (%s), γ %s, SLO %s x batch-1 time alone%n", e.device().source(), first(e.mixes()).size(),
-          e.device().type().name(), e.device().tier(), OneGpuShareExperiment.GAMMAS, sloScale);
+      stdout.printf("%s: %d mixes on one %s (%s), γ %s, SLO %s x batch-1 time alone, at most %d segments%n", e.device().source(),
+          first(e.mixes()).size(), e.device().type().name(), e.device().tier(), OneGpuShareExperiment.GAMMAS, sloScale, maxSegments);
     }
     stdout.flush();
     long t0 = System.nanoTime();
@@ -168,8 +176,9 @@ final class VastPipeE1Command implements Callable<Integer> {
         case "NPU-8C-64GB" -> "e1-gain-npu";
         default -> s.source().equals("muxserve") ? "e1-gain-muxserve" : "e1-gain";
       };
-      String title = "E1: one " + s.device() + ", co-location against exclusive use (" + s.source()
-          + (Double.isNaN(s.gamma()) ? "" : String.format(java.util.Locale.ROOT, ", γ=%.2f", s.gamma())) + "; " + s.tier().toUpperCase(java.util.Locale.ROOT) + ")";
+      String title = "E1: one " + s.device() + " against exclusive use (" + s.source()
+          + (Double.isNaN(s.gamma()) ? "" : String.format(java.util.Locale.ROOT, ", γ=%.2f", s.gamma())) + "; "
+          + (s.tier().equals("modelled") ? "MODELLED" : s.tier().replace('-', ' ')) + ")";
       OneGpuChart.write(g, title, out, stem);
       written.add(stem + ".png");
       written.add(stem + ".svg");

@@ -28,7 +28,10 @@ public final class OneGpuChart {
     XYChart chart = new XYChartBuilder().width(1000).height(620).title(title)
         .xAxisTitle("batch size (every segment and the exclusive process)")
         .yAxisTitle("throughput gain over exclusive use (x)").build();
-    style(chart, true);
+    // a log axis labels only its decades: worth it only when the curve spans about one
+    double lo = curve.stream().mapToDouble(OneGpuExperiment.Summary::min).min().orElse(1);
+    double hi = curve.stream().mapToDouble(OneGpuExperiment.Summary::max).max().orElse(1);
+    style(chart, true, hi / lo > 8);
     chart.addSeries("pairs (geometric mean)", x, curve.stream().mapToDouble(OneGpuExperiment.Summary::pairs).toArray());
     chart.addSeries("triples (geometric mean)", x, curve.stream().mapToDouble(OneGpuExperiment.Summary::triples).toArray());
     chart.addSeries("every mix (geometric mean)", x, curve.stream().mapToDouble(OneGpuExperiment.Summary::all).toArray());
@@ -46,7 +49,7 @@ public final class OneGpuChart {
         .title(String.format(java.util.Locale.ROOT, "E1: co-location against exclusive use per source (MuxServe: γ=%.2f; MI100 and NPU rows MODELLED)", gamma))
         .xAxisTitle("batch size (every segment and the exclusive process)")
         .yAxisTitle("gain over exclusive use, geometric mean over every mix (x)").build();
-    style(chart, true);
+    style(chart, true, false);
     Map<String, List<OneGpuExperiment.Summary>> groups = new LinkedHashMap<>();
     summaries.stream().filter(s -> s.regime().equals("batch") && (Double.isNaN(s.gamma()) || Math.abs(s.gamma() - gamma) < 1e-12))
         .forEach(s -> groups.computeIfAbsent(s.group(), k -> new java.util.ArrayList<>()).add(s));
@@ -58,10 +61,10 @@ public final class OneGpuChart {
   /** The mean gain against γ, per device and for a few regimes: batch 1, batch 16 and the best batch under the SLO. */
   public static void writeGamma(List<OneGpuExperiment.Summary> summaries, Path directory, String stem) {
     XYChart chart = new XYChartBuilder().width(1100).height(620)
-        .title("E1: sensitivity to interference γ (MuxServe: measured times, modelled interference; MI100 and NPU: MODELLED)")
+        .title("E1: sensitivity to interference γ (MuxServe: measured times, modelled γ; MI100, NPU: MODELLED)")
         .xAxisTitle("linear interference γ per contended co-runner")
         .yAxisTitle("gain over exclusive use, geometric mean over every mix (x)").build();
-    style(chart, false);
+    style(chart, false, false);
     Map<String, List<OneGpuExperiment.Summary>> series = new LinkedHashMap<>();
     for (OneGpuExperiment.Summary s : summaries) {
       boolean shown = s.regime().equals("batch") ? s.batch() == 1 || s.batch() == 16 : true;
@@ -76,10 +79,10 @@ public final class OneGpuChart {
     save(chart, directory, stem);
   }
 
-  private static void style(XYChart chart, boolean logX) {
+  private static void style(XYChart chart, boolean logX, boolean logY) {
     chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideS);
     chart.getStyler().setXAxisLogarithmic(logX);
-    chart.getStyler().setYAxisLogarithmic(true);
+    chart.getStyler().setYAxisLogarithmic(logY);
     chart.getStyler().setMarkerSize(7);
   }
 

@@ -40,9 +40,9 @@ import org.rampa.perf.share.ShareTimeModel;
 /**
  * VastPipe's E1 on one accelerator shared by contended parts (MPS shares, AMD CU masks) or hard
  * partition templates (NPU), where the co-location space of one device is small enough to enumerate
- * completely: every multiset of parts from the device's menu (at most {@link #MAX_SEGMENTS}
- * segments, every service of the mix on at least one, parts summing to at most the device) and,
- * per service, one batch size for all its segments. A configuration's throughputs come from
+ * completely: every multiset of parts from the device's menu (at most {@code maxSegments}
+ * segments, {@link #DEFAULT_MAX_SEGMENTS} unless asked; every service of the mix on at least one;
+ * parts summing to at most the device) and, per service, one batch size for all its segments. A configuration's throughputs come from
  * {@link ColocationPerformance} (the time model, times α of the linear interference model for
  * exactly that configuration's co-runners) and the winning plan of every row passes {@link
  * ColocationVerifier}.
@@ -71,8 +71,17 @@ public final class OneGpuShareExperiment {
   /** Batches of the per-batch curve, as for ParvaGPU's tables. */
   public static final List<Integer> BATCHES = ParvaGpuScenarios.BATCHES;
 
-  /** The most segments (processes) one device runs: MuxServe's 30 % floor allows three, the menus' finest parts more. */
-  public static final int MAX_SEGMENTS = 4;
+  /**
+   * The most segments (processes) one device runs unless asked otherwise: MuxServe's 30 % floor
+   * allows three anyway, the MI100's 12-CU and the NPU's 1-core parts up to ten and eight.
+   */
+  public static final int DEFAULT_MAX_SEGMENTS = 4;
+
+  /** The smallest segment cap a run may ask for: every triple needs three (more than six makes the MI100's menu slow). */
+  public static final int MIN_SEGMENTS = 3;
+
+  /** The largest segment cap a run may ask for. */
+  public static final int MAX_SEGMENTS = 6;
 
   /** Latency bound of the fixed-batch regime: far above every batch time, so it never binds. */
   private static final Duration NO_SLO = Duration.ofHours(1);
@@ -173,13 +182,19 @@ public final class OneGpuShareExperiment {
 
   private final Device device;
   private final double sloScale;
+  private final int maxSegments;
 
   /**
    * @param sloScale the SLO of a service as a multiple of its batch-1 time alone on the whole device (≥ 1)
+   * @param maxSegments the most segments (processes) on the device ({@link #MIN_SEGMENTS} … {@link #MAX_SEGMENTS})
    */
-  public OneGpuShareExperiment(Device device, double sloScale) {
+  public OneGpuShareExperiment(Device device, double sloScale, int maxSegments) {
+    if (maxSegments < MIN_SEGMENTS || maxSegments > MAX_SEGMENTS) {
+      throw org.rampa.domain.Invalid.value("maxSegments", maxSegments, "must lie in [" + MIN_SEGMENTS + ", " + MAX_SEGMENTS + "]");
+    }
     this.device = device;
     this.sloScale = sloScale;
+    this.maxSegments = maxSegments;
   }
 
   /** The device this experiment shares. */
@@ -310,8 +325,8 @@ public final class OneGpuShareExperiment {
 
   /**
    * Calls {@code visit} with every configuration: per service a non-empty multiset of part
-   * indices (non-decreasing), all services' parts summing to at most the capacity, at most {@link
-   * #MAX_SEGMENTS} segments in all.
+   * indices (non-decreasing), all services' parts summing to at most the capacity, at most {@code
+   * maxSegments} segments in all.
    */
   private void enumerate(int services, Consumer<List<int[]>> visit) {
     List<int[]> chosen = new ArrayList<>();
@@ -339,7 +354,7 @@ public final class OneGpuShareExperiment {
     int later = services - service - 1;
     for (int p = from; p < device.parts().size(); p++) {
       int u = device.parts().get(p).units();
-      if (units + u + later * smallest > device.capacity() || segments + 1 + later > MAX_SEGMENTS) {
+      if (units + u + later * smallest > device.capacity() || segments + 1 + later > maxSegments) {
         continue;
       }
       parts.add(p);

@@ -21,7 +21,7 @@ import org.rampa.perf.share.LinearInterference;
 
 /**
  * The enumeration of one device's co-locations against a brute force that knows nothing of its
- * pruning: every ordered list of up to {@link OneGpuShareExperiment#MAX_SEGMENTS} (service, part)
+ * pruning: every ordered list of up to {@link OneGpuShareExperiment#DEFAULT_MAX_SEGMENTS} (service, part)
  * segments at one batch, judged by {@link ColocationVerifier} alone, the scale read from the
  * verifier's throughputs (the verifier alone decides what fits: shares summing to at most the
  * card, template cores, memory). Pairs on MuxServe's MPS table (contended, γ = 0.10) and on the NPU's
@@ -43,8 +43,8 @@ class OneGpuShareExperimentTest {
   void templatesDoNotFeelInterferenceAndCuMasksDo() {
     List<List<String>> mix = List.of(List.of("resnet50", "bert-large"));
     List<Double> gammas = List.of(0.0, 0.10);
-    List<OneGpuExperiment.Row> npu = new OneGpuShareExperiment(OneGpuShareExperiment.npu(), 5).run(mix, gammas, r -> {});
-    List<OneGpuExperiment.Row> mi100 = new OneGpuShareExperiment(OneGpuShareExperiment.mi100(), 5).run(mix, gammas, r -> {});
+    List<OneGpuExperiment.Row> npu = new OneGpuShareExperiment(OneGpuShareExperiment.npu(), 5, OneGpuShareExperiment.DEFAULT_MAX_SEGMENTS).run(mix, gammas, r -> {});
+    List<OneGpuExperiment.Row> mi100 = new OneGpuShareExperiment(OneGpuShareExperiment.mi100(), 5, OneGpuShareExperiment.DEFAULT_MAX_SEGMENTS).run(mix, gammas, r -> {});
     int perGamma = OneGpuShareExperiment.rowsPerMix();
     int slower = 0;
     for (int i = 0; i < perGamma; i++) {
@@ -59,7 +59,7 @@ class OneGpuShareExperimentTest {
   }
 
   private static void checkAgainstBruteForce(OneGpuShareExperiment.Device device, double gamma) {
-    OneGpuShareExperiment experiment = new OneGpuShareExperiment(device, 5);
+    OneGpuShareExperiment experiment = new OneGpuShareExperiment(device, 5, OneGpuShareExperiment.DEFAULT_MAX_SEGMENTS);
     List<String> mix = experiment.mixes().get(0);
     List<OneGpuExperiment.Row> rows = experiment.run(List.of(mix), List.of(gamma), r -> {});
     int compared = 0;
@@ -94,12 +94,14 @@ class OneGpuShareExperimentTest {
     double best = 0;
     if (!segments.isEmpty()) {
       ColocationPlan plan = new ColocationPlan(List.of(new GpuConfiguration(device.type().name(), List.copyOf(segments))), 0);
-      if (ColocationVerifier.check(problem, plan).isEmpty()) {
-        Map<String, Double> served = ColocationVerifier.throughputs(problem, plan);
-        best = problem.services().stream().mapToDouble(s -> served.get(s.id()) / s.rate()).min().orElseThrow();
+      if (!ColocationVerifier.check(problem, plan).isEmpty()) {
+        // at scale 0 every refusal (shares or cores over the card, memory, SLO) stays when segments are added
+        return 0;
       }
+      Map<String, Double> served = ColocationVerifier.throughputs(problem, plan);
+      best = problem.services().stream().mapToDouble(s -> served.get(s.id()) / s.rate()).min().orElseThrow();
     }
-    if (segments.size() == OneGpuShareExperiment.MAX_SEGMENTS) {
+    if (segments.size() == OneGpuShareExperiment.DEFAULT_MAX_SEGMENTS) {
       return best;
     }
     for (ColocationService s : problem.services()) {
