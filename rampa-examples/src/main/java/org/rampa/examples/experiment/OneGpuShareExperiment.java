@@ -257,7 +257,6 @@ public final class OneGpuShareExperiment {
   private record Regime(String name, int batch, List<Integer> batches, Duration[] slo, double[] exclusive, String missing) {}
 
   private List<OneGpuExperiment.Row> solveMix(List<String> mix, double gamma, Alone alone) {
-    int k = mix.size();
     List<ShareService> services = mix.stream().map(id -> device.services().stream().filter(s -> s.id().equals(id)).findFirst().orElseThrow()).toList();
     List<Regime> regimes = new ArrayList<>();
     for (int b : BATCHES) {
