@@ -22,6 +22,10 @@ import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.Slo;
 import org.rampa.domain.share.MpsShare;
 import org.rampa.domain.share.Whole;
+import org.rampa.heuristics.importance.ImportanceModels;
+import org.rampa.heuristics.importance.WorkloadForecast;
+import org.rampa.importance.GpuCosts;
+import org.rampa.importance.ImportanceModel;
 import org.rampa.importance.StaticImportance;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
@@ -115,6 +119,41 @@ class GreedySharingTest {
     ClusterStateHolder.CommitResult commit = holder.admit(request, fluent.plan().get(), state.version(), InterferenceGuard.defaults());
     assertThat(commit.outcome()).isEqualTo(ClusterStateHolder.Outcome.COMMITTED);
     assertThat(holder.current().servicesOn(a)).containsExactly("chat", "new");
+  }
+
+  @Test
+  void everyImportanceModelPricesTheSharesGreedyTakes() {
+    // two A100 nodes: one GPU shared by chat (MPS 0.5, room for co-runners), one held whole, two free
+    Cluster cluster = ClusterPresets.of(Map.of("A100-SXM4-80GB", 2), 2, ClusterPresets.NETWORK_100G);
+    List<String> gpus = cluster.gpus().stream().map(g -> g.id()).toList();
+    DecodeServices services = new DecodeServices(cluster, "incumbent");
+    DecodeServices.Admission chat = services.service("chat", gpus.get(0), new MpsShare(0.5, services.memory()), 1.2);
+    ClusterState state = InterferenceGuard.defaults().admit(
+        ClusterState.empty(cluster).allocate(RandomInstances.holdPlan("hold", gpus.get(1))), chat.request(), chat.plan());
+    ServiceRequest decode = ServiceRequest.builder().id("decode").model(ModelCatalog.decode("llama2-7b", 512))
+        .slo(Slo.of(1, Duration.ofSeconds(1), 1)).build();
+    WorkloadForecast forecast = WorkloadForecast.builder().add(decode, 1).build();
+    ServiceRequest request = ServiceRequest.builder().from(decode).id("new").build();
+    for (ImportanceModel importance : List.of(ImportanceModels.capability(), ImportanceModels.fragmentation(),
+        ImportanceModels.scarcity(forecast), ImportanceModels.marginalAcceptanceLoss(forecast),
+        ImportanceModels.combination().add(1, ImportanceModels.capability()).add(2, ImportanceModels.scarcity(forecast)).build())) {
+      PlacementProblem on = PlacementProblem.of(request, state, importance, SharingOptions.on().applyTo(StrategyOptions.defaults()));
+      PlacementResult result = greedy.place(on);
+      assertThat(result.status()).as(importance.name()).isEqualTo(SolveStatus.FEASIBLE);
+      Plan plan = result.plan().get();
+      GpuCosts costs = importance.evaluate(state);
+      double expected = 0;
+      for (var stage : plan.stages()) {
+        for (String g : stage.gpus()) {
+          expected += stage.placement() instanceof Whole ? costs.of(g) : costs.of(state, g, stage.placement());
+        }
+      }
+      assertThat(plan.cost()).as(importance.name()).isCloseTo(expected, org.assertj.core.data.Offset.offset(1e-9));
+      PlacementResult whole = greedy.place(PlacementProblem.of(request, state, importance, StrategyOptions.defaults()));
+      assertThat(plan.cost()).as(importance.name()).isLessThanOrEqualTo(whole.plan().get().cost() + 1e-9);
+      System.out.printf("greedy with sharing under %s: %s, cost %.4g (whole GPUs: %.4g)%n", importance.name(),
+          plan.stages().stream().map(s -> s.gpus() + " " + s.placement().label()).toList(), plan.cost(), whole.plan().get().cost());
+    }
   }
 
   @Test
