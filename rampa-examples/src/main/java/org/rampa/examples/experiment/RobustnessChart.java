@@ -1,0 +1,85 @@
+package org.rampa.examples.experiment;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Function;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.VectorGraphicsEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.style.Styler;
+
+/**
+ * E3's charts, PNG and SVG: per planner, against the safety margin, the share of replays whose plan
+ * breaks a rule (one chart per scenario) and the GPUs planned, each with its 95 % interval over
+ * seeds; and the trade-off, GPUs against broken plans, one point per margin.
+ */
+public final class RobustnessChart {
+  private RobustnessChart() {}
+
+  /** The files {@link #write} creates. */
+  public static List<String> files() {
+    return List.of("e3-violations.png", "e3-violations.svg", "e3-violations-gamma-x2.png", "e3-violations-gamma-x2.svg", "e3-gpus.png",
+        "e3-gpus.svg", "e3-tradeoff.png", "e3-tradeoff.svg");
+  }
+
+  public static void write(List<RobustnessExperiment.Summary> summaries, RobustnessExperiment.Settings settings, String subtitle, Path dir) {
+    String marginAxis = "safety margin m (%) — " + (settings.marginKind() == RobustnessExperiment.MarginKind.TIMES
+        ? "planned times x (1 + m)" : "SLO rule x (1 - m)");
+    againstMargin(summaries, settings, RobustnessExperiment.Scenario.PERTURBED.label,
+        "E3: plans broken under a perturbed truth (A, C ±20 %, α−1 ±10 %) — " + subtitle, marginAxis,
+        "replays where the plan breaks a rule (%)", s -> s.brokenPlans(), 100, dir, "e3-violations");
+    againstMargin(summaries, settings, RobustnessExperiment.Scenario.PERTURBED_GAMMA_X2.label,
+        "E3: plans broken under a perturbed truth with γ x 2 — " + subtitle, marginAxis,
+        "replays where the plan breaks a rule (%)", s -> s.brokenPlans(), 100, dir, "e3-violations-gamma-x2");
+    againstMargin(summaries, settings, RobustnessExperiment.Scenario.PERTURBED.label, "E3: GPUs planned for the whole demand — " + subtitle,
+        marginAxis, "GPUs (mean over seeds)", s -> s.gpus(), 1, dir, "e3-gpus");
+    XYChart tradeoff = chart("E3: GPUs against broken plans (perturbed truth), one point per margin — " + subtitle,
+        "replays where the plan breaks a rule (%)", "GPUs (mean over seeds)");
+    for (String planner : settings.planners()) {
+      List<RobustnessExperiment.Summary> rows = rows(summaries, planner, RobustnessExperiment.Scenario.PERTURBED.label);
+      if (!rows.isEmpty()) {
+        tradeoff.addSeries(planner, rows.stream().mapToDouble(s -> 100 * s.brokenPlans().mean()).toArray(),
+            rows.stream().mapToDouble(s -> s.gpus().mean()).toArray());
+      }
+    }
+    save(tradeoff, dir, "e3-tradeoff");
+  }
+
+  private static void againstMargin(List<RobustnessExperiment.Summary> summaries, RobustnessExperiment.Settings settings, String scenario,
+      String title, String xAxis, String yAxis, Function<RobustnessExperiment.Summary, Interval> value, double scale, Path dir, String name) {
+    XYChart chart = chart(title, xAxis, yAxis);
+    for (String planner : settings.planners()) {
+      List<RobustnessExperiment.Summary> rows = rows(summaries, planner, scenario);
+      if (!rows.isEmpty()) {
+        chart.addSeries(planner, rows.stream().mapToDouble(s -> 100 * s.margin()).toArray(),
+            rows.stream().mapToDouble(s -> scale * value.apply(s).mean()).toArray(),
+            rows.stream().mapToDouble(s -> scale * value.apply(s).halfWidth()).toArray());
+      }
+    }
+    save(chart, dir, name);
+  }
+
+  private static List<RobustnessExperiment.Summary> rows(List<RobustnessExperiment.Summary> summaries, String planner, String scenario) {
+    return summaries.stream().filter(s -> s.planner().equals(planner) && s.scenario().equals(scenario) && s.seedsPlanned() > 0).toList();
+  }
+
+  private static XYChart chart(String title, String xAxis, String yAxis) {
+    XYChart chart = new XYChartBuilder().width(1000).height(620).title(title).xAxisTitle(xAxis).yAxisTitle(yAxis).build();
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+    chart.getStyler().setMarkerSize(7);
+    chart.getStyler().setErrorBarsColorSeriesColor(true);
+    return chart;
+  }
+
+  private static void save(XYChart chart, Path dir, String name) {
+    try {
+      BitmapEncoder.saveBitmap(chart, dir.resolve(name + ".png").toString(), BitmapEncoder.BitmapFormat.PNG);
+      VectorGraphicsEncoder.saveVectorGraphic(chart, dir.resolve(name + ".svg").toString(), VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the chart to " + dir, e);
+    }
+  }
+}
