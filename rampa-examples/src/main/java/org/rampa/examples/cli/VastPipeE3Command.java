@@ -91,9 +91,7 @@ final class VastPipeE3Command implements Callable<Integer> {
       if (!(m >= 0 && m < 100)) {
         throw Invalid.value("--margins", m, "every margin must lie in [0, 100) percent", "e.g. --margins 0,5,10,20");
       }
-      if (!fractions.contains(m / 100)) {
-        fractions.add(m / 100);
-      }
+      fractions.add(m / 100);
     }
     RobustnessExperiment.MarginKind kind = RobustnessExperiment.MarginKind.parse("--margin-kind", marginKind);
     Map<String, Supplier<ColocationPlanner>> known = new LinkedHashMap<>();
@@ -122,7 +120,7 @@ final class VastPipeE3Command implements Callable<Integer> {
     SimulateCommand.prepareOutput(out, outputs());
     PrintWriter stdout = spec.commandLine().getOut();
     stdout.printf("VastPipe E3: %d seeds (%d..%d) x %d planners x %d margins (%s), %d perturbed truths per plan, on %d threads%n", seeds,
-        firstSeed, firstSeed + seeds - 1, chosen.size(), fractions.size(), kind.name().toLowerCase(java.util.Locale.ROOT), draws,
+        firstSeed, firstSeed + seeds - 1, chosen.size(), settings.margins().size(), kind.name().toLowerCase(java.util.Locale.ROOT), draws,
         settings.threads());
     stdout.flush();
     long t0 = System.nanoTime();
@@ -136,16 +134,17 @@ final class VastPipeE3Command implements Callable<Integer> {
     RobustnessExperiment.writeReplays(result, out.resolve("e3-replays.csv"));
     RobustnessExperiment.writeSummary(summaries, out.resolve("e3-summary.csv"));
     RobustnessChart.write(summaries, settings, seeds + " seeds, " + kind.name().toLowerCase(java.util.Locale.ROOT) + " margin", out);
-    stdout.println("mean over seeds ± half-width of the 95 % interval; broken: replays where the plan breaks a verifier rule");
-    stdout.printf("%-11s %6s %-19s %5s %14s %16s %16s %16s%n", "planner", "margin", "scenario", "seeds", "GPUs", "broken %", "late segs %",
-        "served %");
+    stdout.println("mean over seeds ± half-width of the 95 % interval; broken: replays where the plan breaks a verifier rule; late segs: "
+        + "segments over the SLO rule; underserved: services below their rate; served: demand served by segments within the SLO rule");
+    stdout.printf("%-11s %6s %-19s %5s %14s %16s %16s %16s %16s%n", "planner", "margin", "scenario", "seeds", "GPUs", "broken %",
+        "late segs %", "underserved %", "served %");
     for (RobustnessExperiment.Summary s : summaries) {
       if (s.seedsPlanned() == 0) {
         stdout.printf("%-11s %5.0f%% %-19s %5d  no plan%n", s.planner(), 100 * s.margin(), s.scenario(), 0);
         continue;
       }
-      stdout.printf("%-11s %5.0f%% %-19s %5d %14s %16s %16s %16s%n", s.planner(), 100 * s.margin(), s.scenario(), s.seedsPlanned(),
-          s.gpus().format(1), percent(s.brokenPlans()), percent(s.lateSegments()), percent(s.servedFraction()));
+      stdout.printf("%-11s %5.0f%% %-19s %5d %14s %16s %16s %16s %16s%n", s.planner(), 100 * s.margin(), s.scenario(), s.seedsPlanned(),
+          s.gpus().format(1), percent(s.brokenPlans()), percent(s.lateSegments()), percent(s.underservedServices()), percent(s.servedFraction()));
     }
     long noPlan = result.plans().stream().filter(p -> !p.planned()).count();
     stdout.printf("%d planner calls (%d without a plan), %d replays in %.1f s. Wrote %s to %s%n", result.plans().size(), noPlan,

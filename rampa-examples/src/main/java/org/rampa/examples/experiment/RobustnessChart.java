@@ -14,7 +14,8 @@ import org.knowm.xchart.style.Styler;
 /**
  * E3's charts, PNG and SVG: per planner, against the safety margin, the share of replays whose plan
  * breaks a rule (one chart per scenario) and the GPUs planned, each with its 95 % interval over
- * seeds; and the trade-off, GPUs against broken plans, one point per margin.
+ * seeds; and the trade-off, the extra GPUs a margin costs (over the planner's smallest margin) against
+ * broken plans, one point per margin.
  */
 public final class RobustnessChart {
   private RobustnessChart() {}
@@ -36,13 +37,14 @@ public final class RobustnessChart {
         "replays where the plan breaks a rule (%)", s -> s.brokenPlans(), 100, dir, "e3-violations-gamma-x2");
     againstMargin(summaries, settings, RobustnessExperiment.Scenario.PERTURBED.label, "E3: GPUs planned for the whole demand — " + subtitle,
         marginAxis, "GPUs (mean over seeds)", s -> s.gpus(), 1, dir, "e3-gpus");
-    XYChart tradeoff = chart("E3: GPUs against broken plans (perturbed truth), one point per margin — " + subtitle,
-        "replays where the plan breaks a rule (%)", "GPUs (mean over seeds)");
+    XYChart tradeoff = chart("E3: extra GPUs against broken plans (perturbed truth), one point per margin — " + subtitle,
+        "replays where the plan breaks a rule (%)", "extra GPUs over the planner's smallest-margin plan (%, ratio of means)");
     for (String planner : settings.planners()) {
       List<RobustnessExperiment.Summary> rows = rows(summaries, planner, RobustnessExperiment.Scenario.PERTURBED.label);
       if (!rows.isEmpty()) {
+        double base = rows.get(0).gpus().mean();
         tradeoff.addSeries(planner, rows.stream().mapToDouble(s -> 100 * s.brokenPlans().mean()).toArray(),
-            rows.stream().mapToDouble(s -> s.gpus().mean()).toArray());
+            rows.stream().mapToDouble(s -> 100 * (s.gpus().mean() / base - 1)).toArray());
       }
     }
     save(tradeoff, dir, "e3-tradeoff");

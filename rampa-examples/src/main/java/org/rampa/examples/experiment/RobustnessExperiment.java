@@ -118,14 +118,14 @@ public final class RobustnessExperiment {
   /**
    * @param firstSeed seeds are firstSeed … firstSeed + seeds − 1; a seed fixes the demand mix and the truths
    * @param draws perturbed truths per seed (the γ × 2 scenario has one: it draws nothing)
-   * @param margins safety margins m in [0, 1)
+   * @param margins safety margins m in [0, 1), kept sorted and distinct
    * @param planners co-location planner names, "exact" for the pattern MILP
    * @param timeLimit per planner call
    */
   public record Settings(long firstSeed, int seeds, int draws, List<Double> margins, MarginKind marginKind, List<String> planners,
       Duration timeLimit, int threads) {
     public Settings {
-      margins = List.copyOf(margins);
+      margins = margins.stream().distinct().sorted().toList();
       planners = List.copyOf(planners);
       if (seeds < 1) {
         throw Invalid.value("seeds", seeds, "must be >= 1");
