@@ -25,9 +25,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "vastpipe-e3", mixinStandardHelpOptions = true,
-    description = "VastPipe experiment E3 (robustness): seeded demand mixes of catalog models on A100-80GBs (analytic share times, linear "
-        + "interference gamma = 0.05, ParvaGPU's SLO rule, fewest GPUs) planned by each planner with a safety margin, every plan replayed "
-        + "under perturbed truths (the share law's A and C x [0.8, 1.2] per model and placement kind, interference alpha - 1 x [0.9, 1.1] "
+    description = "VastPipe experiment E3 (robustness): seeded demand mixes on A100-80GBs (catalog models on analytic share times with "
+        + "linear interference gamma = 0.05, or ParvaGPU's measured tables; ParvaGPU's SLO rule; fewest GPUs) planned by each planner with "
+        + "a safety margin, every plan replayed under perturbed truths (the share law's A and C x [0.8, 1.2] per model and placement kind, interference alpha - 1 x [0.9, 1.1] "
         + "per service, gamma x 2) and judged by the co-location verifier's rules. Writes e3-plans.csv, e3-replays.csv, e3-summary.csv and "
         + "PNG/SVG charts.")
 final class VastPipeE3Command implements Callable<Integer> {
@@ -57,8 +57,14 @@ final class VastPipeE3Command implements Callable<Integer> {
           + "Default: ${DEFAULT-VALUE}.")
   String marginKind;
 
-  @Option(names = "--planners", split = ",", defaultValue = "heuristic,exact,exclusive,even-mps-2,gpu-lets", paramLabel = "NAME",
-      description = "Co-location planners: exact and the heuristics and baselines of colocate. Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--family", defaultValue = "analytic", paramLabel = "FAMILY",
+      description = "analytic: catalog models on the analytic share-time tier (MIG and MPS); parvagpu: ParvaGPU's measured models and "
+          + "tables (MIG only, laws fitted through real measurements). Default: ${DEFAULT-VALUE}.")
+  String family;
+
+  @Option(names = "--planners", split = ",", paramLabel = "NAME",
+      description = "Co-location planners: exact and the heuristics and baselines of colocate. Default: heuristic, exact, exclusive, "
+          + "even-mps-2, gpu-lets (analytic); heuristic, exact, exclusive, uniform-mig-1g, uniform-mig-3g (parvagpu).")
   List<String> planners;
 
   @Option(names = "--time-limit-s", defaultValue = "10", paramLabel = "SECONDS", description = "Time limit of each planner call (0 < s <= 600). Default: ${DEFAULT-VALUE}.")
@@ -94,13 +100,14 @@ final class VastPipeE3Command implements Callable<Integer> {
       fractions.add(m / 100);
     }
     RobustnessExperiment.MarginKind kind = RobustnessExperiment.MarginKind.parse("--margin-kind", marginKind);
+    RobustnessExperiment.Family mixes = RobustnessExperiment.Family.parse("--family", family);
     Map<String, Supplier<ColocationPlanner>> known = new LinkedHashMap<>();
     known.put("exact", () -> new PatternColocationPlanner(ColocationPlanners.named("heuristic")));
     for (String name : ColocationPlanners.NAMES) {
       known.put(name, () -> ColocationPlanners.named(name));
     }
     List<String> chosen = new ArrayList<>();
-    for (String p : planners) {
+    for (String p : planners == null ? mixes.defaultPlanners() : planners) {
       if (!known.containsKey(p)) {
         throw Invalid.value("--planners", p, "is not a co-location planner", "use some of " + known.keySet());
       }
@@ -114,12 +121,13 @@ final class VastPipeE3Command implements Callable<Integer> {
     if (threads != null && (threads < 1 || threads > SimulateCommand.MAX_THREADS)) {
       throw Invalid.value("--threads", threads, "must lie in [1, " + SimulateCommand.MAX_THREADS + "]", "leave it out to use every core");
     }
-    RobustnessExperiment.Settings settings = new RobustnessExperiment.Settings(firstSeed, seeds, draws, fractions, kind, chosen,
+    RobustnessExperiment.Settings settings = new RobustnessExperiment.Settings(mixes, firstSeed, seeds, draws, fractions, kind, chosen,
         Duration.ofNanos((long) (timeLimitSeconds * 1e9)), threads == null ? Runtime.getRuntime().availableProcessors() : threads);
     RobustnessExperiment experiment = new RobustnessExperiment(settings, known);
     SimulateCommand.prepareOutput(out, outputs());
     PrintWriter stdout = spec.commandLine().getOut();
-    stdout.printf("VastPipe E3: %d seeds (%d..%d) x %d planners x %d margins (%s), %d perturbed truths per plan, on %d threads%n", seeds,
+    stdout.printf("VastPipe E3 (%s mixes): %d seeds (%d..%d) x %d planners x %d margins (%s), %d perturbed truths per plan, on %d threads%n",
+        mixes.name().toLowerCase(java.util.Locale.ROOT), seeds,
         firstSeed, firstSeed + seeds - 1, chosen.size(), settings.margins().size(), kind.name().toLowerCase(java.util.Locale.ROOT), draws,
         settings.threads());
     stdout.flush();
@@ -133,17 +141,17 @@ final class VastPipeE3Command implements Callable<Integer> {
     RobustnessExperiment.writePlans(result, out.resolve("e3-plans.csv"));
     RobustnessExperiment.writeReplays(result, out.resolve("e3-replays.csv"));
     RobustnessExperiment.writeSummary(summaries, out.resolve("e3-summary.csv"));
-    RobustnessChart.write(summaries, settings, seeds + " seeds, " + kind.name().toLowerCase(java.util.Locale.ROOT) + " margin", out);
+    RobustnessChart.write(summaries, settings, mixes.name().toLowerCase(java.util.Locale.ROOT) + " mixes, " + seeds + " seeds, " + kind.name().toLowerCase(java.util.Locale.ROOT) + " margin", out);
     stdout.println("mean over seeds ± half-width of the 95 % interval; broken: replays where the plan breaks a verifier rule; late segs: "
         + "segments over the SLO rule; underserved: services below their rate; served: demand served by segments within the SLO rule");
-    stdout.printf("%-11s %6s %-19s %5s %14s %16s %16s %16s %16s%n", "planner", "margin", "scenario", "seeds", "GPUs", "broken %",
+    stdout.printf("%-14s %6s %-19s %5s %14s %16s %16s %16s %16s%n", "planner", "margin", "scenario", "seeds", "GPUs", "broken %",
         "late segs %", "underserved %", "served %");
     for (RobustnessExperiment.Summary s : summaries) {
       if (s.seedsPlanned() == 0) {
-        stdout.printf("%-11s %5.0f%% %-19s %5d  no plan%n", s.planner(), 100 * s.margin(), s.scenario(), 0);
+        stdout.printf("%-14s %5.0f%% %-19s %5d  no plan%n", s.planner(), 100 * s.margin(), s.scenario(), 0);
         continue;
       }
-      stdout.printf("%-11s %5.0f%% %-19s %5d %14s %16s %16s %16s %16s%n", s.planner(), 100 * s.margin(), s.scenario(), s.seedsPlanned(),
+      stdout.printf("%-14s %5.0f%% %-19s %5d %14s %16s %16s %16s %16s%n", s.planner(), 100 * s.margin(), s.scenario(), s.seedsPlanned(),
           s.gpus().format(1), percent(s.brokenPlans()), percent(s.lateSegments()), percent(s.underservedServices()), percent(s.servedFraction()));
     }
     long noPlan = result.plans().stream().filter(p -> !p.planned()).count();

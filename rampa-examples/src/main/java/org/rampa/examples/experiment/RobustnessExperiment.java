@@ -31,6 +31,7 @@ import org.rampa.colocation.ColocationResult;
 import org.rampa.colocation.ColocationService;
 import org.rampa.colocation.ColocationVerifier;
 import org.rampa.colocation.GpuPool;
+import org.rampa.colocation.ParvaGpuScenarios;
 import org.rampa.colocation.ReplayOutcome;
 import org.rampa.colocation.SloRule;
 import org.rampa.domain.Invalid;
@@ -51,8 +52,8 @@ import org.rampa.perf.share.ShareTimeModel;
 
 /**
  * VastPipe experiment E3 (robustness): every planner plans a seeded demand mix on A100-80GBs
- * against the nominal model (analytic share times, linear interference γ = 0.05), optionally with a
- * safety margin, and every plan is then replayed by {@link ColocationReplay} under "truths" the
+ * against the nominal model (analytic share times with linear interference γ = 0.05, or ParvaGPU's
+ * measured tables; {@link Family}), optionally with a safety margin, and every plan is then replayed by {@link ColocationReplay} under "truths" the
  * planner never saw: the share law's A and C of every series (model × placement kind) multiplied by
  * independent factors in [0.8, 1.2], every service's interference excess α − 1 by a factor in
  * [0.9, 1.1], and γ doubled. The replay is independent of the planners: each truth is a problem with
@@ -95,6 +96,37 @@ public final class RobustnessExperiment {
     }
   }
 
+  /** Where a seed's demand mix and its nominal model come from. */
+  public enum Family {
+    /**
+     * Catalog models on the calibrated analytic tier, linear interference: MIG and MPS planners
+     * both apply, but the nominal model is itself modelled.
+     */
+    ANALYTIC,
+    /**
+     * ParvaGPU's measured models and tables (measured tier only, MIG with MPS processes inside an
+     * instance): the laws are fitted through real measurements, but no MPS-share time exists, so
+     * the MPS baselines find no plan.
+     */
+    PARVAGPU;
+
+    public static Family parse(String field, String value) {
+      for (Family f : values()) {
+        if (f.name().equalsIgnoreCase(value)) {
+          return f;
+        }
+      }
+      throw Invalid.value(field, value, "is not a mix family", "use analytic or parvagpu");
+    }
+
+    /** The planners that have plans on this family: exact, the heuristic, exclusive use and MPS or MIG baselines. */
+    public List<String> defaultPlanners() {
+      return this == ANALYTIC
+          ? List.of("heuristic", "exact", "exclusive", "even-mps-2", "gpu-lets")
+          : List.of("heuristic", "exact", "exclusive", "uniform-mig-1g", "uniform-mig-3g");
+    }
+  }
+
   /** The perturbed truths each plan is replayed under. */
   public enum Scenario {
     /** A and C ± 20 % per series, α − 1 ± 10 % per service, γ nominal. */
@@ -116,15 +148,17 @@ public final class RobustnessExperiment {
   }
 
   /**
+   * @param family where the demand mixes and the nominal model come from
    * @param firstSeed seeds are firstSeed … firstSeed + seeds − 1; a seed fixes the demand mix and the truths
    * @param draws perturbed truths per seed (the γ × 2 scenario has one: it draws nothing)
    * @param margins safety margins m in [0, 1), kept sorted and distinct
    * @param planners co-location planner names, "exact" for the pattern MILP
    * @param timeLimit per planner call
    */
-  public record Settings(long firstSeed, int seeds, int draws, List<Double> margins, MarginKind marginKind, List<String> planners,
-      Duration timeLimit, int threads) {
+  public record Settings(Family family, long firstSeed, int seeds, int draws, List<Double> margins, MarginKind marginKind,
+      List<String> planners, Duration timeLimit, int threads) {
     public Settings {
+      java.util.Objects.requireNonNull(family, "family");
       margins = margins.stream().distinct().sorted().toList();
       planners = List.copyOf(planners);
       if (seeds < 1) {
@@ -189,7 +223,11 @@ public final class RobustnessExperiment {
    * tight somewhere: a rate of 2 … 20 whole GPUs' throughput at batch 8, and an SLO whose rule
    * (ParvaGPU's, 0.45 × SLO per batch) admits 1.5 … 12 times the whole GPU's batch-1 time.
    */
-  public static ColocationProblem mix(long seed) {
+  public static ColocationProblem mix(Family family, long seed) {
+    return family == Family.ANALYTIC ? analyticMix(seed) : parvaGpuMix(seed);
+  }
+
+  private static ColocationProblem analyticMix(long seed) {
     SplittableRandom r = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + 1);
     List<String> models = new ArrayList<>(MODELS);
     for (int i = models.size() - 1; i > 0; i--) {
@@ -210,6 +248,25 @@ public final class RobustnessExperiment {
     }
     return new ColocationProblem(services, List.of(pool), times, new LinearInterference(GAMMA), rule, MpsAdmission.strict(),
         ColocationObjective.MIN_GPUS);
+  }
+
+  /**
+   * A ParvaGPU mix: one of its six published scenarios (the seed picks it), three to five of that
+   * scenario's services with its SLOs, each rate the published one times 0.5 … 2, on 1000
+   * A100-80GBs, measured tier only, ParvaGPU's SLO rule and search space.
+   */
+  private static ColocationProblem parvaGpuMix(long seed) {
+    SplittableRandom r = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + 2);
+    ColocationProblem scenario = ParvaGpuScenarios.scenario(1 + r.nextInt(ParvaGpuScenarios.SCENARIOS), 1000, ColocationObjective.MIN_GPUS);
+    List<ColocationService> pool = new ArrayList<>(scenario.services());
+    for (int i = pool.size() - 1; i > 0; i--) {
+      Collections.swap(pool, i, r.nextInt(i + 1));
+    }
+    List<ColocationService> services = new ArrayList<>();
+    for (ColocationService s : pool.subList(0, Math.min(pool.size(), 3 + r.nextInt(3)))) {
+      services.add(ParvaGpuScenarios.service(s.id(), s.batches(), Math.rint(s.rate() * (0.5 + 1.5 * r.nextDouble())), s.slo()));
+    }
+    return ParvaGpuScenarios.problem(services, 1000, ColocationObjective.MIN_GPUS);
   }
 
   private static double wholeGpuSeconds(ShareTimeModel times, Model model, int batch, GpuPool pool) {
@@ -271,7 +328,7 @@ public final class RobustnessExperiment {
     for (int i = 0; i < settings.seeds(); i++) {
       long seed = settings.firstSeed() + i;
       // The nominal model remembers its answers and its laws, shared by every planner, margin and truth of the seed.
-      ColocationProblem nominal = mix(seed).memoized();
+      ColocationProblem nominal = mix(settings.family(), seed).memoized();
       PerturbedShareTimeModel.Laws laws = PerturbedShareTimeModel.over(nominal.timeModel());
       for (String planner : settings.planners()) {
         for (double m : settings.margins()) {

@@ -60,6 +60,20 @@ class VastPipeE3CommandTest {
     assertThat(r.out()).contains("heuristic").contains("even-mps-2").contains("perturbed+gamma-x2");
   }
 
+  @Test
+  void parvaGpuMixesReplayTheLawsFittedThroughTheMeasurements() throws Exception {
+    BadInputs.Run r = BadInputs.run("vastpipe-e3", "--out", dir.toString(), "--family", "parvagpu", "--seeds", "1", "--draws", "2",
+        "--planners", "heuristic,uniform-mig-3g", "--margins", "0", "--threads", "1");
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(rows("e3-plans.csv")).hasSize(2).allSatisfy(p -> assertThat(p[5]).as("MIG only").isEqualTo("0"));
+    List<String[]> replays = rows("e3-replays.csv");
+    assertThat(replays).hasSize(2 * (2 + 1 + 2));
+    assertThat(replays).filteredOn(c -> c[3].equals("gamma-x2")).allSatisfy(c -> assertThat(c[14]).isEqualTo("true"));
+    assertThat(replays).filteredOn(c -> c[3].equals("perturbed"))
+        .anySatisfy(c -> assertThat(Double.parseDouble(c[13])).as("a perturbed truth moves the measured times").isNotEqualTo(
+            Double.parseDouble(replays.stream().filter(g -> g[1].equals(c[1]) && g[3].equals("gamma-x2")).findFirst().orElseThrow()[13])));
+  }
+
   private List<String[]> rows(String file) throws Exception {
     List<String> lines = Files.readAllLines(dir.resolve(file));
     return lines.subList(1, lines.size()).stream().map(l -> l.split(",", 16)).toList();
