@@ -127,9 +127,7 @@ final class VastPipeE3Command implements Callable<Integer> {
     SimulateCommand.prepareOutput(out, outputs());
     PrintWriter stdout = spec.commandLine().getOut();
     stdout.printf("VastPipe E3 (%s mixes): %d seeds (%d..%d) x %d planners x %d margins (%s), %d perturbed truths per plan, on %d threads%n",
-        mixes.name().toLowerCase(java.util.Locale.ROOT), seeds,
-        firstSeed, firstSeed + seeds - 1, chosen.size(), settings.margins().size(), kind.name().toLowerCase(java.util.Locale.ROOT), draws,
-        settings.threads());
+        mixes.label(), seeds, firstSeed, firstSeed + seeds - 1, chosen.size(), settings.margins().size(), kind.label(), draws, settings.threads());
     stdout.flush();
     long t0 = System.nanoTime();
     RobustnessExperiment.Result result;
@@ -141,7 +139,7 @@ final class VastPipeE3Command implements Callable<Integer> {
     RobustnessExperiment.writePlans(result, out.resolve("e3-plans.csv"));
     RobustnessExperiment.writeReplays(result, out.resolve("e3-replays.csv"));
     RobustnessExperiment.writeSummary(summaries, out.resolve("e3-summary.csv"));
-    RobustnessChart.write(summaries, settings, mixes.name().toLowerCase(java.util.Locale.ROOT) + " mixes, " + seeds + " seeds, " + kind.name().toLowerCase(java.util.Locale.ROOT) + " margin", out);
+    RobustnessChart.write(summaries, settings, mixes.label() + " mixes, " + seeds + " seeds, " + kind.label() + " margin", out);
     stdout.println("mean over seeds ± half-width of the 95 % interval; broken: replays where the plan breaks a verifier rule; late segs: "
         + "segments over the SLO rule; underserved: services below their rate; served: demand served by segments within the SLO rule");
     stdout.printf("%-14s %6s %-19s %5s %14s %16s %16s %16s %16s%n", "planner", "margin", "scenario", "seeds", "GPUs", "broken %",

@@ -12,12 +12,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalDouble;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.rampa.catalog.GpuCatalog;
 import org.rampa.catalog.ModelCatalog;
@@ -94,6 +97,11 @@ public final class RobustnessExperiment {
       }
       throw Invalid.value(field, value, "is not a margin kind", "use times or slo");
     }
+
+    /** The name the command line takes. */
+    public String label() {
+      return name().toLowerCase(Locale.ROOT);
+    }
   }
 
   /** Where a seed's demand mix and its nominal model come from. */
@@ -117,6 +125,11 @@ public final class RobustnessExperiment {
         }
       }
       throw Invalid.value(field, value, "is not a mix family", "use analytic or parvagpu");
+    }
+
+    /** The name the command line takes. */
+    public String label() {
+      return name().toLowerCase(Locale.ROOT);
     }
 
     /** The planners that have plans on this family: exact, the heuristic, exclusive use and MPS or MIG baselines. */
@@ -158,7 +171,8 @@ public final class RobustnessExperiment {
   public record Settings(Family family, long firstSeed, int seeds, int draws, List<Double> margins, MarginKind marginKind,
       List<String> planners, Duration timeLimit, int threads) {
     public Settings {
-      java.util.Objects.requireNonNull(family, "family");
+      Objects.requireNonNull(family, "family");
+      Objects.requireNonNull(marginKind, "marginKind");
       margins = margins.stream().distinct().sorted().toList();
       planners = List.copyOf(planners);
       if (seeds < 1) {
@@ -195,6 +209,7 @@ public final class RobustnessExperiment {
   public record Summary(String planner, double margin, String scenario, int seedsPlanned, Interval gpus, Interval brokenPlans,
       Interval lateSegments, Interval underservedServices, Interval servedFraction, double worstSloUse) {}
 
+  /** Every planner call and every replay, in task order (seed, planner, margin; then scenario and draw). */
   public record Result(List<PlanRow> plans, List<ReplayRow> replays) {}
 
   private final Settings settings;
@@ -282,8 +297,8 @@ public final class RobustnessExperiment {
       case TIMES -> {
         ShareTimeModel base = nominal.timeModel();
         ShareTimeModel inflated = stage -> {
-          var t = base.seconds(stage);
-          return t.isPresent() ? java.util.OptionalDouble.of(t.getAsDouble() * (1 + m)) : t;
+          OptionalDouble t = base.seconds(stage);
+          return t.isPresent() ? OptionalDouble.of(t.getAsDouble() * (1 + m)) : t;
         };
         yield new ColocationProblem(nominal.services(), nominal.pools(), inflated, nominal.interference(), nominal.sloRule(),
             nominal.admission(), nominal.objective());
@@ -515,7 +530,7 @@ public final class RobustnessExperiment {
     return "\"" + s.replace("\"", "\"\"").replace('\n', ' ') + "\"";
   }
 
-  private static void write(Path file, java.util.function.Consumer<PrintWriter> body) {
+  private static void write(Path file, Consumer<PrintWriter> body) {
     try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(file))) {
       body.accept(w);
     } catch (IOException e) {
