@@ -3,7 +3,6 @@ package org.rampa.colocation;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.rampa.perf.SloPredicate;
 
 /**
  * Replays a co-location plan under another problem, typically a perturbed "truth" that differs from
@@ -56,7 +55,7 @@ public final class ColocationReplay {
       double need = s.rate() * plan.scale();
       demand += need;
       goodput += Math.min(need, servedInTime.get(s.id()));
-      if (served.get(s.id()) < need * (1 - SloPredicate.RELATIVE_TOLERANCE)) {
+      if (!ColocationVerifier.serves(served.get(s.id()), need)) {
         underserved++;
       }
     }
