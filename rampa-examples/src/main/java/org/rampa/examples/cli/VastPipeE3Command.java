@@ -12,6 +12,7 @@ import java.util.function.Supplier;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
+import org.rampa.colocation.ColocationObjective;
 import org.rampa.colocation.ColocationPlanner;
 import org.rampa.domain.Invalid;
 import org.rampa.examples.experiment.Interval;
@@ -26,7 +27,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "vastpipe-e3", mixinStandardHelpOptions = true,
     description = "VastPipe experiment E3 (robustness): seeded demand mixes on A100-80GBs (catalog models on analytic share times with "
-        + "linear interference gamma = 0.05, or ParvaGPU's measured tables; ParvaGPU's SLO rule; fewest GPUs) planned by each planner with "
+        + "linear interference gamma = 0.05, or ParvaGPU's measured tables; ParvaGPU's SLO rule; fewest GPUs or largest scale) planned by each planner with "
         + "a safety margin, every plan replayed under perturbed truths (the share law's A and C x [0.8, 1.2] per model and placement kind, interference alpha - 1 x [0.9, 1.1] "
         + "per service, gamma x 2) and judged by the co-location verifier's rules. Writes e3-plans.csv, e3-replays.csv, e3-summary.csv and "
         + "PNG/SVG charts.")
@@ -62,6 +63,14 @@ final class VastPipeE3Command implements Callable<Integer> {
           + "tables (MIG only, laws fitted through real measurements). Default: ${DEFAULT-VALUE}.")
   String family;
 
+  @Option(names = "--objective", defaultValue = "min-gpus", paramLabel = "GOAL",
+      description = "min-gpus: the fewest GPUs for the whole demand; max-scale: the largest demand scale on --gpus GPUs. Default: ${DEFAULT-VALUE}.")
+  String objective;
+
+  @Option(names = "--gpus", paramLabel = "N",
+      description = "A100-80GBs in the cluster, 1..100000 (default: 1000 for min-gpus, 16 for max-scale).")
+  Integer gpus;
+
   @Option(names = "--planners", split = ",", paramLabel = "NAME",
       description = "Co-location planners: exact and the heuristics and baselines of colocate. Default: heuristic, exact, exclusive, "
           + "even-mps-2, gpu-lets (analytic); heuristic, exact, exclusive, uniform-mig-1g, uniform-mig-3g (parvagpu).")
@@ -75,9 +84,9 @@ final class VastPipeE3Command implements Callable<Integer> {
 
   static final List<String> CSV = List.of("e3-plans.csv", "e3-replays.csv", "e3-summary.csv");
 
-  static List<String> outputs() {
+  static List<String> outputs(ColocationObjective goal) {
     List<String> all = new ArrayList<>(CSV);
-    all.addAll(RobustnessChart.files());
+    all.addAll(RobustnessChart.files(goal));
     return all;
   }
 
@@ -101,6 +110,15 @@ final class VastPipeE3Command implements Callable<Integer> {
     }
     RobustnessExperiment.MarginKind kind = RobustnessExperiment.MarginKind.parse("--margin-kind", marginKind);
     RobustnessExperiment.Family mixes = RobustnessExperiment.Family.parse("--family", family);
+    ColocationObjective goal = switch (objective) {
+      case "min-gpus" -> ColocationObjective.MIN_GPUS;
+      case "max-scale" -> ColocationObjective.MAX_SCALE;
+      default -> throw Invalid.value("--objective", objective, "is not an E3 objective", "use min-gpus or max-scale");
+    };
+    if (gpus != null && (gpus < 1 || gpus > 100_000)) {
+      throw Invalid.value("--gpus", gpus, "must lie in [1, 100000]");
+    }
+    int clusterGpus = gpus != null ? gpus : goal == ColocationObjective.MIN_GPUS ? 1000 : 16;
     Map<String, Supplier<ColocationPlanner>> known = new LinkedHashMap<>();
     known.put("exact", () -> new PatternColocationPlanner(ColocationPlanners.named("heuristic")));
     for (String name : ColocationPlanners.NAMES) {
@@ -121,13 +139,13 @@ final class VastPipeE3Command implements Callable<Integer> {
     if (threads != null && (threads < 1 || threads > SimulateCommand.MAX_THREADS)) {
       throw Invalid.value("--threads", threads, "must lie in [1, " + SimulateCommand.MAX_THREADS + "]", "leave it out to use every core");
     }
-    RobustnessExperiment.Settings settings = new RobustnessExperiment.Settings(mixes, firstSeed, seeds, draws, fractions, kind, chosen,
+    RobustnessExperiment.Settings settings = new RobustnessExperiment.Settings(mixes, goal, clusterGpus, firstSeed, seeds, draws, fractions, kind, chosen,
         Duration.ofNanos((long) (timeLimitSeconds * 1e9)), threads == null ? Runtime.getRuntime().availableProcessors() : threads);
     RobustnessExperiment experiment = new RobustnessExperiment(settings, known);
-    SimulateCommand.prepareOutput(out, outputs());
+    SimulateCommand.prepareOutput(out, outputs(goal));
     PrintWriter stdout = spec.commandLine().getOut();
-    stdout.printf("VastPipe E3 (%s mixes): %d seeds (%d..%d) x %d planners x %d margins (%s), %d perturbed truths per plan, on %d threads%n",
-        mixes.label(), seeds, firstSeed, firstSeed + seeds - 1, chosen.size(), settings.margins().size(), kind.label(), draws, settings.threads());
+    stdout.printf("VastPipe E3 (%s mixes, %s on %d GPUs): %d seeds (%d..%d) x %d planners x %d margins (%s), %d perturbed truths per plan, on %d threads%n",
+        mixes.label(), objective, clusterGpus, seeds, firstSeed, firstSeed + seeds - 1, chosen.size(), settings.margins().size(), kind.label(), draws, settings.threads());
     stdout.flush();
     long t0 = System.nanoTime();
     RobustnessExperiment.Result result;
@@ -142,7 +160,8 @@ final class VastPipeE3Command implements Callable<Integer> {
     RobustnessChart.write(summaries, settings, mixes.label() + " mixes, " + seeds + " seeds, " + kind.label() + " margin", out);
     stdout.println("mean over seeds ± half-width of the 95 % interval; broken: replays where the plan breaks a verifier rule; late segs: "
         + "segments over the SLO rule; underserved: services below their rate; served: demand served by segments within the SLO rule");
-    stdout.printf("%-14s %6s %-19s %5s %14s %16s %16s %16s %16s%n", "planner", "margin", "scenario", "seeds", "GPUs", "broken %",
+    stdout.printf("%-14s %6s %-19s %5s %14s %16s %16s %16s %16s%n", "planner", "margin", "scenario", "seeds",
+        goal == ColocationObjective.MIN_GPUS ? "GPUs" : "scale", "broken %",
         "late segs %", "underserved %", "served %");
     for (RobustnessExperiment.Summary s : summaries) {
       if (s.seedsPlanned() == 0) {
@@ -150,11 +169,11 @@ final class VastPipeE3Command implements Callable<Integer> {
         continue;
       }
       stdout.printf("%-14s %5.0f%% %-19s %5d %14s %16s %16s %16s %16s%n", s.planner(), 100 * s.margin(), s.scenario(), s.seedsPlanned(),
-          s.gpus().format(1), percent(s.brokenPlans()), percent(s.lateSegments()), percent(s.underservedServices()), percent(s.servedFraction()));
+          goal == ColocationObjective.MIN_GPUS ? s.gpus().format(1) : s.scale().format(3), percent(s.brokenPlans()), percent(s.lateSegments()), percent(s.underservedServices()), percent(s.servedFraction()));
     }
     long noPlan = result.plans().stream().filter(p -> !p.planned()).count();
     stdout.printf("%d planner calls (%d without a plan), %d replays in %.1f s. Wrote %s to %s%n", result.plans().size(), noPlan,
-        result.replays().size(), (System.nanoTime() - t0) / 1e9, String.join(", ", outputs()), out);
+        result.replays().size(), (System.nanoTime() - t0) / 1e9, String.join(", ", outputs(goal)), out);
     return 0;
   }
 

@@ -10,20 +10,26 @@ import org.knowm.xchart.VectorGraphicsEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.Styler;
+import org.rampa.colocation.ColocationObjective;
 
 /**
  * E3's charts, PNG and SVG: per planner, against the safety margin, the share of replays whose plan
- * breaks a rule (one chart per scenario) and the GPUs planned, each with its 95 % interval over
- * seeds; and the trade-off, the extra GPUs a margin costs (over the planner's smallest margin) against
- * broken plans, one point per margin.
+ * breaks a rule (one chart per scenario) and the GPUs planned (or the demand scale claimed), each
+ * with its 95 % interval over seeds; and the trade-off, the extra GPUs (or the lost scale) a margin
+ * costs against the planner's smallest margin, against broken plans, one point per margin.
  */
 public final class RobustnessChart {
   private RobustnessChart() {}
 
-  /** The files {@link #write} creates. */
-  public static List<String> files() {
-    return List.of("e3-violations.png", "e3-violations.svg", "e3-violations-gamma-x2.png", "e3-violations-gamma-x2.svg", "e3-gpus.png",
-        "e3-gpus.svg", "e3-tradeoff.png", "e3-tradeoff.svg");
+  /** The files {@link #write} creates: the throughput chart is e3-gpus (fewest GPUs) or e3-scale (largest scale). */
+  public static List<String> files(ColocationObjective objective) {
+    String throughput = throughputChart(objective);
+    return List.of("e3-violations.png", "e3-violations.svg", "e3-violations-gamma-x2.png", "e3-violations-gamma-x2.svg", throughput + ".png",
+        throughput + ".svg", "e3-tradeoff.png", "e3-tradeoff.svg");
+  }
+
+  private static String throughputChart(ColocationObjective objective) {
+    return objective == ColocationObjective.MIN_GPUS ? "e3-gpus" : "e3-scale";
   }
 
   public static void write(List<RobustnessExperiment.Summary> summaries, RobustnessExperiment.Settings settings, String subtitle, Path dir) {
@@ -35,16 +41,20 @@ public final class RobustnessChart {
     againstMargin(summaries, settings, RobustnessExperiment.Scenario.PERTURBED_GAMMA_X2.label,
         "E3: plans broken under a perturbed truth with γ x 2 — " + subtitle, marginAxis,
         "replays where the plan breaks a rule (%)", s -> s.brokenPlans(), 100, dir, "e3-violations-gamma-x2");
-    againstMargin(summaries, settings, RobustnessExperiment.Scenario.PERTURBED.label, "E3: GPUs planned for the whole demand — " + subtitle,
-        marginAxis, "GPUs (mean over seeds)", s -> s.gpus(), 1, dir, "e3-gpus");
-    XYChart tradeoff = chart("E3: extra GPUs against broken plans (perturbed truth), one point per margin — " + subtitle,
-        "replays where the plan breaks a rule (%)", "extra GPUs over the planner's smallest-margin plan (%, ratio of means)");
+    boolean gpus = settings.objective() == ColocationObjective.MIN_GPUS;
+    Function<RobustnessExperiment.Summary, Interval> throughput = gpus ? s -> s.gpus() : s -> s.scale();
+    againstMargin(summaries, settings, RobustnessExperiment.Scenario.PERTURBED.label,
+        (gpus ? "E3: GPUs planned for the whole demand — " : "E3: demand scale claimed on " + settings.clusterGpus() + " GPUs — ") + subtitle,
+        marginAxis, gpus ? "GPUs (mean over seeds)" : "demand scale Z (mean over seeds)", throughput, 1, dir, throughputChart(settings.objective()));
+    XYChart tradeoff = chart((gpus ? "E3: extra GPUs" : "E3: lost demand scale") + " against broken plans (perturbed truth), one point per margin — "
+        + subtitle, "replays where the plan breaks a rule (%)",
+        (gpus ? "extra GPUs" : "lost scale") + " against the planner's smallest-margin plan (%, ratio of means)");
     for (String planner : settings.planners()) {
       List<RobustnessExperiment.Summary> rows = rows(summaries, planner, RobustnessExperiment.Scenario.PERTURBED.label);
       if (!rows.isEmpty()) {
-        double base = rows.get(0).gpus().mean();
+        double base = throughput.apply(rows.get(0)).mean();
         tradeoff.addSeries(planner, rows.stream().mapToDouble(s -> 100 * s.brokenPlans().mean()).toArray(),
-            rows.stream().mapToDouble(s -> 100 * (s.gpus().mean() / base - 1)).toArray());
+            rows.stream().mapToDouble(s -> 100 * Math.abs(throughput.apply(s).mean() / base - 1)).toArray());
       }
     }
     save(tradeoff, dir, "e3-tradeoff");

@@ -54,9 +54,11 @@ import org.rampa.perf.share.ShareSeries;
 import org.rampa.perf.share.ShareTimeModel;
 
 /**
- * VastPipe experiment E3 (robustness): every planner plans a seeded demand mix on A100-80GBs
- * against the nominal model (analytic share times with linear interference γ = 0.05, or ParvaGPU's
- * measured tables; {@link Family}), optionally with a safety margin, and every plan is then replayed by {@link ColocationReplay} under "truths" the
+ * VastPipe experiment E3 (robustness): every planner plans a seeded demand mix on A100-80GBs (for
+ * the fewest GPUs, or the largest demand scale on a fixed cluster) against the nominal model
+ * (analytic share times with linear interference γ = 0.05, or ParvaGPU's measured tables; {@link
+ * Family}), optionally with a safety margin, and every plan is then replayed by {@link
+ * ColocationReplay} under "truths" the
  * planner never saw: the share law's A and C of every series (model × placement kind) multiplied by
  * independent factors in [0.8, 1.2], every service's interference excess α − 1 by a factor in
  * [0.9, 1.1], and γ doubled. The replay is independent of the planners: each truth is a problem with
@@ -162,16 +164,24 @@ public final class RobustnessExperiment {
 
   /**
    * @param family where the demand mixes and the nominal model come from
+   * @param objective fewest GPUs for the whole demand, or the largest demand scale on {@code clusterGpus}
+   * @param clusterGpus A100-80GBs in the cluster
    * @param firstSeed seeds are firstSeed … firstSeed + seeds − 1; a seed fixes the demand mix and the truths
    * @param draws perturbed truths per seed (the γ × 2 scenario has one: it draws nothing)
    * @param margins safety margins m in [0, 1), kept sorted and distinct
    * @param planners co-location planner names, "exact" for the pattern MILP
    * @param timeLimit per planner call
    */
-  public record Settings(Family family, long firstSeed, int seeds, int draws, List<Double> margins, MarginKind marginKind,
+  public record Settings(Family family, ColocationObjective objective, int clusterGpus, long firstSeed, int seeds, int draws, List<Double> margins, MarginKind marginKind,
       List<String> planners, Duration timeLimit, int threads) {
     public Settings {
       Objects.requireNonNull(family, "family");
+      if (objective != ColocationObjective.MIN_GPUS && objective != ColocationObjective.MAX_SCALE) {
+        throw Invalid.value("objective", objective, "E3 measures the fewest GPUs or the largest demand scale", "use MIN_GPUS or MAX_SCALE");
+      }
+      if (clusterGpus < 1) {
+        throw Invalid.value("clusterGpus", clusterGpus, "must be >= 1");
+      }
       Objects.requireNonNull(marginKind, "marginKind");
       margins = margins.stream().distinct().sorted().toList();
       planners = List.copyOf(planners);
@@ -195,18 +205,19 @@ public final class RobustnessExperiment {
     }
   }
 
-  /** One planner call: the plan's status, GPUs and planning time. */
-  public record PlanRow(long seed, String planner, double margin, String status, int gpus, int mpsGpus, double planSeconds, String reason) {
+  /** One planner call: the plan's status, GPUs, claimed demand scale and planning time. */
+  public record PlanRow(long seed, String planner, double margin, String status, int gpus, int mpsGpus, double scale, double planSeconds,
+      String reason) {
     public boolean planned() {
       return gpus > 0;
     }
   }
 
   /** One replay of one plan under one truth. */
-  public record ReplayRow(long seed, String planner, double margin, String scenario, int draw, int gpus, ReplayOutcome outcome) {}
+  public record ReplayRow(long seed, String planner, double margin, String scenario, int draw, int gpus, double scale, ReplayOutcome outcome) {}
 
   /** Per planner, margin and scenario: means over seeds (each seed's value the mean over its draws) with 95 % intervals. */
-  public record Summary(String planner, double margin, String scenario, int seedsPlanned, Interval gpus, Interval brokenPlans,
+  public record Summary(String planner, double margin, String scenario, int seedsPlanned, Interval gpus, Interval scale, Interval brokenPlans,
       Interval lateSegments, Interval underservedServices, Interval servedFraction, double worstSloUse) {}
 
   /** Every planner call and every replay, in task order (seed, planner, margin; then scenario and draw). */
@@ -288,6 +299,12 @@ public final class RobustnessExperiment {
     return times.seconds(SharedStage.wholeModel(model, batch, pool.type(), pool.partitioning(), new Whole())).orElseThrow();
   }
 
+  /** {@code mix} on a cluster of {@code gpus} of its GPU type, for {@code objective}. */
+  static ColocationProblem onCluster(ColocationProblem mix, ColocationObjective objective, int gpus) {
+    List<GpuPool> pools = mix.pools().stream().map(p -> new GpuPool(p.type(), p.partitioning(), gpus)).toList();
+    return new ColocationProblem(mix.services(), pools, mix.timeModel(), mix.interference(), mix.sloRule(), mix.admission(), objective);
+  }
+
   /** What a planner plans against under margin {@code m}: inflated times or a tightened SLO rule. */
   static ColocationProblem withMargin(ColocationProblem nominal, double m, MarginKind kind) {
     if (m == 0) {
@@ -343,7 +360,7 @@ public final class RobustnessExperiment {
     for (int i = 0; i < settings.seeds(); i++) {
       long seed = settings.firstSeed() + i;
       // The nominal model remembers its answers and its laws, shared by every planner, margin and truth of the seed.
-      ColocationProblem nominal = mix(settings.family(), seed).memoized();
+      ColocationProblem nominal = onCluster(mix(settings.family(), seed), settings.objective(), settings.clusterGpus()).memoized();
       PerturbedShareTimeModel.Laws laws = PerturbedShareTimeModel.over(nominal.timeModel());
       for (String planner : settings.planners()) {
         for (double m : settings.margins()) {
@@ -397,19 +414,19 @@ public final class RobustnessExperiment {
     double seconds = (System.nanoTime() - t0) / 1e9;
     List<Object> out = new ArrayList<>();
     if (result.plan().isEmpty()) {
-      out.add(new PlanRow(seed, name, m, result.status().name(), 0, 0, seconds, result.reason()));
+      out.add(new PlanRow(seed, name, m, result.status().name(), 0, 0, 0, seconds, result.reason()));
       return out;
     }
     ColocationPlan plan = result.plan().get();
     // The margin only tightens: a plan made under it must hold under the nominal model it protects.
     ColocationVerifier.requireValid(nominal, plan, name + " (margin " + m + ")");
     int mpsGpus = (int) plan.gpus().stream().filter(g -> g.segments().stream().anyMatch(s -> s.placement() instanceof MpsShare)).count();
-    out.add(new PlanRow(seed, name, m, result.status().name(), plan.gpuCount(), mpsGpus, seconds, ""));
+    out.add(new PlanRow(seed, name, m, result.status().name(), plan.gpuCount(), mpsGpus, plan.scale(), seconds, ""));
     for (Scenario scenario : Scenario.values()) {
       int draws = scenario.drawn ? settings.draws() : 1;
       for (int d = 0; d < draws; d++) {
         ReplayOutcome o = ColocationReplay.replay(truth(nominal, laws, seed, d, scenario), plan);
-        out.add(new ReplayRow(seed, name, m, scenario.label, d, plan.gpuCount(), o));
+        out.add(new ReplayRow(seed, name, m, scenario.label, d, plan.gpuCount(), plan.scale(), o));
       }
     }
     return out;
@@ -431,7 +448,7 @@ public final class RobustnessExperiment {
 
   /**
    * Per planner, margin and scenario, over the seeds where the planner had a plan at that margin:
-   * GPUs, the share of replays where the plan breaks any verifier rule, the share of late segments
+   * GPUs and the claimed demand scale, the share of replays where the plan breaks any verifier rule, the share of late segments
    * and of under-served services, the share of the demand served in time (each seed's value is the
    * mean over its draws; intervals are over seeds), and the worst SLO use seen in any replay.
    */
@@ -449,10 +466,11 @@ public final class RobustnessExperiment {
             if (rows.isEmpty()) {
               continue;
             }
-            double[] v = new double[5];
+            double[] v = new double[6];
             for (ReplayRow r : rows) {
               ReplayOutcome o = r.outcome();
               v[0] = r.gpus();
+              v[5] = r.scale();
               v[1] += o.holds() ? 0 : 1;
               v[2] += (double) o.lateSegments() / o.segments();
               v[3] += (double) o.underservedServices() / o.services();
@@ -465,10 +483,10 @@ public final class RobustnessExperiment {
             perSeed.add(v);
           }
           if (perSeed.isEmpty()) {
-            out.add(new Summary(planner, m, scenario.label, 0, null, null, null, null, null, Double.NaN));
+            out.add(new Summary(planner, m, scenario.label, 0, null, null, null, null, null, null, Double.NaN));
             continue;
           }
-          out.add(new Summary(planner, m, scenario.label, perSeed.size(), column(perSeed, 0), column(perSeed, 1), column(perSeed, 2),
+          out.add(new Summary(planner, m, scenario.label, perSeed.size(), column(perSeed, 0), column(perSeed, 5), column(perSeed, 1), column(perSeed, 2),
               column(perSeed, 3), column(perSeed, 4), worst));
         }
       }
@@ -483,10 +501,10 @@ public final class RobustnessExperiment {
   /** e3-plans.csv: one row per planner call. */
   public static void writePlans(Result result, Path file) {
     write(file, w -> {
-      w.println("seed,planner,margin,status,gpus,mps_gpus,plan_seconds,reason");
+      w.println("seed,planner,margin,status,gpus,mps_gpus,scale,plan_seconds,reason");
       for (PlanRow p : result.plans()) {
-        w.printf(Locale.ROOT, "%d,%s,%.3f,%s,%d,%d,%.3f,%s%n", p.seed(), p.planner(), p.margin(), p.status(), p.gpus(), p.mpsGpus(),
-            p.planSeconds(), quote(p.reason()));
+        w.printf(Locale.ROOT, "%d,%s,%.3f,%s,%d,%d,%.5f,%.3f,%s%n", p.seed(), p.planner(), p.margin(), p.status(), p.gpus(), p.mpsGpus(),
+            p.scale(), p.planSeconds(), quote(p.reason()));
       }
     });
   }
@@ -494,12 +512,12 @@ public final class RobustnessExperiment {
   /** e3-replays.csv: one row per plan and truth, with the seed and draw that reproduce it. */
   public static void writeReplays(Result result, Path file) {
     write(file, w -> {
-      w.println("seed,planner,margin,scenario,draw,gpus,segments,late_segments,services,underserved_services,demand,served_in_time,"
+      w.println("seed,planner,margin,scenario,draw,gpus,scale,segments,late_segments,services,underserved_services,demand,served_in_time,"
           + "served_fraction,worst_slo_use,holds,first_violation");
       for (ReplayRow r : result.replays()) {
         ReplayOutcome o = r.outcome();
-        w.printf(Locale.ROOT, "%d,%s,%.3f,%s,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.5f,%.5f,%s,%s%n", r.seed(), r.planner(), r.margin(), r.scenario(),
-            r.draw(), r.gpus(), o.segments(), o.lateSegments(), o.services(), o.underservedServices(), o.demand(), o.servedInTime(),
+        w.printf(Locale.ROOT, "%d,%s,%.3f,%s,%d,%d,%.5f,%d,%d,%d,%d,%.3f,%.3f,%.5f,%.5f,%s,%s%n", r.seed(), r.planner(), r.margin(),
+            r.scenario(), r.draw(), r.gpus(), r.scale(), o.segments(), o.lateSegments(), o.services(), o.underservedServices(), o.demand(), o.servedInTime(),
             o.servedFraction(), o.worstSloUse(), o.holds(), quote(o.violations().isEmpty() ? "" : o.violations().get(0)));
       }
     });
@@ -508,16 +526,16 @@ public final class RobustnessExperiment {
   /** e3-summary.csv: the summaries, each interval as mean, low and high. */
   public static void writeSummary(List<Summary> summaries, Path file) {
     write(file, w -> {
-      w.println("planner,margin,scenario,seeds_planned,gpus_mean,gpus_low,gpus_high,broken_plans_mean,broken_plans_low,broken_plans_high,"
+      w.println("planner,margin,scenario,seeds_planned,gpus_mean,gpus_low,gpus_high,scale_mean,scale_low,scale_high,broken_plans_mean,broken_plans_low,broken_plans_high,"
           + "late_segments_mean,late_segments_low,late_segments_high,underserved_mean,underserved_low,underserved_high,"
           + "served_fraction_mean,served_fraction_low,served_fraction_high,worst_slo_use");
       for (Summary s : summaries) {
         if (s.seedsPlanned() == 0) {
-          w.printf(Locale.ROOT, "%s,%.3f,%s,0,,,,,,,,,,,,,,,,%n", s.planner(), s.margin(), s.scenario());
+          w.printf(Locale.ROOT, "%s,%.3f,%s,0,,,,,,,,,,,,,,,,,,,%n", s.planner(), s.margin(), s.scenario());
           continue;
         }
-        w.printf(Locale.ROOT, "%s,%.3f,%s,%d,%s,%s,%s,%s,%s,%.4f%n", s.planner(), s.margin(), s.scenario(), s.seedsPlanned(), triple(s.gpus()),
-            triple(s.brokenPlans()), triple(s.lateSegments()), triple(s.underservedServices()), triple(s.servedFraction()), s.worstSloUse());
+        w.printf(Locale.ROOT, "%s,%.3f,%s,%d,%s,%s,%s,%s,%s,%s,%.4f%n", s.planner(), s.margin(), s.scenario(), s.seedsPlanned(), triple(s.gpus()),
+            triple(s.scale()), triple(s.brokenPlans()), triple(s.lateSegments()), triple(s.underservedServices()), triple(s.servedFraction()), s.worstSloUse());
       }
     });
   }

@@ -467,6 +467,9 @@ class BadInputCorpusTest {
     bad("vastpipe-e3: --margins NaN", args("vastpipe-e3", "--out", out, "--margins", "NaN"), "--margins = NaN");
     bad("vastpipe-e3: --margins not a number", args("vastpipe-e3", "--out", out, "--margins", "ten"), "--margins", "ten");
     bad("vastpipe-e3: unknown family", args("vastpipe-e3", "--out", out, "--family", "llama"), "--family = llama", "analytic or parvagpu");
+    bad("vastpipe-e3: unknown objective", args("vastpipe-e3", "--out", out, "--objective", "max-weighted-throughput"),
+        "--objective = max-weighted-throughput", "min-gpus or max-scale");
+    bad("vastpipe-e3: --gpus 0", args("vastpipe-e3", "--out", out, "--gpus", 0), "--gpus = 0", "[1, 100000]");
     bad("vastpipe-e3: unknown margin kind", args("vastpipe-e3", "--out", out, "--margin-kind", "rates"), "--margin-kind = rates", "times or slo");
     bad("vastpipe-e3: unknown planner", args("vastpipe-e3", "--out", out, "--planners", "heuristic,magic"), "--planners = magic", "exact");
     bad("vastpipe-e3: learned planner (scale only)", args("vastpipe-e3", "--out", out, "--planners", "learned"), "--planners = learned");

@@ -26,7 +26,7 @@ class VastPipeE3CommandTest {
     BadInputs.Run r = BadInputs.run("vastpipe-e3", "--out", dir.toString(), "--seeds", "2", "--draws", "3", "--planners", "heuristic,even-mps-2",
         "--margins", "0,30", "--threads", "1", "--time-limit-s", "10");
     assertThat(r.code()).as(r.err()).isZero();
-    for (String f : VastPipeE3Command.outputs()) {
+    for (String f : VastPipeE3Command.outputs(org.rampa.colocation.ColocationObjective.MIN_GPUS)) {
       assertThat(dir.resolve(f)).isNotEmptyFile();
     }
     List<String[]> plans = rows("e3-plans.csv");
@@ -38,8 +38,8 @@ class VastPipeE3CommandTest {
     Map<String, String> perturbedHeuristic = new HashMap<>();
     for (String[] c : replays) {
       String row = String.join(",", c);
-      boolean holds = Boolean.parseBoolean(c[14]);
-      assertThat(holds).as(row).isEqualTo(c[7].equals("0") && c[9].equals("0"));
+      boolean holds = Boolean.parseBoolean(c[15]);
+      assertThat(holds).as(row).isEqualTo(c[8].equals("0") && c[10].equals("0"));
       if (c[1].equals("heuristic")) {
         if (c[3].equals("gamma-x2")) {
           assertThat(holds).as("a MIG-only plan does not see gamma: " + row).isTrue();
@@ -54,7 +54,7 @@ class VastPipeE3CommandTest {
       }
       if (c[2].equals("0.300") && c[3].equals("perturbed")) {
         assertThat(holds).as(row).isTrue();
-        assertThat(Double.parseDouble(c[13])).as(row).isLessThanOrEqualTo(1);
+        assertThat(Double.parseDouble(c[14])).as(row).isLessThanOrEqualTo(1);
       }
     }
     assertThat(r.out()).contains("heuristic").contains("even-mps-2").contains("perturbed+gamma-x2");
@@ -68,14 +68,35 @@ class VastPipeE3CommandTest {
     assertThat(rows("e3-plans.csv")).hasSize(2).allSatisfy(p -> assertThat(p[5]).as("MIG only").isEqualTo("0"));
     List<String[]> replays = rows("e3-replays.csv");
     assertThat(replays).hasSize(2 * (2 + 1 + 2));
-    assertThat(replays).filteredOn(c -> c[3].equals("gamma-x2")).allSatisfy(c -> assertThat(c[14]).isEqualTo("true"));
+    assertThat(replays).filteredOn(c -> c[3].equals("gamma-x2")).allSatisfy(c -> assertThat(c[15]).isEqualTo("true"));
     assertThat(replays).filteredOn(c -> c[3].equals("perturbed"))
-        .anySatisfy(c -> assertThat(Double.parseDouble(c[13])).as("a perturbed truth moves the measured times").isNotEqualTo(
-            Double.parseDouble(replays.stream().filter(g -> g[1].equals(c[1]) && g[3].equals("gamma-x2")).findFirst().orElseThrow()[13])));
+        .anySatisfy(c -> assertThat(Double.parseDouble(c[14])).as("a perturbed truth moves the measured times").isNotEqualTo(
+            Double.parseDouble(replays.stream().filter(g -> g[1].equals(c[1]) && g[3].equals("gamma-x2")).findFirst().orElseThrow()[14])));
+  }
+
+  @Test
+  void theLargestScaleObjectiveReplaysEveryRateAtTheClaimedScale() throws Exception {
+    BadInputs.Run r = BadInputs.run("vastpipe-e3", "--out", dir.toString(), "--objective", "max-scale", "--gpus", "6", "--seeds", "1",
+        "--draws", "2", "--planners", "heuristic,exclusive", "--margins", "0,10", "--threads", "1");
+    assertThat(r.code()).as(r.err()).isZero();
+    for (String f : VastPipeE3Command.outputs(org.rampa.colocation.ColocationObjective.MAX_SCALE)) {
+      assertThat(dir.resolve(f)).isNotEmptyFile();
+    }
+    double rates = org.rampa.examples.experiment.RobustnessExperiment.mix(org.rampa.examples.experiment.RobustnessExperiment.Family.ANALYTIC, 1)
+        .services().stream().mapToDouble(org.rampa.colocation.ColocationService::rate).sum();
+    List<String[]> plans = rows("e3-plans.csv");
+    assertThat(plans).hasSize(4).allSatisfy(p -> {
+      assertThat(Integer.parseInt(p[4])).isBetween(1, 6);
+      assertThat(Double.parseDouble(p[6])).isPositive();
+    });
+    for (String[] c : rows("e3-replays.csv")) {
+      assertThat(Double.parseDouble(c[11])).as("demand = rates x claimed scale: " + String.join(",", c))
+          .isCloseTo(rates * Double.parseDouble(c[6]), org.assertj.core.data.Percentage.withPercentage(0.01));
+    }
   }
 
   private List<String[]> rows(String file) throws Exception {
     List<String> lines = Files.readAllLines(dir.resolve(file));
-    return lines.subList(1, lines.size()).stream().map(l -> l.split(",", 16)).toList();
+    return lines.subList(1, lines.size()).stream().map(l -> l.split(",", 17)).toList();
   }
 }
