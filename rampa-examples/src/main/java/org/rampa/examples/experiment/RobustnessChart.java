@@ -36,18 +36,17 @@ public final class RobustnessChart {
     String marginAxis = "safety margin m (%) — " + (settings.marginKind() == RobustnessExperiment.MarginKind.TIMES
         ? "planned times x (1 + m)" : "SLO rule x (1 - m)");
     againstMargin(summaries, settings, RobustnessExperiment.Scenario.PERTURBED.label,
-        "E3: plans broken under a perturbed truth (A, C ±20 %, α−1 ±10 %) — " + subtitle, marginAxis,
+        "E3: broken plans, truth A, C ±20 %, α−1 ±10 % — " + subtitle, marginAxis,
         "replays where the plan breaks a rule (%)", s -> s.brokenPlans(), 100, dir, "e3-violations");
     againstMargin(summaries, settings, RobustnessExperiment.Scenario.PERTURBED_GAMMA_X2.label,
-        "E3: plans broken under a perturbed truth with γ x 2 — " + subtitle, marginAxis,
+        "E3: broken plans, perturbed truth with γ x 2 — " + subtitle, marginAxis,
         "replays where the plan breaks a rule (%)", s -> s.brokenPlans(), 100, dir, "e3-violations-gamma-x2");
     boolean gpus = settings.objective() == ColocationObjective.MIN_GPUS;
     Function<RobustnessExperiment.Summary, Interval> throughput = gpus ? s -> s.gpus() : s -> s.scale();
     againstMargin(summaries, settings, RobustnessExperiment.Scenario.PERTURBED.label,
-        (gpus ? "E3: GPUs planned for the whole demand — " : "E3: demand scale claimed on " + settings.clusterGpus() + " GPUs — ") + subtitle,
+        (gpus ? "E3: GPUs for the whole demand — " : "E3: demand scale on " + settings.clusterGpus() + " GPUs — ") + subtitle,
         marginAxis, gpus ? "GPUs (mean over seeds)" : "demand scale Z (mean over seeds)", throughput, 1, dir, throughputChart(settings.objective()));
-    XYChart tradeoff = chart((gpus ? "E3: extra GPUs" : "E3: lost demand scale") + " against broken plans (perturbed truth), one point per margin — "
-        + subtitle, "replays where the plan breaks a rule (%)",
+    XYChart tradeoff = chart((gpus ? "E3: extra GPUs" : "E3: lost scale") + " vs broken plans, a point per margin — " + subtitle, "replays where the plan breaks a rule (%)",
         (gpus ? "extra GPUs" : "lost scale") + " against the planner's smallest-margin plan (%, ratio of means)");
     for (String planner : settings.planners()) {
       List<RobustnessExperiment.Summary> rows = rows(summaries, planner, RobustnessExperiment.Scenario.PERTURBED.label);
@@ -79,7 +78,7 @@ public final class RobustnessChart {
   }
 
   private static XYChart chart(String title, String xAxis, String yAxis) {
-    XYChart chart = new XYChartBuilder().width(1000).height(620).title(title).xAxisTitle(xAxis).yAxisTitle(yAxis).build();
+    XYChart chart = new XYChartBuilder().width(1100).height(620).title(title).xAxisTitle(xAxis).yAxisTitle(yAxis).build();
     chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
     chart.getStyler().setMarkerSize(7);
     chart.getStyler().setErrorBarsColorSeriesColor(true);
