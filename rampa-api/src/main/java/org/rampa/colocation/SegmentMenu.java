@@ -48,6 +48,9 @@ public final class SegmentMenu {
     profiles.add(null);
     pool.partitioning().mig().ifPresent(g -> g.profiles().forEach(p -> profiles.add(p.name())));
     List<SegmentOption> out = new ArrayList<>();
+    // the service alone, claiming no demand: the verifier's per-GPU rules without checking every other service's rate
+    ColocationProblem alone = new ColocationProblem(List.of(s), problem.pools(), problem.timeModel(), problem.interference(), problem.sloRule(),
+        problem.admission(), ColocationObjective.MAX_SCALE);
     for (String profile : profiles) {
       int start = profile == null ? 0 : pool.partitioning().requireMig().profile(profile).allowedStarts().get(0);
       for (int batch : s.batches()) {
@@ -56,13 +59,12 @@ public final class SegmentMenu {
             continue;
           }
           SegmentOption o = new SegmentOption(s.id(), pool.type().name(), profile, batch, processes, s.processMemoryBytes(), 0);
-          GpuConfiguration alone = new GpuConfiguration(pool.type().name(), List.of(o.at(start)));
+          GpuConfiguration gpu = new GpuConfiguration(pool.type().name(), List.of(o.at(start)));
           // the verifier's own rules on the part alone: legal, admitted, memory, SLO
-          ColocationPlan single = new ColocationPlan(List.of(alone), 0);
-          if (!ColocationVerifier.check(problem.withObjective(ColocationObjective.MAX_SCALE), single).isEmpty()) {
+          if (!ColocationVerifier.check(alone, new ColocationPlan(List.of(gpu), 0)).isEmpty()) {
             continue;
           }
-          double throughput = ColocationPerformance.evaluate(problem, alone).orElseThrow().get(0).throughput();
+          double throughput = ColocationPerformance.evaluate(problem, gpu).orElseThrow().get(0).throughput();
           out.add(new SegmentOption(s.id(), pool.type().name(), profile, batch, processes, s.processMemoryBytes(), throughput));
         }
       }

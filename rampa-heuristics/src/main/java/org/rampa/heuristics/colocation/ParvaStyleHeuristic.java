@@ -1,6 +1,7 @@
 package org.rampa.heuristics.colocation;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -24,6 +25,9 @@ import org.rampa.domain.share.MigProfile;
  */
 final class ParvaStyleHeuristic extends PackingPlanner {
 
+  /** The covers of the last menu planned with: a plan asks for the same services' covers thousands of times. */
+  private volatile Covers lastCovers;
+
   @Override
   public String name() {
     return "heuristic";
@@ -36,30 +40,12 @@ final class ParvaStyleHeuristic extends PackingPlanner {
 
   @Override
   List<SegmentOption> cover(ColocationProblem problem, SegmentMenu menu, ColocationService service, double demand) {
-    List<SegmentOption> all = new ArrayList<>();
-    for (GpuPool pool : problem.pools()) {
-      if (pool.count() > 0) {
-        all.addAll(menu.options(pool.type().name(), service.id()));
-      }
+    Covers covers = lastCovers;
+    if (covers == null || covers.menu != menu) {
+      covers = new Covers(problem, menu);
+      lastCovers = covers;
     }
-    if (all.isEmpty()) {
-      return List.of();
-    }
-    SegmentOption best = all.stream().max(Comparator.comparingDouble(o -> o.throughput() / shareEquivalent(problem, o))).orElseThrow();
-    List<SegmentOption> out = new ArrayList<>();
-    double left = demand;
-    while (left >= best.throughput()) {
-      out.add(best);
-      left -= best.throughput();
-    }
-    if (left > demand * 1e-12) {
-      double rem = left;
-      SegmentOption last = all.stream().filter(o -> o.throughput() >= rem)
-          .min(Comparator.comparingDouble((SegmentOption o) -> shareEquivalent(problem, o)).thenComparing(SegmentOption::throughput, Comparator.reverseOrder()))
-          .orElse(best);
-      out.add(shareEquivalent(problem, last) < shareEquivalent(problem, best) ? last : best);
-    }
-    return out;
+    return covers.of(service.id()).cover(demand);
   }
 
   @Override
@@ -89,9 +75,8 @@ final class ParvaStyleHeuristic extends PackingPlanner {
   private boolean eliminate(ColocationProblem problem, SegmentMenu menu, Packing packing, GpuBin bin) {
     Map<String, Double> lost = new HashMap<>();
     bin.options.forEach(o -> lost.merge(o.service(), o.throughput(), Double::sum));
-    packing.bins.remove(bin);
+    packing.removeBin(bin);
     lost.forEach((s, t) -> packing.served.merge(s, -t, Double::sum));
-    List<SegmentOption> added = new ArrayList<>();
     List<GpuBin> addedTo = new ArrayList<>();
     boolean ok = true;
     for (ColocationService s : problem.services()) {
@@ -107,7 +92,6 @@ final class ParvaStyleHeuristic extends PackingPlanner {
           ok = false;
           break;
         }
-        added.add(o);
         addedTo.add(to);
       }
       if (!ok) {
@@ -117,13 +101,11 @@ final class ParvaStyleHeuristic extends PackingPlanner {
     if (ok) {
       return true;
     }
-    for (int i = added.size() - 1; i >= 0; i--) {
-      GpuBin b = addedTo.get(i);
-      b.remove(b.options.size() - 1);
-      packing.served.merge(added.get(i).service(), -added.get(i).throughput(), Double::sum);
+    for (int i = addedTo.size() - 1; i >= 0; i--) {
+      packing.removeLast(addedTo.get(i));
     }
     lost.forEach((s, t) -> packing.served.merge(s, t, Double::sum));
-    packing.bins.add(bin);
+    packing.restoreBin(bin);
     return false;
   }
 
@@ -136,5 +118,86 @@ final class ParvaStyleHeuristic extends PackingPlanner {
     MigProfile p = g.profile(o.profile());
     int fullCompute = g.profiles().stream().mapToInt(MigProfile::computeSlices).max().orElseThrow();
     return Math.max((double) p.computeSlices() / fullCompute, (double) p.memorySlices() / g.memorySlices());
+  }
+
+  /** Per service of one menu, its options ordered for the configurator's two questions. */
+  private static final class Covers {
+    final SegmentMenu menu;
+    private final Map<String, ServiceCover> byService = new HashMap<>();
+
+    Covers(ColocationProblem problem, SegmentMenu menu) {
+      this.menu = menu;
+      for (ColocationService s : problem.services()) {
+        List<SegmentOption> all = new ArrayList<>();
+        for (GpuPool pool : problem.pools()) {
+          if (pool.count() > 0) {
+            all.addAll(menu.options(pool.type().name(), s.id()));
+          }
+        }
+        byService.put(s.id(), new ServiceCover(problem, all));
+      }
+    }
+
+    ServiceCover of(String service) {
+      return byService.get(service);
+    }
+  }
+
+  /**
+   * One service's options: the one with the best throughput per share (the first of equals), and
+   * all of them by share, larger throughput first among equal shares, for the right-sized last copy.
+   */
+  private static final class ServiceCover {
+    private final SegmentOption best;
+    private final double bestShare;
+    private final SegmentOption[] bySmallestShare;
+    private final double[] shares;
+
+    ServiceCover(ColocationProblem problem, List<SegmentOption> all) {
+      double[] share = all.stream().mapToDouble(o -> shareEquivalent(problem, o)).toArray();
+      int top = -1;
+      double topRatio = 0;
+      for (int i = 0; i < all.size(); i++) {
+        double ratio = all.get(i).throughput() / share[i];
+        if (top < 0 || ratio > topRatio) {
+          top = i;
+          topRatio = ratio;
+        }
+      }
+      best = top < 0 ? null : all.get(top);
+      bestShare = top < 0 ? 0 : share[top];
+      // a stable sort, so the first of equal (share, throughput) options stays first
+      Integer[] order = new Integer[all.size()];
+      Arrays.setAll(order, i -> i);
+      Arrays.sort(order, Comparator.comparingDouble((Integer i) -> share[i]).thenComparing(i -> all.get(i).throughput(), Comparator.reverseOrder()));
+      bySmallestShare = Arrays.stream(order).map(all::get).toArray(SegmentOption[]::new);
+      shares = Arrays.stream(order).mapToDouble(i -> share[i]).toArray();
+    }
+
+    /** Copies of the best option while they fit in the demand, then the smallest share that covers the rest (the best option if none is smaller). */
+    List<SegmentOption> cover(double demand) {
+      if (best == null) {
+        return List.of();
+      }
+      List<SegmentOption> out = new ArrayList<>();
+      double left = demand;
+      while (left >= best.throughput()) {
+        out.add(best);
+        left -= best.throughput();
+      }
+      if (left > demand * 1e-12) {
+        SegmentOption last = best;
+        double lastShare = bestShare;
+        for (int i = 0; i < bySmallestShare.length; i++) {
+          if (bySmallestShare[i].throughput() >= left) {
+            last = bySmallestShare[i];
+            lastShare = shares[i];
+            break;
+          }
+        }
+        out.add(lastShare < bestShare ? last : best);
+      }
+      return out;
+    }
   }
 }
