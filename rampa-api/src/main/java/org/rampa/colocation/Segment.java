@@ -11,9 +11,17 @@ import org.rampa.domain.share.Whole;
 /**
  * One service running on one part of a GPU at one batch size: the whole GPU, an MPS share, a MIG
  * instance, or n MPS processes inside a MIG instance (ParvaGPU's segment). Other placement kinds
- * (CU masks, NPU templates) are not planned by co-location yet and are refused here.
+ * (CU masks, NPU templates) are not planned by co-location yet and are refused here. Several whole
+ * segments on one GPU time-share it ({@link GpuConfiguration#timeShared()}).
+ *
+ * @param stage the pipeline stage this segment runs, or null when it runs the whole model
  */
-public record Segment(String service, Placement placement, int batch) {
+public record Segment(String service, Placement placement, int batch, PipelineStage stage) {
+
+  /** A segment running the service's whole model. */
+  public Segment(String service, Placement placement, int batch) {
+    this(service, placement, batch, null);
+  }
 
   public Segment {
     Invalid.requireNonBlank("segment.service", service);

@@ -1,6 +1,7 @@
 package org.rampa.heuristics.colocation;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -13,6 +14,7 @@ import org.rampa.colocation.ColocationPlan;
 import org.rampa.colocation.ColocationProblem;
 import org.rampa.colocation.ColocationService;
 import org.rampa.colocation.GpuPool;
+import org.rampa.colocation.PipelineStage;
 import org.rampa.colocation.SegmentMenu;
 import org.rampa.colocation.SegmentOption;
 
@@ -25,6 +27,15 @@ abstract class PackingPlanner extends DemandPlanner {
 
   /** The options that cover {@code demand} requests/s of {@code service}; empty when it has none. */
   abstract List<SegmentOption> cover(ColocationProblem problem, SegmentMenu menu, ColocationService service, double demand);
+
+  /**
+   * The parts {@code service}'s demand splits into, each of which must be served its rate: the
+   * whole model (null), or the stages of the pipeline partition the planner chose. The baselines
+   * run whole models only.
+   */
+  List<PipelineStage> stages(ColocationProblem problem, SegmentMenu menu, ColocationService service) {
+    return Collections.singletonList(null);
+  }
 
   /** False when every option gets a GPU of its own (the exclusive baseline). */
   abstract boolean shares();
@@ -42,7 +53,9 @@ abstract class PackingPlanner extends DemandPlanner {
     Packing packing = new Packing(problem);
     List<SegmentOption> items = new ArrayList<>();
     for (ColocationService s : problem.services()) {
-      packing.demand.put(s.id(), s.rate() * scale);
+      for (PipelineStage stage : stages(problem, menu, s)) {
+        packing.demand.put(new Unit(s.id(), stage), s.rate() * scale);
+      }
       items.addAll(cover(problem, menu, s, s.rate() * scale));
     }
     items.sort(Comparator.comparingInt((SegmentOption o) -> packing.slices(o)).reversed().thenComparing(SegmentOption::throughput, Comparator.reverseOrder()));
@@ -64,8 +77,8 @@ abstract class PackingPlanner extends DemandPlanner {
     final ColocationProblem problem;
     /** The used GPUs in plan order; change it only through {@link #place}, {@link #removeBin}, {@link #restoreBin} and {@link #removeLast}. */
     final List<GpuBin> bins = new ArrayList<>();
-    final Map<String, Double> demand = new HashMap<>();
-    final Map<String, Double> served = new HashMap<>();
+    final Map<Unit, Double> demand = new HashMap<>();
+    final Map<Unit, Double> served = new HashMap<>();
     private final Map<GpuPool, PoolBins> byPool = new IdentityHashMap<>();
     private long nextOrder;
 
@@ -124,7 +137,7 @@ abstract class PackingPlanner extends DemandPlanner {
         best.add(o, bestStart);
         pb.index(best);
       }
-      served.merge(o.service(), o.throughput(), Double::sum);
+      served.merge(Unit.of(o), o.throughput(), Double::sum);
       return best;
     }
 
@@ -147,7 +160,7 @@ abstract class PackingPlanner extends DemandPlanner {
       pb.unindex(bin);
       SegmentOption o = bin.remove(bin.options.size() - 1);
       pb.index(bin);
-      served.merge(o.service(), -o.throughput(), Double::sum);
+      served.merge(Unit.of(o), -o.throughput(), Double::sum);
     }
 
     private void appendBin(GpuBin bin) {
@@ -158,8 +171,15 @@ abstract class PackingPlanner extends DemandPlanner {
       pb.count++;
     }
 
-    double surplus(String service) {
-      return served.getOrDefault(service, 0.0) - demand.get(service);
+    double surplus(Unit unit) {
+      return served.getOrDefault(unit, 0.0) - demand.get(unit);
+    }
+  }
+
+  /** What must be served a service's rate: its whole model (stage null) or one stage of its chosen pipeline. */
+  record Unit(String service, PipelineStage stage) {
+    static Unit of(SegmentOption o) {
+      return new Unit(o.service(), o.stage());
     }
   }
 

@@ -2,6 +2,7 @@ package org.rampa.heuristics.colocation;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -9,6 +10,7 @@ import java.util.Map;
 import org.rampa.colocation.ColocationProblem;
 import org.rampa.colocation.ColocationService;
 import org.rampa.colocation.GpuPool;
+import org.rampa.colocation.PipelineStage;
 import org.rampa.colocation.SegmentMenu;
 import org.rampa.colocation.SegmentOption;
 import org.rampa.domain.share.MigGeometry;
@@ -21,7 +23,9 @@ import org.rampa.domain.share.MigProfile;
  * the remainder); best-fit packing over legal MIG starts; then a repair pass that tries to empty
  * nearly empty GPUs and a local search that tries every GPU, fewest used slices first: a GPU is
  * removed when its services' lost throughput, beyond their surplus, can be re-covered by
- * right-sized options in the free room of the other GPUs.
+ * right-sized options in the free room of the other GPUs. A service offering pipeline partitions
+ * runs whole or split by the one partition that needs the least share per request/s ({@link
+ * Covers}); each stage is then covered and packed like a service of its own.
  */
 final class ParvaStyleHeuristic extends PackingPlanner {
 
@@ -40,12 +44,26 @@ final class ParvaStyleHeuristic extends PackingPlanner {
 
   @Override
   List<SegmentOption> cover(ColocationProblem problem, SegmentMenu menu, ColocationService service, double demand) {
+    Covers covers = covers(problem, menu);
+    List<SegmentOption> out = new ArrayList<>();
+    for (PipelineStage stage : covers.stages(service.id())) {
+      out.addAll(covers.of(new Unit(service.id(), stage)).cover(demand));
+    }
+    return out;
+  }
+
+  @Override
+  List<PipelineStage> stages(ColocationProblem problem, SegmentMenu menu, ColocationService service) {
+    return covers(problem, menu).stages(service.id());
+  }
+
+  private Covers covers(ColocationProblem problem, SegmentMenu menu) {
     Covers covers = lastCovers;
     if (covers == null || covers.menu != menu) {
       covers = new Covers(problem, menu);
       lastCovers = covers;
     }
-    return covers.of(service.id()).cover(demand);
+    return covers;
   }
 
   @Override
@@ -73,26 +91,33 @@ final class ParvaStyleHeuristic extends PackingPlanner {
 
   /** Removes {@code bin} if its services' lost throughput can be re-covered in the other GPUs' free room. */
   private boolean eliminate(ColocationProblem problem, SegmentMenu menu, Packing packing, GpuBin bin) {
-    Map<String, Double> lost = new HashMap<>();
-    bin.options.forEach(o -> lost.merge(o.service(), o.throughput(), Double::sum));
+    Map<Unit, Double> lost = new HashMap<>();
+    bin.options.forEach(o -> lost.merge(Unit.of(o), o.throughput(), Double::sum));
     packing.removeBin(bin);
-    lost.forEach((s, t) -> packing.served.merge(s, -t, Double::sum));
+    lost.forEach((u, t) -> packing.served.merge(u, -t, Double::sum));
+    Covers covers = covers(problem, menu);
     List<GpuBin> addedTo = new ArrayList<>();
     boolean ok = true;
     for (ColocationService s : problem.services()) {
-      double deficit = -packing.surplus(s.id());
-      if (!lost.containsKey(s.id()) || deficit <= s.rate() * 1e-12) {
-        continue;
-      }
-      List<SegmentOption> items = new ArrayList<>(cover(problem, menu, s, deficit));
-      items.sort(Comparator.comparingInt((SegmentOption o) -> packing.slices(o)).reversed());
-      for (SegmentOption o : items) {
-        GpuBin to = packing.place(o, true, false);
-        if (to == null) {
-          ok = false;
+      for (PipelineStage stage : covers.stages(s.id())) {
+        Unit u = new Unit(s.id(), stage);
+        double deficit = -packing.surplus(u);
+        if (!lost.containsKey(u) || deficit <= s.rate() * 1e-12) {
+          continue;
+        }
+        List<SegmentOption> items = new ArrayList<>(covers.of(u).cover(deficit));
+        items.sort(Comparator.comparingInt((SegmentOption o) -> packing.slices(o)).reversed());
+        for (SegmentOption o : items) {
+          GpuBin to = packing.place(o, true, false);
+          if (to == null) {
+            ok = false;
+            break;
+          }
+          addedTo.add(to);
+        }
+        if (!ok) {
           break;
         }
-        addedTo.add(to);
       }
       if (!ok) {
         break;
@@ -104,7 +129,7 @@ final class ParvaStyleHeuristic extends PackingPlanner {
     for (int i = addedTo.size() - 1; i >= 0; i--) {
       packing.removeLast(addedTo.get(i));
     }
-    lost.forEach((s, t) -> packing.served.merge(s, t, Double::sum));
+    lost.forEach((u, t) -> packing.served.merge(u, t, Double::sum));
     packing.restoreBin(bin);
     return false;
   }
@@ -120,26 +145,126 @@ final class ParvaStyleHeuristic extends PackingPlanner {
     return Math.max((double) p.computeSlices() / fullCompute, (double) p.memorySlices() / g.memorySlices());
   }
 
-  /** Per service of one menu, its options ordered for the configurator's two questions. */
+  /**
+   * Per service of one menu, the parts its demand splits into and, per part, its options ordered
+   * for the configurator's two questions. A pipelined service runs the configuration (the whole
+   * model, or one of its partitions) that needs the least share per request/s: for a partition,
+   * per stage a cap on the batch time, the caps summing to at most the SLO rule's budget, each
+   * stage's cost the least share per request/s of its options within its cap; the stage then uses
+   * only options within its cap, so any mix of them keeps the sum of its stages' slowest batches
+   * within the budget. Whole models win ties.
+   */
   private static final class Covers {
     final SegmentMenu menu;
-    private final Map<String, ServiceCover> byService = new HashMap<>();
+    private final Map<String, List<PipelineStage>> stages = new HashMap<>();
+    private final Map<Unit, ServiceCover> byUnit = new HashMap<>();
 
     Covers(ColocationProblem problem, SegmentMenu menu) {
       this.menu = menu;
       for (ColocationService s : problem.services()) {
-        List<SegmentOption> all = new ArrayList<>();
+        List<SegmentOption> whole = new ArrayList<>();
         for (GpuPool pool : problem.pools()) {
           if (pool.count() > 0) {
-            all.addAll(menu.options(pool.type().name(), s.id()));
+            whole.addAll(menu.options(pool.type().name(), s.id()));
           }
         }
-        byService.put(s.id(), new ServiceCover(problem, all));
+        ServiceCover wholeCover = new ServiceCover(problem, whole);
+        stages.put(s.id(), Collections.singletonList(null));
+        byUnit.put(new Unit(s.id(), null), wholeCover);
+        double cheapest = wholeCover.best == null ? Double.POSITIVE_INFINITY : wholeCover.bestShare / wholeCover.best.throughput();
+        for (int p = 0; p < s.partitions().size(); p++) {
+          Pipeline pipeline = Pipeline.cheapest(problem, menu, s, p);
+          if (pipeline != null && pipeline.cost < cheapest) {
+            cheapest = pipeline.cost;
+            stages.put(s.id(), pipeline.stages);
+            for (int k = 0; k < pipeline.stages.size(); k++) {
+              byUnit.put(new Unit(s.id(), pipeline.stages.get(k)), new ServiceCover(problem, pipeline.options.get(k)));
+            }
+          }
+        }
       }
     }
 
-    ServiceCover of(String service) {
-      return byService.get(service);
+    List<PipelineStage> stages(String service) {
+      return stages.get(service);
+    }
+
+    ServiceCover of(Unit unit) {
+      return byUnit.get(unit);
+    }
+  }
+
+  /** One partition of a service at its cheapest batch-time caps: its stages, each stage's options within its cap, and the share per request/s. */
+  private record Pipeline(List<PipelineStage> stages, List<List<SegmentOption>> options, double cost) {
+
+    /** The partition's cheapest caps, or null when some stage has no option or no caps fit the budget. */
+    static Pipeline cheapest(ColocationProblem problem, SegmentMenu menu, ColocationService s, int partition) {
+      double budget = s.slo().toNanos() * 1e-9 * problem.sloRule().latencyFraction();
+      int n = s.partitions().get(partition).stages();
+      List<PipelineStage> stages = new ArrayList<>();
+      List<List<SegmentOption>> all = new ArrayList<>();
+      List<double[][]> frontiers = new ArrayList<>();
+      for (int k = 0; k < n; k++) {
+        PipelineStage stage = new PipelineStage(partition, k);
+        List<SegmentOption> options = new ArrayList<>();
+        for (GpuPool pool : problem.pools()) {
+          if (pool.count() > 0) {
+            options.addAll(menu.stageOptions(pool.type().name(), s.id(), stage));
+          }
+        }
+        if (options.isEmpty()) {
+          return null;
+        }
+        stages.add(stage);
+        all.add(options);
+        frontiers.add(frontier(problem, options));
+      }
+      double[] caps = new double[n];
+      double[] bestCaps = new double[n];
+      double[] bestCost = {Double.POSITIVE_INFINITY};
+      search(frontiers, 0, 0, 0, budget, caps, bestCaps, bestCost);
+      if (bestCost[0] == Double.POSITIVE_INFINITY) {
+        return null;
+      }
+      List<List<SegmentOption>> within = new ArrayList<>();
+      for (int k = 0; k < n; k++) {
+        double cap = bestCaps[k];
+        within.add(all.get(k).stream().filter(o -> o.batchSeconds() <= cap).toList());
+      }
+      return new Pipeline(List.copyOf(stages), within, bestCost[0]);
+    }
+
+    /** (batch-time cap, least share per request/s within it), by increasing cap, only where the cost drops. */
+    private static double[][] frontier(ColocationProblem problem, List<SegmentOption> options) {
+      List<SegmentOption> byTime = new ArrayList<>(options);
+      byTime.sort(Comparator.comparingDouble(SegmentOption::batchSeconds));
+      List<double[]> out = new ArrayList<>();
+      double best = Double.POSITIVE_INFINITY;
+      for (SegmentOption o : byTime) {
+        double cost = shareEquivalent(problem, o) / o.throughput();
+        if (cost < best) {
+          best = cost;
+          out.add(new double[] {o.batchSeconds(), cost});
+        }
+      }
+      return out.toArray(double[][]::new);
+    }
+
+    private static void search(List<double[][]> frontiers, int k, double time, double cost, double budget, double[] caps, double[] bestCaps, double[] bestCost) {
+      if (k == frontiers.size()) {
+        if (cost < bestCost[0]) {
+          bestCost[0] = cost;
+          System.arraycopy(caps, 0, bestCaps, 0, caps.length);
+        }
+        return;
+      }
+      for (double[] point : frontiers.get(k)) {
+        if (time + point[0] > budget) {
+          break;
+        }
+        caps[k] = point[0];
+        search(frontiers, k + 1, time + point[0], cost + point[1], budget, caps, bestCaps, bestCost);
+      }
     }
   }
 
