@@ -16,7 +16,8 @@ import org.rampa.domain.Model;
  * @param rate requests per second at demand scale 1
  * @param slo the latency bound a request must meet; {@link SloRule} says how much of it a segment may use
  * @param processMemoryBytes the memory one process of this service needs (weights and working memory);
- *     a process running one pipeline stage reserves as much (conservative: a stage holds fewer weights)
+ *     a process running one pipeline stage needs that less the weights of the layers it does not run
+ *     ({@link #processMemoryBytes(PipelineStage)})
  * @param partitions the pipeline splits a planner may choose from besides the whole model; empty for
  *     a service that runs whole only
  */
@@ -54,6 +55,24 @@ public record ColocationService(
   /** The same service offering {@code more} pipeline partitions besides the whole model. */
   public ColocationService withPartitions(List<PipelinePartition> more) {
     return new ColocationService(id, model, batches, processCounts, rate, slo, processMemoryBytes, weight, more);
+  }
+
+  /**
+   * The memory one process running {@code stage} needs (null: the whole model): the service's
+   * process memory less the weights of the layers outside the stage, at least nothing.
+   */
+  public long processMemoryBytes(PipelineStage stage) {
+    if (stage == null) {
+      return processMemoryBytes;
+    }
+    int[] range = layers(stage);
+    long outside = 0;
+    for (int l = 0; l < model.size(); l++) {
+      if (l < range[0] || l >= range[1]) {
+        outside += model.layer(l).weightBytes();
+      }
+    }
+    return Math.max(0, processMemoryBytes - outside);
   }
 
   /** The layers [from, to) a segment of this service runs: the whole model, or its stage. */

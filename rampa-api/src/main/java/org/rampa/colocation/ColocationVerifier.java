@@ -161,8 +161,9 @@ public final class ColocationVerifier {
         return;
       }
       long reserved = reservedPerProcess(s.placement(), part);
-      if (reserved < svc.processMemoryBytes()) {
-        out.add(where + " segment " + i + " (" + s.service() + "): each process may use " + reserved + " bytes, the service needs " + svc.processMemoryBytes());
+      long need = svc.processMemoryBytes(s.stage());
+      if (reserved < need) {
+        out.add(where + " segment " + i + " (" + s.service() + "): each process may use " + reserved + " bytes, the service needs " + need);
       }
       if (!svc.batches().contains(s.batch())) {
         out.add(where + " segment " + i + " (" + s.service() + "): batch " + s.batch() + " is not one of the service's " + svc.batches());
@@ -175,7 +176,7 @@ public final class ColocationVerifier {
       // every tenant's context stays resident while the others take their turns
       Map<String, Long> resident = new LinkedHashMap<>();
       for (Segment s : segs) {
-        resident.put(s.service() + (s.stage() == null ? "" : " " + s.stage()), problem.service(s.service()).processMemoryBytes());
+        resident.put(s.service() + (s.stage() == null ? "" : " " + s.stage()), problem.service(s.service()).processMemoryBytes(s.stage()));
       }
       long sum = resident.values().stream().mapToLong(Long::longValue).sum();
       if (sum > part.memoryBytes()) {

@@ -70,6 +70,7 @@ public final class SegmentMenu {
     pool.partitioning().mig().ifPresent(g -> g.profiles().forEach(p -> profiles.add(p.name())));
     List<SegmentOption> out = new ArrayList<>();
     // the service alone, claiming no demand: the verifier's per-GPU rules without checking every other service's rate
+    long memory = s.processMemoryBytes(stage);
     ColocationProblem alone = new ColocationProblem(List.of(s), problem.pools(), problem.timeModel(), problem.interference(), problem.sloRule(),
         problem.admission(), ColocationObjective.MAX_SCALE);
     for (String profile : profiles) {
@@ -79,14 +80,14 @@ public final class SegmentMenu {
           if (processes > 1 && (profile == null || !pool.partitioning().mps())) {
             continue;
           }
-          SegmentOption o = new SegmentOption(s.id(), pool.type().name(), profile, batch, processes, s.processMemoryBytes(), 0, stage);
+          SegmentOption o = new SegmentOption(s.id(), pool.type().name(), profile, batch, processes, memory, 0, stage);
           GpuConfiguration gpu = new GpuConfiguration(pool.type().name(), List.of(o.at(start)));
           // the verifier's own rules on the part alone: legal, admitted, memory, SLO
           if (!ColocationVerifier.check(alone, new ColocationPlan(List.of(gpu), 0)).isEmpty()) {
             continue;
           }
           double throughput = ColocationPerformance.evaluate(problem, gpu).orElseThrow().get(0).throughput();
-          out.add(new SegmentOption(s.id(), pool.type().name(), profile, batch, processes, s.processMemoryBytes(), throughput, stage));
+          out.add(new SegmentOption(s.id(), pool.type().name(), profile, batch, processes, memory, throughput, stage));
         }
       }
     }

@@ -29,11 +29,11 @@ abstract class PackingPlanner extends DemandPlanner {
   abstract List<SegmentOption> cover(ColocationProblem problem, SegmentMenu menu, ColocationService service, double demand);
 
   /**
-   * The parts {@code service}'s demand splits into, each of which must be served its rate: the
-   * whole model (null), or the stages of the pipeline partition the planner chose. The baselines
-   * run whole models only.
+   * The parts {@code service}'s demand of {@code demand} requests/s splits into, each of which must
+   * be served that rate: the whole model (null), or the stages of the pipeline partition the planner
+   * chose for that demand ({@link #cover} covers the same parts). The baselines run whole models only.
    */
-  List<PipelineStage> stages(ColocationProblem problem, SegmentMenu menu, ColocationService service) {
+  List<PipelineStage> stages(ColocationProblem problem, SegmentMenu menu, ColocationService service, double demand) {
     return Collections.singletonList(null);
   }
 
@@ -53,7 +53,9 @@ abstract class PackingPlanner extends DemandPlanner {
     Packing packing = new Packing(problem);
     List<SegmentOption> items = new ArrayList<>();
     for (ColocationService s : problem.services()) {
-      for (PipelineStage stage : stages(problem, menu, s)) {
+      List<PipelineStage> parts = stages(problem, menu, s, s.rate() * scale);
+      packing.parts.put(s.id(), parts);
+      for (PipelineStage stage : parts) {
         packing.demand.put(new Unit(s.id(), stage), s.rate() * scale);
       }
       items.addAll(cover(problem, menu, s, s.rate() * scale));
@@ -77,6 +79,8 @@ abstract class PackingPlanner extends DemandPlanner {
     final ColocationProblem problem;
     /** The used GPUs in plan order; change it only through {@link #place}, {@link #removeBin}, {@link #restoreBin} and {@link #removeLast}. */
     final List<GpuBin> bins = new ArrayList<>();
+    /** Per service, the parts its demand splits into (whole model: [null]). */
+    final Map<String, List<PipelineStage>> parts = new HashMap<>();
     final Map<Unit, Double> demand = new HashMap<>();
     final Map<Unit, Double> served = new HashMap<>();
     private final Map<GpuPool, PoolBins> byPool = new IdentityHashMap<>();

@@ -44,17 +44,12 @@ final class ParvaStyleHeuristic extends PackingPlanner {
 
   @Override
   List<SegmentOption> cover(ColocationProblem problem, SegmentMenu menu, ColocationService service, double demand) {
-    Covers covers = covers(problem, menu);
-    List<SegmentOption> out = new ArrayList<>();
-    for (PipelineStage stage : covers.stages(service.id())) {
-      out.addAll(covers.of(new Unit(service.id(), stage)).cover(demand));
-    }
-    return out;
+    return covers(problem, menu).choose(service.id(), demand).items;
   }
 
   @Override
-  List<PipelineStage> stages(ColocationProblem problem, SegmentMenu menu, ColocationService service) {
-    return covers(problem, menu).stages(service.id());
+  List<PipelineStage> stages(ColocationProblem problem, SegmentMenu menu, ColocationService service, double demand) {
+    return covers(problem, menu).choose(service.id(), demand).stages;
   }
 
   private Covers covers(ColocationProblem problem, SegmentMenu menu) {
@@ -99,7 +94,7 @@ final class ParvaStyleHeuristic extends PackingPlanner {
     List<GpuBin> addedTo = new ArrayList<>();
     boolean ok = true;
     for (ColocationService s : problem.services()) {
-      for (PipelineStage stage : covers.stages(s.id())) {
+      for (PipelineStage stage : packing.parts.get(s.id())) {
         Unit u = new Unit(s.id(), stage);
         double deficit = -packing.surplus(u);
         if (!lost.containsKey(u) || deficit <= s.rate() * 1e-12) {
@@ -146,21 +141,22 @@ final class ParvaStyleHeuristic extends PackingPlanner {
   }
 
   /**
-   * Per service of one menu, the parts its demand splits into and, per part, its options ordered
-   * for the configurator's two questions. A pipelined service runs the configuration (the whole
-   * model, or one of its partitions) that needs the least share per request/s: for a partition,
-   * per stage a cap on the batch time, the caps summing to at most the SLO rule's budget, each
-   * stage's cost the least share per request/s of its options within its cap; the stage then uses
-   * only options within its cap, so any mix of them keeps the sum of its stages' slowest batches
-   * within the budget. Whole models win ties.
+   * Per service of one menu, the configurations it may run (the whole model; per partition, its
+   * stages at their cheapest batch-time caps, see {@link Pipeline}) and, per part, its options
+   * ordered for the configurator's two questions. For a demand, the service runs the configuration
+   * whose covers (copies plus right-sized last ones, per part) take the least share in sum; the
+   * whole model wins ties. Each stage uses only options within its cap, so any mix of them keeps
+   * the sum of the stages' slowest batches within the SLO rule's budget.
    */
   private static final class Covers {
     final SegmentMenu menu;
-    private final Map<String, List<PipelineStage>> stages = new HashMap<>();
+    private final ColocationProblem problem;
+    private final Map<String, List<List<PipelineStage>>> configurations = new HashMap<>();
     private final Map<Unit, ServiceCover> byUnit = new HashMap<>();
 
     Covers(ColocationProblem problem, SegmentMenu menu) {
       this.menu = menu;
+      this.problem = problem;
       for (ColocationService s : problem.services()) {
         List<SegmentOption> whole = new ArrayList<>();
         for (GpuPool pool : problem.pools()) {
@@ -168,31 +164,56 @@ final class ParvaStyleHeuristic extends PackingPlanner {
             whole.addAll(menu.options(pool.type().name(), s.id()));
           }
         }
-        ServiceCover wholeCover = new ServiceCover(problem, whole);
-        stages.put(s.id(), Collections.singletonList(null));
-        byUnit.put(new Unit(s.id(), null), wholeCover);
-        double cheapest = wholeCover.best == null ? Double.POSITIVE_INFINITY : wholeCover.bestShare / wholeCover.best.throughput();
+        List<List<PipelineStage>> mine = new ArrayList<>();
+        mine.add(Collections.singletonList(null));
+        byUnit.put(new Unit(s.id(), null), new ServiceCover(problem, whole));
         for (int p = 0; p < s.partitions().size(); p++) {
           Pipeline pipeline = Pipeline.cheapest(problem, menu, s, p);
-          if (pipeline != null && pipeline.cost < cheapest) {
-            cheapest = pipeline.cost;
-            stages.put(s.id(), pipeline.stages);
+          if (pipeline != null) {
+            mine.add(pipeline.stages);
             for (int k = 0; k < pipeline.stages.size(); k++) {
               byUnit.put(new Unit(s.id(), pipeline.stages.get(k)), new ServiceCover(problem, pipeline.options.get(k)));
             }
           }
         }
+        configurations.put(s.id(), mine);
       }
     }
 
-    List<PipelineStage> stages(String service) {
-      return stages.get(service);
+    /** The configuration of {@code service} whose covers of {@code demand} take the least share (the whole model on ties; empty covers when none serves). */
+    Choice choose(String service, double demand) {
+      Choice best = null;
+      double bestShare = Double.POSITIVE_INFINITY;
+      for (List<PipelineStage> stages : configurations.get(service)) {
+        List<SegmentOption> items = new ArrayList<>();
+        boolean served = true;
+        for (PipelineStage stage : stages) {
+          List<SegmentOption> part = byUnit.get(new Unit(service, stage)).cover(demand);
+          served &= !part.isEmpty();
+          items.addAll(part);
+        }
+        if (!served) {
+          continue;
+        }
+        double share = 0;
+        for (SegmentOption o : items) {
+          share += shareEquivalent(problem, o);
+        }
+        if (best == null || share < bestShare) {
+          best = new Choice(stages, items);
+          bestShare = share;
+        }
+      }
+      return best != null ? best : new Choice(Collections.singletonList(null), List.of());
     }
 
     ServiceCover of(Unit unit) {
       return byUnit.get(unit);
     }
   }
+
+  /** The parts a service's demand splits into and the options that cover each of them. */
+  private record Choice(List<PipelineStage> stages, List<SegmentOption> items) {}
 
   /** One partition of a service at its cheapest batch-time caps: its stages, each stage's options within its cap, and the share per request/s. */
   private record Pipeline(List<PipelineStage> stages, List<List<SegmentOption>> options, double cost) {
