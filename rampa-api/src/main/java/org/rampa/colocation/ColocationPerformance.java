@@ -11,7 +11,7 @@ import org.rampa.perf.share.SharedStage;
  * The performance of every segment on one GPU: the time model's batch time (of the whole model, or
  * of the segment's pipeline stage), times α computed by the problem's interference model for
  * exactly this GPU's co-runner set. On a time-shared GPU ({@link GpuConfiguration#timeShared()})
- * every batch runs alone on the whole GPU, one after another: the round is the sum of the batch
+ * every batch runs alone on the shared part (the whole GPU or one MIG instance), one after another: the round is the sum of the batch
  * times, each segment completes one batch per round (throughput = batch / round, which is its time
  * fraction × its exclusive throughput), and its latency is judged on the round, α = round / its own
  * batch time (context switches between tenants are not charged: no measurement of them is at hand).

@@ -25,9 +25,9 @@ import org.rampa.perf.SloPredicate;
  * for exactly that GPU's co-runners) within the SLO rule; and every service's rate times the claimed
  * scale met.
  *
- * <p>Time-sharing ({@link GpuConfiguration#timeShared()}): only whole segments may take turns on a
- * GPU, every tenant's process stays resident (their memory sums within the card's), and each
- * segment's round (not its own batch) must meet its SLO rule.
+ * <p>Time-sharing ({@link GpuConfiguration#timeShared()}): segments take turns on the whole GPU
+ * or on one MIG instance, every tenant's process stays resident (their memory sums within the
+ * part's), and each segment's round (not its own batch) must meet its SLO rule.
  *
  * <p>Pipelines: a segment's stage must exist among its service's partitions; a partition serves the
  * rate its slowest stage serves (a stage with no segment serves nothing), and a request crossing the
@@ -133,7 +133,8 @@ public final class ColocationVerifier {
       }
     }
     if (mig > 0) {
-      List<MigSlice> slices = segs.stream().map(Segment::migSlice).toList();
+      // time-sharing tenants take turns on one instance: its layout is that instance alone
+      List<MigSlice> slices = gpu.timeShared() ? List.of(segs.get(0).migSlice()) : segs.stream().map(Segment::migSlice).toList();
       Optional<ShareViolation> v = MigLayout.check(part.requireMig(), slices);
       if (v.isPresent()) {
         out.add(where + ": illegal MIG layout: " + v.get().message());
@@ -179,8 +180,10 @@ public final class ColocationVerifier {
         resident.put(s.service() + (s.stage() == null ? "" : " " + s.stage()), problem.service(s.service()).processMemoryBytes(s.stage()));
       }
       long sum = resident.values().stream().mapToLong(Long::longValue).sum();
-      if (sum > part.memoryBytes()) {
-        out.add(where + ": time-sharing keeps every tenant resident: " + resident.keySet() + " need " + sum + " bytes, the card has " + part.memoryBytes());
+      long room = segs.get(0).placement().memoryBytes(part);
+      if (sum > room) {
+        out.add(where + ": time-sharing keeps every tenant resident: " + resident.keySet() + " need " + sum + " bytes, "
+            + segs.get(0).placement().label() + " has " + room);
       }
     }
     Optional<List<SegmentPerformance>> perf = ColocationPerformance.evaluate(problem, gpu);

@@ -11,8 +11,8 @@ import org.rampa.domain.share.Whole;
 /**
  * One service running on one part of a GPU at one batch size: the whole GPU, an MPS share, a MIG
  * instance, or n MPS processes inside a MIG instance (ParvaGPU's segment). Other placement kinds
- * (CU masks, NPU templates) are not planned by co-location yet and are refused here. Several whole
- * segments on one GPU time-share it ({@link GpuConfiguration#timeShared()}).
+ * (CU masks, NPU templates) are not planned by co-location yet and are refused here. Several
+ * segments on the same whole GPU or MIG instance time-share it ({@link GpuConfiguration#timeShared()}).
  *
  * @param stage the pipeline stage this segment runs, or null when it runs the whole model
  */

@@ -75,6 +75,24 @@ class ColocationModesTest {
   }
 
   @Test
+  void tenantsMayTakeTurnsOnOneMigInstance() {
+    // ParvaGPU's tables time MIG instances only: time-sharing there takes turns on the 7g instance
+    ColocationProblem s1 = ParvaGpuScenarios.scenario(1, 10, ColocationObjective.MAX_SCALE);
+    MigSlice sevenG = new MigSlice("7g.80gb", 0);
+    GpuConfiguration gpu = new GpuConfiguration(ParvaGpuScenarios.GPU_TYPE, List.of(new Segment("resnet50", sevenG, 8), new Segment("bert", sevenG, 8)));
+    assertThat(gpu.timeShared()).isTrue();
+    GpuConfiguration resnet = new GpuConfiguration(ParvaGpuScenarios.GPU_TYPE, List.of(new Segment("resnet50", sevenG, 8)));
+    GpuConfiguration bert = new GpuConfiguration(ParvaGpuScenarios.GPU_TYPE, List.of(new Segment("bert", sevenG, 8)));
+    double round = ColocationPerformance.evaluate(s1, resnet).orElseThrow().get(0).batchSeconds() + ColocationPerformance.evaluate(s1, bert).orElseThrow().get(0).batchSeconds();
+    assertThat(ColocationPerformance.evaluate(s1, gpu).orElseThrow()).allSatisfy(x -> assertThat(x.batchSeconds()).isCloseTo(round, within(1e-15)));
+    assertThat(ColocationVerifier.check(s1, new ColocationPlan(List.of(gpu), 0))).isEmpty();
+    // two different instances at overlapping starts are a spatial layout, and an illegal one
+    GpuConfiguration overlap = new GpuConfiguration(ParvaGpuScenarios.GPU_TYPE, List.of(new Segment("resnet50", sevenG, 8), new Segment("bert", new MigSlice("3g.40gb", 0), 8)));
+    assertThat(overlap.timeShared()).isFalse();
+    assertThat(ColocationVerifier.check(s1, new ColocationPlan(List.of(overlap), 0))).anySatisfy(m -> assertThat(m).contains("illegal MIG layout"));
+  }
+
+  @Test
   void aPipelineServesItsSlowestStageWithinTheSumOfItsStagesTimes() {
     Model vgg = ModelCatalog.model("vgg16");
     PipelinePartition halves = PipelinePartition.evenFlops(vgg, 2);

@@ -18,9 +18,11 @@ import org.rampa.colocation.SegmentOption;
 
 /**
  * Time-sharing without a spatial share ({@code time-sharing}): services take turns on whole GPUs
- * ({@link GpuConfiguration#timeShared()}). Each service runs at its best whole-GPU batch under the
- * SLO rule on as many GPUs of its own as its demand fills; what remains of its demand becomes a
- * tenant that joins, first fit, a time-shared GPU of the same type. On a GPU the round may last as
+ * ({@link GpuConfiguration#timeShared()}); on a MIG GPU whose whole-card time the time model does
+ * not know (ParvaGPU's tables), on its largest instance, as the exclusive baseline does. Each
+ * service runs at its best batch under the SLO rule on as many GPUs of its own as its demand fills;
+ * what remains of its demand becomes a tenant that joins, first fit, a time-shared GPU of the same
+ * type. On a GPU the round may last as
  * long as its tightest tenant's SLO rule allows; tenant i runs k_i = ⌈remaining demand × round /
  * batch⌉ batches per round (k_i whole segments), and it fits when the batches' busy time fits in the
  * round and every tenant's process fits the card's memory. A joining tenant tries each of its
@@ -49,7 +51,7 @@ final class TimeSharingBaseline extends DemandPlanner {
       GpuPool pool = problem.pool(best.gpuType());
       double demand = s.rate() * scale;
       int full = (int) Math.floor(demand / best.throughput());
-      alone.addAll(Collections.nCopies(full, new GpuConfiguration(pool.type().name(), List.of(best.at(0)))));
+      alone.addAll(Collections.nCopies(full, new GpuConfiguration(pool.type().name(), List.of(segment(pool, best)))));
       used.merge(pool, full, Integer::sum);
       double left = demand - full * best.throughput();
       if (left > demand * 1e-9) {
@@ -87,7 +89,7 @@ final class TimeSharingBaseline extends DemandPlanner {
       if (pool.count() == 0) {
         continue;
       }
-      Optional<SegmentOption> o = wholeOptions(menu, pool, service).stream().findFirst();
+      Optional<SegmentOption> o = ExclusiveBaseline.aloneOptions(menu, pool, service.id()).stream().findFirst();
       if (o.isPresent() && (best.isEmpty() || o.get().throughput() > best.get().throughput())) {
         best = o;
       }
@@ -95,8 +97,9 @@ final class TimeSharingBaseline extends DemandPlanner {
     return best;
   }
 
-  private static List<SegmentOption> wholeOptions(SegmentMenu menu, GpuPool pool, ColocationService service) {
-    return menu.options(pool.type().name(), service.id()).stream().filter(o -> o.whole() && o.processes() == 1).toList();
+  /** The segment of {@code o} on a GPU of {@code pool}: the whole GPU, or its instance at the profile's first legal start. */
+  private static Segment segment(GpuPool pool, SegmentOption o) {
+    return o.at(o.whole() ? 0 : pool.partitioning().requireMig().profile(o.profile()).allowedStarts().get(0));
   }
 
   /** A service's demand left after its own GPUs, at the batch it runs on a shared GPU. */
@@ -122,7 +125,7 @@ final class TimeSharingBaseline extends DemandPlanner {
       for (Tenant x : tenants) {
         memory += x.service.processMemoryBytes();
       }
-      if (memory > pool.partitioning().memoryBytes()) {
+      if (memory > segment(pool, t.best).placement().memoryBytes(pool.partitioning())) {
         return false;
       }
       List<Tenant> withNew = new ArrayList<>(tenants);
@@ -130,7 +133,10 @@ final class TimeSharingBaseline extends DemandPlanner {
       int[] bestRound = null;
       SegmentOption bestOption = null;
       double bestBusy = Double.POSITIVE_INFINITY;
-      for (SegmentOption o : wholeOptions(menu, pool, t.service)) {
+      for (SegmentOption o : ExclusiveBaseline.aloneOptions(menu, pool, t.service.id())) {
+        if (!segment(pool, o).placement().equals(segment(pool, batches.get(0)).placement())) {
+          continue; // tenants take turns on one part: the whole GPU, or the same instance
+        }
         List<SegmentOption> at = new ArrayList<>(batches);
         at.add(o);
         int[] k = perRound(problem, withNew, at);
@@ -181,7 +187,7 @@ final class TimeSharingBaseline extends DemandPlanner {
       List<Segment> segments = new ArrayList<>();
       for (int i = 0; i < tenants.size(); i++) {
         for (int j = 0; j < perRound[i]; j++) {
-          segments.add(batches.get(i).at(0));
+          segments.add(segment(pool, batches.get(i)));
         }
       }
       return new GpuConfiguration(pool.type().name(), segments);
