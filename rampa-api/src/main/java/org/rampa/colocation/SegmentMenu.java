@@ -82,11 +82,22 @@ public final class SegmentMenu {
           }
           SegmentOption o = new SegmentOption(s.id(), pool.type().name(), profile, batch, processes, memory, 0, stage);
           GpuConfiguration gpu = new GpuConfiguration(pool.type().name(), List.of(o.at(start)));
+          // most (batch, processes, part) triples of measured tables have no time, and the verifier would refuse them for
+          // that (as it refuses a placement the GPU cannot hold): those are skipped before its full check
+          try {
+            gpu.segments().get(0).placement().requireOn(pool.partitioning());
+          } catch (IllegalArgumentException e) {
+            continue;
+          }
+          Optional<List<SegmentPerformance>> perf = ColocationPerformance.evaluate(problem, gpu);
+          if (perf.isEmpty()) {
+            continue;
+          }
           // the verifier's own rules on the part alone: legal, admitted, memory, SLO
           if (!ColocationVerifier.check(alone, new ColocationPlan(List.of(gpu), 0)).isEmpty()) {
             continue;
           }
-          double throughput = ColocationPerformance.evaluate(problem, gpu).orElseThrow().get(0).throughput();
+          double throughput = perf.get().get(0).throughput();
           out.add(new SegmentOption(s.id(), pool.type().name(), profile, batch, processes, memory, throughput, stage));
         }
       }
