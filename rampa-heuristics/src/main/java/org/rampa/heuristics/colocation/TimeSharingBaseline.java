@@ -50,7 +50,11 @@ final class TimeSharingBaseline extends DemandPlanner {
       SegmentOption best = best(problem, menu, s).orElseThrow();
       GpuPool pool = problem.pool(best.gpuType());
       double demand = s.rate() * scale;
-      int full = (int) Math.floor(demand / best.throughput());
+      double fills = Math.floor(demand / best.throughput());
+      if (fills > pool.count()) {
+        return Optional.empty(); // more GPUs of its own than the pool has (and no list of that many copies)
+      }
+      int full = (int) fills;
       alone.addAll(Collections.nCopies(full, new GpuConfiguration(pool.type().name(), List.of(segment(pool, best)))));
       used.merge(pool, full, Integer::sum);
       double left = demand - full * best.throughput();

@@ -59,6 +59,17 @@ class TimeSharingAndPipelinesTest {
   }
 
   @Test
+  void timeSharingSaysNoPlanForADemandFarBeyondTheCluster() {
+    ColocationProblem p = RandomMixes.of(3);
+    ColocationProblem huge = new ColocationProblem(p.services().stream().map(s -> new ColocationService(s.id(), s.model(), s.batches(), s.processCounts(),
+        s.rate() * 1e12, s.slo(), s.processMemoryBytes(), s.weight())).toList(), p.pools(), p.timeModel(), p.interference(), p.sloRule(), p.admission(),
+        ColocationObjective.MIN_GPUS);
+    ColocationResult r = ColocationPlanners.named("time-sharing").plan(huge, Duration.ofSeconds(2));
+    assertThat(r.status()).isEqualTo(SolveStatus.NO_PLAN_FOUND);
+    assertThat(r.reason()).startsWith("time-sharing:");
+  }
+
+  @Test
   void pipelinedServicesArePlannedInStagesAndVerified() {
     int plans = 0;
     int staged = 0;
