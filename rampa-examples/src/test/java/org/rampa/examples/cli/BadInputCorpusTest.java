@@ -452,5 +452,11 @@ class BadInputCorpusTest {
     bad("vastpipe-e1: --out a file", args("vastpipe-e1", "--out", file), "--out", "e1-file", "not a folder");
     Path blocked = Files.createDirectories(dir.resolve("e1-blocked").resolve("e1.csv")).getParent();
     bad("vastpipe-e1: --out holds a folder named like an output", args("vastpipe-e1", "--out", blocked), "--out", "e1.csv", "cannot be overwritten");
+    bad("vastpipe-e1: --source unknown", args("vastpipe-e1", "--out", out, "--source", "mi300"), "--source = mi300", "parvagpu", "muxserve", "modelled");
+    bad("vastpipe-e1: --slo-scale below 1", args("vastpipe-e1", "--out", out, "--slo-scale", 0.5), "--slo-scale = 0.5", "[1, 1000]");
+    bad("vastpipe-e1: --slo-scale NaN", args("vastpipe-e1", "--out", out, "--slo-scale", "NaN"), "--slo-scale = NaN");
+    bad("vastpipe-e1: --max-segments 2", args("vastpipe-e1", "--out", out, "--max-segments", 2), "--max-segments = 2", "[3, 6]");
+    bad("vastpipe-e1: --max-segments 7", args("vastpipe-e1", "--out", out, "--max-segments", 7), "--max-segments = 7");
+    bad("vastpipe-e1: --mixes beyond muxserve's 10", args("vastpipe-e1", "--out", out, "--source", "muxserve", "--mixes", 11), "--mixes = 11", "[1, 10]");
   }
 }
