@@ -36,6 +36,10 @@ public final class ColocationReplay {
           .orElseThrow(() -> new IllegalArgumentException("the truth's time model has no batch time for a segment of " + gpu));
       for (int i = 0; i < perf.size(); i++) {
         Segment segment = gpu.segments().get(i);
+        if (segment.stage() != null) {
+          // a pipeline serves at its slowest stage's rate: summing segments, as below, would overcount it
+          throw new IllegalArgumentException("segment " + segment + ": the replay does not handle pipelined services (stages) yet");
+        }
         ColocationService service = truth.service(segment.service());
         SegmentPerformance p = perf.get(i);
         segments++;

@@ -1,6 +1,7 @@
 package org.rampa.colocation;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +27,16 @@ import org.rampa.perf.SloPredicate;
  * count allowed and its batch time with interference (recomputed by {@link ColocationPerformance}
  * for exactly that GPU's co-runners) within the SLO rule; and every service's rate times the claimed
  * scale met.
+ *
+ * <p>Time-sharing ({@link GpuConfiguration#timeShared()}): segments take turns on the whole GPU
+ * or on one MIG instance, every tenant's process stays resident (their memory sums within the
+ * part's), and each segment's round (not its own batch) must meet its SLO rule.
+ *
+ * <p>Pipelines: a segment's stage must exist among its service's partitions; a partition serves the
+ * rate its slowest stage serves (a stage with no segment serves nothing), and a request crossing the
+ * pipeline meets the SLO rule when the sum over its stages of the slowest segment's batch time does
+ * (transfers between stages are not charged: the problem has no interconnect model). A service is
+ * served its whole-model segments' throughput plus what each of its partitions serves.
  */
 public final class ColocationVerifier {
   private ColocationVerifier() {}
@@ -45,8 +56,7 @@ public final class ColocationVerifier {
     if (!out.isEmpty()) {
       return out;
     }
-    Map<String, Double> served = new LinkedHashMap<>();
-    problem.services().forEach(s -> served.put(s.id(), 0.0));
+    Served served = new Served();
     for (int g = 0; g < plan.gpus().size(); g++) {
       checkGpu(problem, g, plan.gpus().get(g), served, out);
     }
@@ -54,9 +64,11 @@ public final class ColocationVerifier {
       out.add("plan.scale = " + plan.scale() + ": the fewest-GPUs objective serves the whole demand (scale 1)");
     }
     for (ColocationService s : problem.services()) {
+      served.pipelineLatency(problem, s, out);
       double need = s.rate() * plan.scale();
-      if (!serves(served.get(s.id()), need)) {
-        out.add("service " + s.id() + ": served " + served.get(s.id()) + " req/s, the demand at scale " + plan.scale() + " is " + need);
+      double got = served.of(s);
+      if (!serves(got, need)) {
+        out.add("service " + s.id() + ": served " + got + " req/s, the demand at scale " + plan.scale() + " is " + need);
       }
     }
     return out;
@@ -75,18 +87,19 @@ public final class ColocationVerifier {
     }
   }
 
-  /** Per service, the throughput a plan serves (requests/s), with interference. */
+  /** Per service, the throughput a plan serves (requests/s), with interference; a pipelined service the rate its slowest stage serves. */
   public static Map<String, Double> throughputs(ColocationProblem problem, ColocationPlan plan) {
-    Map<String, Double> served = new LinkedHashMap<>();
-    problem.services().forEach(s -> served.put(s.id(), 0.0));
+    Served served = new Served();
     for (GpuConfiguration gpu : plan.gpus()) {
       List<SegmentPerformance> perf = ColocationPerformance.evaluate(problem, gpu)
           .orElseThrow(() -> new IllegalArgumentException("the time model has no time for a segment on " + gpu));
       for (int i = 0; i < perf.size(); i++) {
-        served.merge(gpu.segments().get(i).service(), perf.get(i).throughput(), Double::sum);
+        served.add(gpu.segments().get(i), perf.get(i));
       }
     }
-    return served;
+    Map<String, Double> out = new LinkedHashMap<>();
+    problem.services().forEach(s -> out.put(s.id(), served.of(s)));
+    return out;
   }
 
   /** The objective's value of a plan: GPUs used, the scale served, or the weighted served throughput. */
@@ -101,7 +114,7 @@ public final class ColocationVerifier {
     };
   }
 
-  private static void checkGpu(ColocationProblem problem, int g, GpuConfiguration gpu, Map<String, Double> served, List<String> out) {
+  private static void checkGpu(ColocationProblem problem, int g, GpuConfiguration gpu, Served served, List<String> out) {
     String where = "gpu " + g + " (" + gpu.gpuType() + ")";
     GpuPool pool = problem.pool(gpu.gpuType());
     GpuPartitioning part = pool.partitioning();
@@ -111,8 +124,9 @@ public final class ColocationVerifier {
     long contended = placements.stream().filter(p -> p instanceof MpsShare || p instanceof CuMask).count();
     long mig = placements.stream().filter(p -> p instanceof MigSlice || p instanceof MigSliceMps).count();
     long templates = placements.stream().filter(p -> p instanceof TemplatePartition).count();
-    if (whole > 0 && segs.size() > 1) {
-      out.add(where + ": a whole-GPU segment must be alone on its GPU, found " + segs.size() + " segments");
+    if (whole > 0 && whole < segs.size()) {
+      out.add(where + ": a whole-GPU segment shares its GPU only in time, with other whole-GPU segments; found " + whole + " whole among "
+          + segs.size() + " segments");
       return;
     }
     if (Long.signum(contended) + Long.signum(mig) + Long.signum(templates) > 1) {
@@ -129,7 +143,8 @@ public final class ColocationVerifier {
       }
     }
     if (mig > 0) {
-      List<MigSlice> slices = segs.stream().map(Segment::migSlice).toList();
+      // time-sharing tenants take turns on one instance: its layout is that instance alone
+      List<MigSlice> slices = gpu.timeShared() ? List.of(segs.get(0).migSlice()) : segs.stream().map(Segment::migSlice).toList();
       Optional<ShareViolation> v = MigLayout.check(part.requireMig(), slices);
       if (v.isPresent()) {
         out.add(where + ": illegal MIG layout: " + v.get().message());
@@ -157,15 +172,35 @@ public final class ColocationVerifier {
         out.add(where + " segment " + i + ": " + e.getMessage());
         return;
       }
+      try {
+        svc.layers(s.stage());
+      } catch (IllegalArgumentException e) {
+        out.add(where + " segment " + i + ": " + e.getMessage());
+        return;
+      }
       long reserved = reservedPerProcess(s.placement(), part);
-      if (reserved < svc.processMemoryBytes()) {
-        out.add(where + " segment " + i + " (" + s.service() + "): each process may use " + reserved + " bytes, the service needs " + svc.processMemoryBytes());
+      long need = svc.processMemoryBytes(s.stage());
+      if (reserved < need) {
+        out.add(where + " segment " + i + " (" + s.service() + "): each process may use " + reserved + " bytes, the service needs " + need);
       }
       if (!svc.batches().contains(s.batch())) {
         out.add(where + " segment " + i + " (" + s.service() + "): batch " + s.batch() + " is not one of the service's " + svc.batches());
       }
       if (!svc.processCounts().contains(s.processes())) {
         out.add(where + " segment " + i + " (" + s.service() + "): " + s.processes() + " processes is not one of the service's " + svc.processCounts());
+      }
+    }
+    if (gpu.timeShared()) {
+      // every tenant's context stays resident while the others take their turns
+      Map<String, Long> resident = new LinkedHashMap<>();
+      for (Segment s : segs) {
+        resident.put(s.service() + (s.stage() == null ? "" : " " + s.stage()), problem.service(s.service()).processMemoryBytes(s.stage()));
+      }
+      long sum = resident.values().stream().mapToLong(Long::longValue).sum();
+      long room = segs.get(0).placement().memoryBytes(part);
+      if (sum > room) {
+        out.add(where + ": time-sharing keeps every tenant resident: " + resident.keySet() + " need " + sum + " bytes, "
+            + segs.get(0).placement().label() + " has " + room);
       }
     }
     Optional<List<SegmentPerformance>> perf = ColocationPerformance.evaluate(problem, gpu);
@@ -177,11 +212,11 @@ public final class ColocationVerifier {
       Segment s = segs.get(i);
       ColocationService svc = problem.service(s.service());
       SegmentPerformance p = perf.get().get(i);
-      if (!problem.sloRule().admits(p.batchSeconds(), svc)) {
+      served.add(s, p);
+      if (s.stage() == null && !problem.sloRule().admits(p.batchSeconds(), svc)) {
         out.add(where + " segment " + i + " (" + s.service() + "): a batch takes " + p.batchSeconds() * 1e3 + " ms with α = " + p.slowdown()
             + ", the SLO rule allows " + problem.sloRule().latencyFraction() + " × " + svc.slo().toNanos() / 1e6 + " ms");
       }
-      served.merge(s.service(), p.throughput(), Double::sum);
     }
   }
 
@@ -214,5 +249,57 @@ public final class ColocationVerifier {
       return m.processMemoryBytes();
     }
     return p.memoryBytes(part);
+  }
+
+  /** What a plan serves per service: whole-model segments' throughput, and per pipeline stage its throughput and slowest batch. */
+  private static final class Served {
+    private final Map<String, Double> whole = new HashMap<>();
+    /** Per service and stage: {throughput, slowest batch seconds}. */
+    private final Map<String, Map<PipelineStage, double[]>> stages = new HashMap<>();
+
+    void add(Segment s, SegmentPerformance p) {
+      if (s.stage() == null) {
+        whole.merge(s.service(), p.throughput(), Double::sum);
+        return;
+      }
+      double[] acc = stages.computeIfAbsent(s.service(), k -> new HashMap<>()).computeIfAbsent(s.stage(), k -> new double[2]);
+      acc[0] += p.throughput();
+      acc[1] = Math.max(acc[1], p.batchSeconds());
+    }
+
+    /** Whole-model throughput plus, per partition, its slowest stage's throughput. */
+    double of(ColocationService s) {
+      double out = whole.getOrDefault(s.id(), 0.0);
+      Map<PipelineStage, double[]> mine = stages.getOrDefault(s.id(), Map.of());
+      for (int p = 0; p < s.partitions().size(); p++) {
+        double slowest = Double.POSITIVE_INFINITY;
+        for (int k = 0; k < s.partitions().get(p).stages(); k++) {
+          double[] acc = mine.get(new PipelineStage(p, k));
+          slowest = Math.min(slowest, acc == null ? 0 : acc[0]);
+        }
+        out += slowest;
+      }
+      return out;
+    }
+
+    /** Per used partition of {@code s}: the sum over its stages of the slowest segment's batch time within the SLO rule. */
+    void pipelineLatency(ColocationProblem problem, ColocationService s, List<String> out) {
+      Map<PipelineStage, double[]> mine = stages.getOrDefault(s.id(), Map.of());
+      for (int p = 0; p < s.partitions().size(); p++) {
+        double sum = 0;
+        boolean used = false;
+        for (int k = 0; k < s.partitions().get(p).stages(); k++) {
+          double[] acc = mine.get(new PipelineStage(p, k));
+          if (acc != null) {
+            used = true;
+            sum += acc[1];
+          }
+        }
+        if (used && !problem.sloRule().admits(sum, s)) {
+          out.add("service " + s.id() + " partition " + p + " " + s.partitions().get(p).cuts() + ": its stages' slowest batches take " + sum * 1e3
+              + " ms in sum, the SLO rule allows " + problem.sloRule().latencyFraction() + " × " + s.slo().toNanos() / 1e6 + " ms");
+        }
+      }
+    }
   }
 }

@@ -10,9 +10,17 @@ import org.rampa.domain.share.Placement;
  * One service running on one part of a GPU at one batch size: the whole GPU, an MPS share, a MIG
  * instance, n MPS processes inside a MIG instance (ParvaGPU's segment), an AMD CU mask (contended
  * like an MPS share) or an NPU partition template (a hard partition like a MIG instance). Every
- * placement kind can be a segment; {@link ColocationVerifier} decides which may share a GPU.
+ * placement kind can be a segment; {@link ColocationVerifier} decides which may share a GPU. Several
+ * segments on the same whole GPU or MIG instance time-share it ({@link GpuConfiguration#timeShared()}).
+ *
+ * @param stage the pipeline stage this segment runs, or null when it runs the whole model
  */
-public record Segment(String service, Placement placement, int batch) {
+public record Segment(String service, Placement placement, int batch, PipelineStage stage) {
+
+  /** A segment running the service's whole model. */
+  public Segment(String service, Placement placement, int batch) {
+    this(service, placement, batch, null);
+  }
 
   public Segment {
     Invalid.requireNonBlank("segment.service", service);

@@ -10,8 +10,21 @@ import org.rampa.domain.share.Whole;
  * {@code processes} processes, or the whole GPU when {@code profile} is null — at one batch size,
  * with the throughput it gives under the SLO rule. Isolation makes the throughput independent of
  * the co-runners, so an option is priced once and placed at any legal start.
+ *
+ * @param stage the pipeline stage the option runs, or null for the whole model
  */
-public record SegmentOption(String service, String gpuType, String profile, int batch, int processes, long processMemoryBytes, double throughput) {
+public record SegmentOption(String service, String gpuType, String profile, int batch, int processes, long processMemoryBytes, double throughput,
+    PipelineStage stage) {
+
+  /** An option running the service's whole model. */
+  public SegmentOption(String service, String gpuType, String profile, int batch, int processes, long processMemoryBytes, double throughput) {
+    this(service, gpuType, profile, batch, processes, processMemoryBytes, throughput, null);
+  }
+
+  /** The batch time alone on its part (isolated: the time the verifier recomputes). */
+  public double batchSeconds() {
+    return processes * batch / throughput;
+  }
 
   /** The segment this option is at memory-slice {@code start} (ignored for the whole GPU). */
   public Segment at(int start) {
@@ -23,7 +36,7 @@ public record SegmentOption(String service, String gpuType, String profile, int 
     } else {
       p = new MigSliceMps(profile, start, processes, processMemoryBytes);
     }
-    return new Segment(service, p, batch);
+    return new Segment(service, p, batch, stage);
   }
 
   public boolean whole() {

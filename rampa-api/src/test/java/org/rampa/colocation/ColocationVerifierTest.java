@@ -42,7 +42,7 @@ class ColocationVerifierTest {
         .anySatisfy(v -> assertThat(v).contains("illegal MIG layout"));
     assertThat(ColocationVerifier.check(S1, new ColocationPlan(List.of(gpu(
         new Segment("resnet50", new Whole(), 1), new Segment("bert", new MigSlice("4g.40gb", 0), 1))), 0)))
-        .anySatisfy(v -> assertThat(v).contains("must be alone"));
+        .anySatisfy(v -> assertThat(v).contains("shares its GPU only in time"));
     GpuConfiguration one = gpu(new Segment("resnet50", new MigSlice("1g.10gb", 0), 1));
     assertThat(ColocationVerifier.check(S1, new ColocationPlan(java.util.Collections.nCopies(11, one), 0)))
         .anySatisfy(v -> assertThat(v).contains("11 GPUs of A100-SXM4-80GB used, the cluster has 10"));
@@ -102,7 +102,7 @@ class ColocationVerifierTest {
     assertThat(ColocationVerifier.check(S1, new ColocationPlan(List.of(gpu(new Segment("bert", new CuMask(10, 0), 1))), 0)))
         .anySatisfy(m -> assertThat(m).contains("offers no CU masking"));
     GpuConfiguration mixed = new GpuConfiguration("MI100", List.of(new Segment("a", new Whole(), 1), new Segment("b", new CuMask(60, 1L << 30), 1)));
-    assertThat(ColocationVerifier.check(p, new ColocationPlan(List.of(mixed), 1))).anySatisfy(m -> assertThat(m).contains("must be alone"));
+    assertThat(ColocationVerifier.check(p, new ColocationPlan(List.of(mixed), 1))).anySatisfy(m -> assertThat(m).contains("shares its GPU only in time"));
   }
 
   @Test

@@ -75,6 +75,13 @@ public final class PatternColocationPlanner implements ColocationPlanner {
 
   @Override
   public ColocationResult plan(ColocationProblem original, Duration timeLimit) {
+    // its columns run whole models only: with a pipelined service its bound would not be a bound
+    for (var s : original.services()) {
+      if (!s.partitions().isEmpty()) {
+        return ColocationResult.noPlan(SolveStatus.NO_PLAN_FOUND, name() + ": service " + s.id() + " offers pipeline partitions " + s.partitions()
+            + "; this planner's configurations run whole models only, so it cannot claim a bound (use the heuristic)");
+      }
+    }
     ColocationProblem problem = original.memoized();
     long deadline = System.nanoTime() + timeLimit.toNanos();
     OrToolsNatives.ensureLoaded();

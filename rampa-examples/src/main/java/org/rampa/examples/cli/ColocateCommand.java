@@ -43,7 +43,7 @@ final class ColocateCommand implements Callable<Integer> {
 
   @Option(names = "--planner", defaultValue = "heuristic", paramLabel = "NAME",
       description = "exact (aggregated integer model on SCIP with its LP bound, warm-started by the heuristic), heuristic, or a baseline: exclusive, uniform-mig-1g, uniform-mig-3g, "
-          + "even-mps-2, even-mps-4, gpu-lets (the MPS baselines find no plan on ParvaGPU's MIG-only measurements). Default: ${DEFAULT-VALUE}.")
+          + "even-mps-2, even-mps-4, gpu-lets, time-sharing (the MPS baselines find no plan on ParvaGPU's MIG-only measurements; time-sharing takes turns on the 7g instance). Default: ${DEFAULT-VALUE}.")
   String planner;
 
   @Option(names = "--objective", defaultValue = "min-gpus", paramLabel = "NAME",

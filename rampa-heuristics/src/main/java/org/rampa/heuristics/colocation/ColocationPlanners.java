@@ -12,7 +12,7 @@ public final class ColocationPlanners {
   private ColocationPlanners() {}
 
   /** The heuristic and the baselines {@link #named} accepts, the heuristic first ({@link #LEARNED} is accepted too). */
-  public static final List<String> NAMES = List.of("heuristic", "exclusive", "uniform-mig-1g", "uniform-mig-3g", "even-mps-2", "even-mps-4", "gpu-lets");
+  public static final List<String> NAMES = List.of("heuristic", "exclusive", "uniform-mig-1g", "uniform-mig-3g", "even-mps-2", "even-mps-4", "gpu-lets", "time-sharing");
 
   public static final String LEARNED = "learned";
 
@@ -25,6 +25,7 @@ public final class ColocationPlanners {
       case "even-mps-2" -> MpsSetBaseline.evenSplit(2);
       case "even-mps-4" -> MpsSetBaseline.evenSplit(4);
       case "gpu-lets" -> MpsSetBaseline.gpuLets();
+      case "time-sharing" -> new TimeSharingBaseline();
       case LEARNED -> org.rampa.heuristics.learned.LearnedColocationPlanner.shipped();
       default -> throw Invalid.value("planner", name, "is not a co-location heuristic or baseline", "use one of " + NAMES + " or " + LEARNED);
     };

@@ -37,13 +37,7 @@ final class ExclusiveBaseline extends PackingPlanner {
       if (pool.count() == 0) {
         continue;
       }
-      String type = pool.type().name();
-      Optional<SegmentOption> o = single(menu, type, service.id(), null);
-      if (o.isEmpty() && pool.partitioning().mig().isPresent()) {
-        MigProfile largest = pool.partitioning().requireMig().profiles().stream()
-            .max(Comparator.comparingInt(MigProfile::computeSlices).thenComparingInt(MigProfile::memorySlices)).orElseThrow();
-        o = single(menu, type, service.id(), largest.name());
-      }
+      Optional<SegmentOption> o = aloneOptions(menu, pool, service.id()).stream().findFirst();
       if (o.isPresent() && (best.isEmpty() || o.get().throughput() > best.get().throughput())) {
         best = o;
       }
@@ -51,8 +45,24 @@ final class ExclusiveBaseline extends PackingPlanner {
     return best.map(o -> copies(o, demand)).orElse(List.of());
   }
 
-  private static Optional<SegmentOption> single(SegmentMenu menu, String type, String service, String profile) {
-    return menu.options(type, service).stream().filter(o -> o.processes() == 1 && java.util.Objects.equals(o.profile(), profile)).findFirst();
+  /**
+   * The options of {@code service} that hold a GPU of {@code pool} alone with one process, best
+   * throughput first: the whole GPU; when the time model knows no whole-card time, the largest MIG
+   * instance.
+   */
+  static List<SegmentOption> aloneOptions(SegmentMenu menu, GpuPool pool, String service) {
+    String type = pool.type().name();
+    List<SegmentOption> whole = single(menu, type, service, null);
+    if (!whole.isEmpty() || pool.partitioning().mig().isEmpty()) {
+      return whole;
+    }
+    MigProfile largest = pool.partitioning().requireMig().profiles().stream()
+        .max(Comparator.comparingInt(MigProfile::computeSlices).thenComparingInt(MigProfile::memorySlices)).orElseThrow();
+    return single(menu, type, service, largest.name());
+  }
+
+  private static List<SegmentOption> single(SegmentMenu menu, String type, String service, String profile) {
+    return menu.options(type, service).stream().filter(o -> o.processes() == 1 && java.util.Objects.equals(o.profile(), profile)).toList();
   }
 
   /** Enough copies of {@code o} to serve {@code demand}. */

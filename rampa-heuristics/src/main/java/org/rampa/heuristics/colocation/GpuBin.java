@@ -1,7 +1,9 @@
 package org.rampa.heuristics.colocation;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
 import org.rampa.colocation.GpuConfiguration;
 import org.rampa.colocation.GpuPool;
@@ -11,38 +13,47 @@ import org.rampa.domain.share.MigProfile;
 
 /**
  * One GPU being filled: either one whole-GPU option, or isolated options on MIG instances at legal,
- * non-overlapping starts (the rules {@link org.rampa.domain.share.MigLayout} checks).
+ * non-overlapping starts (the rules {@link org.rampa.domain.share.MigLayout} checks). The used
+ * memory slices are a bit mask, so the best start for a profile depends on the mask alone and is
+ * looked up in the pool's {@link Starts}.
  */
 final class GpuBin {
 
   final GpuPool pool;
   final List<SegmentOption> options = new ArrayList<>();
   final List<Integer> starts = new ArrayList<>();
-  private final boolean[] used;
+  /** Memory slices of the card (0 without MIG). */
+  private final int slices;
+  private final Starts startTable;
+  private long usedMask;
   private boolean whole;
+  /** Position in the packing's GPU list (larger = later), so best fit breaks ties as a scan of the list would. */
+  long order;
 
-  GpuBin(GpuPool pool) {
+  GpuBin(GpuPool pool, Starts startTable) {
     this.pool = pool;
-    this.used = new boolean[pool.partitioning().mig().map(MigGeometry::memorySlices).orElse(0)];
+    this.startTable = startTable;
+    this.slices = pool.partitioning().mig().map(MigGeometry::memorySlices).orElse(0);
   }
 
   boolean isEmpty() {
     return options.isEmpty();
   }
 
+  boolean whole() {
+    return whole;
+  }
+
+  long usedMask() {
+    return usedMask;
+  }
+
   int usedSlices() {
-    if (whole) {
-      return Math.max(used.length, 1);
-    }
-    int n = 0;
-    for (boolean u : used) {
-      n += u ? 1 : 0;
-    }
-    return n;
+    return whole ? Math.max(slices, 1) : Long.bitCount(usedMask);
   }
 
   int freeSlices() {
-    return whole ? 0 : used.length - usedSlices();
+    return whole ? 0 : slices - Long.bitCount(usedMask);
   }
 
   /**
@@ -53,25 +64,11 @@ final class GpuBin {
     if (o.whole()) {
       return isEmpty() ? OptionalInt.of(0) : OptionalInt.empty();
     }
-    if (whole || used.length == 0) {
+    if (whole || slices == 0) {
       return OptionalInt.empty();
     }
-    MigGeometry g = pool.partitioning().requireMig();
-    MigProfile p = g.profile(o.profile());
-    int best = -1;
-    int bestRoom = -1;
-    for (int s : p.allowedStarts()) {
-      if (free(s, p.memorySlices())) {
-        mark(s, p.memorySlices(), true);
-        int room = room(g);
-        mark(s, p.memorySlices(), false);
-        if (room > bestRoom) {
-          bestRoom = room;
-          best = s;
-        }
-      }
-    }
-    return best < 0 ? OptionalInt.empty() : OptionalInt.of(best);
+    int s = startTable.best(usedMask, o.profile());
+    return s < 0 ? OptionalInt.empty() : OptionalInt.of(s);
   }
 
   void add(SegmentOption o, int start) {
@@ -80,18 +77,20 @@ final class GpuBin {
     if (o.whole()) {
       whole = true;
     } else {
-      mark(start, pool.partitioning().requireMig().profile(o.profile()).memorySlices(), true);
+      usedMask |= Starts.bits(start, startTable.profile(o.profile()).memorySlices());
     }
   }
 
-  void remove(int index) {
+  /** Removes and returns the option at {@code index}. */
+  SegmentOption remove(int index) {
     SegmentOption o = options.remove(index);
     int start = starts.remove(index);
     if (o.whole()) {
       whole = false;
     } else {
-      mark(start, pool.partitioning().requireMig().profile(o.profile()).memorySlices(), false);
+      usedMask &= ~Starts.bits(start, startTable.profile(o.profile()).memorySlices());
     }
+    return o;
   }
 
   GpuConfiguration configuration() {
@@ -102,28 +101,79 @@ final class GpuBin {
     return new GpuConfiguration(pool.type().name(), segments);
   }
 
-  private int room(MigGeometry g) {
-    int n = 0;
-    for (MigProfile p : g.profiles()) {
-      for (int s : p.allowedStarts()) {
-        n += free(s, p.memorySlices()) ? 1 : 0;
+  /**
+   * Per used-slice mask and profile of one MIG geometry, the best free start (the one leaving the
+   * most (profile, start) placements possible), computed once per mask: packing asks the same
+   * question for hundreds of GPUs in the same state.
+   */
+  static final class Starts {
+    private final MigGeometry geometry;
+    private final Map<String, Integer> profileIndex = new HashMap<>();
+    private final Map<Long, int[]> bestByMask = new HashMap<>();
+
+    Starts(MigGeometry geometry) {
+      this.geometry = geometry;
+      if (geometry != null) {
+        if (geometry.memorySlices() > 62) {
+          throw new IllegalArgumentException("MIG geometry " + geometry.name() + " has " + geometry.memorySlices() + " memory slices; the packing handles at most 62");
+        }
+        for (int i = 0; i < geometry.profiles().size(); i++) {
+          profileIndex.put(geometry.profiles().get(i).name(), i);
+        }
       }
     }
-    return n;
-  }
 
-  private boolean free(int start, int size) {
-    for (int i = start; i < start + size; i++) {
-      if (used[i]) {
-        return false;
-      }
+    MigProfile profile(String name) {
+      return geometry.profiles().get(index(name));
     }
-    return true;
-  }
 
-  private void mark(int start, int size, boolean value) {
-    for (int i = start; i < start + size; i++) {
-      used[i] = value;
+    /** The best free start of {@code profile} on a GPU whose used slices are {@code mask}; -1 when none. */
+    int best(long mask, String profile) {
+      return bestByMask.computeIfAbsent(mask, this::bestStarts)[index(profile)];
+    }
+
+    private int index(String profile) {
+      Integer i = profileIndex.get(profile);
+      if (i == null) {
+        geometry.profile(profile); // throws naming the profile and the geometry's profiles
+      }
+      return i;
+    }
+
+    private int[] bestStarts(long mask) {
+      List<MigProfile> profiles = geometry.profiles();
+      int[] out = new int[profiles.size()];
+      for (int i = 0; i < profiles.size(); i++) {
+        MigProfile p = profiles.get(i);
+        int best = -1;
+        int bestRoom = -1;
+        for (int s : p.allowedStarts()) {
+          long b = bits(s, p.memorySlices());
+          if ((mask & b) == 0) {
+            int room = room(mask | b);
+            if (room > bestRoom) {
+              bestRoom = room;
+              best = s;
+            }
+          }
+        }
+        out[i] = best;
+      }
+      return out;
+    }
+
+    private int room(long mask) {
+      int n = 0;
+      for (MigProfile p : geometry.profiles()) {
+        for (int s : p.allowedStarts()) {
+          n += (mask & bits(s, p.memorySlices())) == 0 ? 1 : 0;
+        }
+      }
+      return n;
+    }
+
+    static long bits(int start, int size) {
+      return ((1L << size) - 1) << start;
     }
   }
 }

@@ -1,16 +1,20 @@
 package org.rampa.heuristics.colocation;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.TreeSet;
 import org.rampa.colocation.ColocationPlan;
 import org.rampa.colocation.ColocationProblem;
 import org.rampa.colocation.ColocationService;
 import org.rampa.colocation.GpuPool;
+import org.rampa.colocation.PipelineStage;
 import org.rampa.colocation.SegmentMenu;
 import org.rampa.colocation.SegmentOption;
 
@@ -23,6 +27,15 @@ abstract class PackingPlanner extends DemandPlanner {
 
   /** The options that cover {@code demand} requests/s of {@code service}; empty when it has none. */
   abstract List<SegmentOption> cover(ColocationProblem problem, SegmentMenu menu, ColocationService service, double demand);
+
+  /**
+   * The parts {@code service}'s demand of {@code demand} requests/s splits into, each of which must
+   * be served that rate: the whole model (null), or the stages of the pipeline partition the planner
+   * chose for that demand ({@link #cover} covers the same parts). The baselines run whole models only.
+   */
+  List<PipelineStage> stages(ColocationProblem problem, SegmentMenu menu, ColocationService service, double demand) {
+    return Collections.singletonList(null);
+  }
 
   /** False when every option gets a GPU of its own (the exclusive baseline). */
   abstract boolean shares();
@@ -40,7 +53,11 @@ abstract class PackingPlanner extends DemandPlanner {
     Packing packing = new Packing(problem);
     List<SegmentOption> items = new ArrayList<>();
     for (ColocationService s : problem.services()) {
-      packing.demand.put(s.id(), s.rate() * scale);
+      List<PipelineStage> parts = stages(problem, menu, s, s.rate() * scale);
+      packing.parts.put(s.id(), parts);
+      for (PipelineStage stage : parts) {
+        packing.demand.put(new Unit(s.id(), stage), s.rate() * scale);
+      }
       items.addAll(cover(problem, menu, s, s.rate() * scale));
     }
     items.sort(Comparator.comparingInt((SegmentOption o) -> packing.slices(o)).reversed().thenComparing(SegmentOption::throughput, Comparator.reverseOrder()));
@@ -53,64 +70,144 @@ abstract class PackingPlanner extends DemandPlanner {
     return Optional.of(new ColocationPlan(packing.bins.stream().map(GpuBin::configuration).toList(), scale));
   }
 
-  /** The GPUs of a plan being built, the throughput each service gets and the demand it must get. */
+  /**
+   * The GPUs of a plan being built, the throughput each service gets and the demand it must get.
+   * Every GPU of a MIG pool not held whole sits in a bucket by its used-slice mask, in list order,
+   * so best fit looks at one GPU per occupied mask instead of scanning every GPU.
+   */
   static final class Packing {
     final ColocationProblem problem;
+    /** The used GPUs in plan order; change it only through {@link #place}, {@link #removeBin}, {@link #restoreBin} and {@link #removeLast}. */
     final List<GpuBin> bins = new ArrayList<>();
-    final Map<String, Double> demand = new HashMap<>();
-    final Map<String, Double> served = new HashMap<>();
+    /** Per service, the parts its demand splits into (whole model: [null]). */
+    final Map<String, List<PipelineStage>> parts = new HashMap<>();
+    final Map<Unit, Double> demand = new HashMap<>();
+    final Map<Unit, Double> served = new HashMap<>();
+    private final Map<GpuPool, PoolBins> byPool = new IdentityHashMap<>();
+    private long nextOrder;
 
     Packing(ColocationProblem problem) {
       this.problem = problem;
+      for (GpuPool pool : problem.pools()) {
+        byPool.put(pool, new PoolBins(new GpuBin.Starts(pool.partitioning().mig().orElse(null))));
+      }
     }
 
     int slices(SegmentOption o) {
       return SegmentMenu.memorySlices(problem.pool(o.gpuType()), o);
     }
 
-    /** Best fit: the GPU the option fills most tightly; a new GPU if allowed and none fits; null when none. */
+    /** Best fit: the GPU the option fills most tightly (the first in plan order among equals); a new GPU if allowed and none fits; null when none. */
     GpuBin place(SegmentOption o, boolean share, boolean openNew) {
+      GpuPool pool = problem.pool(o.gpuType());
+      PoolBins pb = byPool.get(pool);
       GpuBin best = null;
       int bestStart = -1;
       int bestFree = Integer.MAX_VALUE;
-      int need = slices(o);
-      if (share) {
-        for (GpuBin b : bins) {
-          if (!b.pool.type().name().equals(o.gpuType()) || b.freeSlices() < need || b.freeSlices() >= bestFree) {
+      if (share && !o.whole()) {
+        int need = slices(o);
+        int total = pool.partitioning().requireMig().memorySlices();
+        for (Map.Entry<Long, TreeSet<GpuBin>> e : pb.byMask.entrySet()) {
+          int free = total - Long.bitCount(e.getKey());
+          if (free < need || free > bestFree) {
             continue;
           }
-          OptionalInt s = b.bestStart(o);
-          if (s.isPresent()) {
-            best = b;
-            bestStart = s.getAsInt();
-            bestFree = b.freeSlices();
+          GpuBin first = e.getValue().first();
+          if (free == bestFree && first.order > best.order) {
+            continue;
+          }
+          int s = pb.starts.best(e.getKey(), o.profile());
+          if (s >= 0) {
+            best = first;
+            bestStart = s;
+            bestFree = free;
           }
         }
       }
       if (best == null) {
-        if (!openNew) {
+        if (!openNew || pb.count >= pool.count()) {
           return null;
         }
-        GpuPool pool = problem.pool(o.gpuType());
-        long open = bins.stream().filter(b -> b.pool == pool).count();
-        if (open >= pool.count()) {
-          return null;
-        }
-        best = new GpuBin(pool);
+        best = new GpuBin(pool, pb.starts);
         OptionalInt s = best.bestStart(o);
         if (s.isEmpty()) {
           return null;
         }
         bestStart = s.getAsInt();
-        bins.add(best);
+        best.add(o, bestStart);
+        appendBin(best);
+      } else {
+        pb.unindex(best);
+        best.add(o, bestStart);
+        pb.index(best);
       }
-      best.add(o, bestStart);
-      served.merge(o.service(), o.throughput(), Double::sum);
+      served.merge(Unit.of(o), o.throughput(), Double::sum);
       return best;
     }
 
-    double surplus(String service) {
-      return served.getOrDefault(service, 0.0) - demand.get(service);
+    /** Takes {@code bin} out of the plan (its services' throughput is the caller's to account). */
+    void removeBin(GpuBin bin) {
+      bins.remove(bin);
+      PoolBins pb = byPool.get(bin.pool);
+      pb.unindex(bin);
+      pb.count--;
+    }
+
+    /** Puts a removed {@code bin} back, at the end of the plan. */
+    void restoreBin(GpuBin bin) {
+      appendBin(bin);
+    }
+
+    /** Takes the last option off {@code bin}, with its throughput. */
+    void removeLast(GpuBin bin) {
+      PoolBins pb = byPool.get(bin.pool);
+      pb.unindex(bin);
+      SegmentOption o = bin.remove(bin.options.size() - 1);
+      pb.index(bin);
+      served.merge(Unit.of(o), -o.throughput(), Double::sum);
+    }
+
+    private void appendBin(GpuBin bin) {
+      bin.order = nextOrder++;
+      bins.add(bin);
+      PoolBins pb = byPool.get(bin.pool);
+      pb.index(bin);
+      pb.count++;
+    }
+
+    double surplus(Unit unit) {
+      return served.getOrDefault(unit, 0.0) - demand.get(unit);
+    }
+  }
+
+  /** What must be served a service's rate: its whole model (stage null) or one stage of its chosen pipeline. */
+  record Unit(String service, PipelineStage stage) {
+    static Unit of(SegmentOption o) {
+      return new Unit(o.service(), o.stage());
+    }
+  }
+
+  /** One pool's GPUs in the plan: how many, and those that may take more MIG instances by used-slice mask. */
+  private static final class PoolBins {
+    final GpuBin.Starts starts;
+    final Map<Long, TreeSet<GpuBin>> byMask = new HashMap<>();
+    int count;
+
+    PoolBins(GpuBin.Starts starts) {
+      this.starts = starts;
+    }
+
+    void index(GpuBin b) {
+      if (!b.whole() && b.freeSlices() > 0) {
+        byMask.computeIfAbsent(b.usedMask(), m -> new TreeSet<>(Comparator.comparingLong(x -> x.order))).add(b);
+      }
+    }
+
+    void unindex(GpuBin b) {
+      TreeSet<GpuBin> same = byMask.get(b.usedMask());
+      if (same != null && same.remove(b) && same.isEmpty()) {
+        byMask.remove(b.usedMask());
+      }
     }
   }
 }

@@ -13,6 +13,7 @@ import org.rampa.colocation.ColocationProblem;
 import org.rampa.colocation.ColocationService;
 import org.rampa.colocation.GpuPool;
 import org.rampa.colocation.ParvaGpuScenarios;
+import org.rampa.colocation.PipelinePartition;
 import org.rampa.colocation.SloRule;
 import org.rampa.domain.share.MpsAdmission;
 import org.rampa.perf.share.AnalyticShareTimeModel;
@@ -26,6 +27,19 @@ final class RandomMixes {
     Random r = new Random(seed);
     ColocationObjective objective = ColocationObjective.values()[r.nextInt(ColocationObjective.values().length)];
     return r.nextBoolean() ? measured(r, objective) : analytic(r, objective);
+  }
+
+  /**
+   * A catalog mix (analytic tier) whose services each offer their models split into 2 and 3 stages
+   * of about equal FLOPs ({@link PipelinePartition#evenFlops}).
+   */
+  static ColocationProblem pipelined(long seed) {
+    Random r = new Random(seed);
+    ColocationObjective objective = ColocationObjective.values()[r.nextInt(ColocationObjective.values().length)];
+    ColocationProblem p = analytic(r, objective);
+    List<ColocationService> services = p.services().stream()
+        .map(s -> s.withPartitions(List.of(PipelinePartition.evenFlops(s.model(), 2), PipelinePartition.evenFlops(s.model(), 3)))).toList();
+    return new ColocationProblem(services, p.pools(), p.timeModel(), p.interference(), p.sloRule(), p.admission(), objective);
   }
 
   private static ColocationProblem measured(Random r, ColocationObjective objective) {
