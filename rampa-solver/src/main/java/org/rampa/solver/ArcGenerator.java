@@ -38,6 +38,13 @@ final class ArcGenerator {
     final boolean needsBetterOut;
     final boolean needsSomeBetter;
     int variable;
+    /** Shared arcs only ({@link #shared()}); a whole-GPU arc keeps the defaults. */
+    SharedUse share;
+
+    /** An arc on shares (MPS levels, MIG instances) rather than whole free GPUs: always a network arc. */
+    boolean shared() {
+      return share != null;
+    }
 
     Arc(int from, int to, int type, int replicas, int slot, double computeSeconds,
         boolean needsBetterIn, boolean needsBetterOut, boolean needsSomeBetter) {
@@ -50,6 +57,36 @@ final class ArcGenerator {
       this.needsBetterIn = needsBetterIn;
       this.needsBetterOut = needsBetterOut;
       this.needsSomeBetter = needsSomeBetter;
+    }
+  }
+
+  /**
+   * What a shared arc holds: placement {@code key} (an MPS share without its reservation, or a MIG
+   * instance) for a stage of {@code memory} bytes, charged slowdown {@code alpha} (its compute
+   * already includes it); its replicas come from fresh GPUs of its type offering the key (when
+   * {@code fresh}) and from the partly used slots {@code parts}, whose α is at most {@code alpha}.
+   * {@code incumbentAlpha[p]}: per entry of that part's incumbent stages, the stage's α once this
+   * arc's stage joins the GPU.
+   */
+  static final class SharedUse {
+    final org.rampa.domain.share.Placement key;
+    final int keyIndex;
+    final double alpha;
+    final long memory;
+    final boolean fresh;
+    final int[] parts;
+    final double[][] incumbentAlpha;
+    int[] partVariables;
+
+    SharedUse(org.rampa.domain.share.Placement key, int keyIndex, double alpha, long memory, boolean fresh, int[] parts,
+        double[][] incumbentAlpha) {
+      this.key = key;
+      this.keyIndex = keyIndex;
+      this.alpha = alpha;
+      this.memory = memory;
+      this.fresh = fresh;
+      this.parts = parts;
+      this.incumbentAlpha = incumbentAlpha;
     }
   }
 
@@ -70,7 +107,7 @@ final class ArcGenerator {
    * The least replica count r <= max with meetsPeriod(T/r + transfers), or -1. Binary search: the
    * load T/r + transfers falls monotonically with r, also in floating point.
    */
-  private int leastReplicas(double compute, double transfers, int max) {
+  int leastReplicas(double compute, double transfers, int max) {
     if (max < 1 || !f.meetsPeriod(compute / max + transfers)) {
       return -1;
     }
@@ -103,6 +140,11 @@ final class ArcGenerator {
       before[l + 1] = before[l] + fastest[l];
     }
     double budget = SloPredicate.latencyBudgetSeconds(f.request.slo());
+    if (f.shared != null) {
+      // a share's time comes from other tiers (measured whole-model stages among them), so no
+      // whole-GPU layer time bounds it from below: each stage is judged on its own compute only
+      Arrays.fill(before, 0);
+    }
     for (int i = 0; i < f.layers; i++) {
       f.checkTime();
       for (int t = 0; t < f.types.size(); t++) {
@@ -122,6 +164,9 @@ final class ArcGenerator {
           addArcs(i, j, t, compute);
         }
       }
+    }
+    if (f.shared != null) {
+      new SharedArcs(f, m, this::leastReplicas, budget).build();
     }
     removeDominatedNetworkArcs();
   }
@@ -162,7 +207,7 @@ final class ArcGenerator {
     }
     Map<Long, List<Arc>> byLayers = new LinkedHashMap<>();
     for (Arc a : f.arcs) {
-      if (a.slot < 0) {
+      if (a.slot < 0 && !a.shared()) {
         byLayers.computeIfAbsent((long) a.from * (f.layers + 1) + a.to, k -> new ArrayList<>()).add(a);
       }
     }
