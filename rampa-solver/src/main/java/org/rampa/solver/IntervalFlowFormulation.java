@@ -237,12 +237,11 @@ final class IntervalFlowFormulation {
     // Free GPUs by type and by (type, cost); nodes by their free GPUs.
     Map<String, Integer> typeIndex = new LinkedHashMap<>();
     for (GpuType t : cluster.gpuTypes()) {
-      for (Gpu g : state.capacity().gpus()) {
-        if (g.type().equals(t.name())) {
-          typeIndex.put(t.name(), types.size());
-          types.add(t);
-          break;
-        }
+      boolean offered = state.capacity().gpus().stream().anyMatch(g -> g.type().equals(t.name()))
+          || menu != null && menu.slots().stream().anyMatch(s -> s.type().name().equals(t.name()));
+      if (offered) {
+        typeIndex.put(t.name(), types.size());
+        types.add(t);
       }
     }
     freePerType = new int[types.size()];
