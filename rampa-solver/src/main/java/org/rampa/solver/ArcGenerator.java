@@ -206,22 +206,26 @@ final class ArcGenerator {
       return;
     }
     Map<Long, List<Arc>> byLayers = new LinkedHashMap<>();
+    java.util.Map<Arc, Integer> order = new java.util.IdentityHashMap<>();
     for (Arc a : f.arcs) {
-      if (a.slot < 0 && !a.shared()) {
+      if (a.slot < 0) {
         byLayers.computeIfAbsent((long) a.from * (f.layers + 1) + a.to, k -> new ArrayList<>()).add(a);
+        order.put(a, order.size());
       }
     }
     java.util.Set<Arc> dominated = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     for (List<Arc> same : byLayers.values()) {
       for (Arc a : same) {
         for (Arc b : same) {
-          if (a == b || !plentiful[b.type] || dominated.contains(b)) {
+          // b replaces a on fresh GPUs only: whole ones, or ones offering b's shared placement
+          if (a == b || !plentiful[b.type] || dominated.contains(b) || b.shared() && !b.share.fresh) {
             continue;
           }
-          double costA = a.replicas * cheapest[a.type];
-          double costB = b.replicas * dearest[b.type];
+          double costA = a.replicas * (a.shared() ? cheapestShared(a) : cheapest[a.type]);
+          double costB = b.replicas * (b.shared() ? dearestFresh(b) : dearest[b.type]);
           boolean noWorse = costB <= costA && b.computeSeconds <= a.computeSeconds;
-          boolean better = costB < costA || b.computeSeconds < a.computeSeconds || b.type < a.type;
+          boolean better = costB < costA || b.computeSeconds < a.computeSeconds || b.type < a.type
+              || b.type == a.type && order.get(b) < order.get(a);
           if (noWorse && better) {
             dominated.add(a);
             break;
@@ -230,6 +234,31 @@ final class ArcGenerator {
       }
     }
     f.arcs.removeIf(dominated::contains);
+  }
+
+  /** The least a GPU of shared arc {@code a} costs: a fresh GPU offering its placement, or one of its slots. */
+  private double cheapestShared(Arc a) {
+    double best = Double.POSITIVE_INFINITY;
+    for (CostGroup g : f.groups) {
+      if (a.share.fresh && g.type == a.type && g.outsideSlowNodes > 0 && !Double.isNaN(g.sharedCosts[a.share.keyIndex])) {
+        best = Math.min(best, g.sharedCosts[a.share.keyIndex]);
+      }
+    }
+    for (int p : a.share.parts) {
+      best = Math.min(best, f.shared.parts.get(p).cost);
+    }
+    return best;
+  }
+
+  /** The most a fresh GPU offering shared arc {@code b}'s placement costs. */
+  private double dearestFresh(Arc b) {
+    double worst = Double.NEGATIVE_INFINITY;
+    for (CostGroup g : f.groups) {
+      if (g.type == b.type && g.outsideSlowNodes > 0 && !Double.isNaN(g.sharedCosts[b.share.keyIndex])) {
+        worst = Math.max(worst, g.sharedCosts[b.share.keyIndex]);
+      }
+    }
+    return worst;
   }
 
   private void addArcs(int i, int j, int t, double compute) {

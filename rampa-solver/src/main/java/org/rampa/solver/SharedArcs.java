@@ -68,6 +68,20 @@ final class SharedArcs {
         }
       }
     }
+    boolean[] plentiful = plentifulFreshTypes();
+    double[][] dearestFresh = new double[types][];
+    for (int t = 0; t < types; t++) {
+      dearestFresh[t] = new double[fresh[t].length];
+      java.util.Arrays.fill(dearestFresh[t], Double.NaN);
+    }
+    for (CostGroup g : f.groups) {
+      for (int k = 0; k < fresh[g.type].length; k++) {
+        if (!Double.isNaN(g.sharedCosts[k]) && g.outsideSlowNodes > 0) {
+          dearestFresh[g.type][k] = Double.isNaN(dearestFresh[g.type][k]) ? g.sharedCosts[k]
+              : Math.max(dearestFresh[g.type][k], g.sharedCosts[k]);
+        }
+      }
+    }
     for (int i = 0; i < f.layers; i++) {
       f.checkTime();
       for (int t = 0; t < types; t++) {
@@ -81,6 +95,10 @@ final class SharedArcs {
           }
           Placement key = SharedSlots.key(p.slot.placement());
           int k = keys.indexOf(key);
+          if (plentiful[t] && k >= 0 && k < fresh[t].length && !Double.isNaN(dearestFresh[t][k])
+              && p.cost >= dearestFresh[t][k]) {
+            continue; // dominated by any fresh GPU offering the same placement (see plentifulFreshTypes)
+          }
           if (k < 0) {
             keys.add(key);
             partsByKey.add(new ArrayList<>());
@@ -173,5 +191,39 @@ final class SharedArcs {
         f.arcs.add(a);
       }
     }
+  }
+
+  /**
+   * Types whose free GPUs outside slow nodes no plan can exhaust: at least maxStages times the
+   * most replicas any stage of the type takes (whole arcs as generated; a shared stage is charged
+   * at most the latency budget, so it needs no more replicas than that compute at the largest
+   * transfer load). There a partly used slot that costs at least the dearest fresh GPU offering
+   * the same placement is dominated: swapping it for a fresh GPU left free keeps the stage's α or
+   * lowers it (α = 1 there), relieves the slot's incumbents, and costs no more. So it is left out,
+   * exactly.
+   */
+  private boolean[] plentifulFreshTypes() {
+    int types = f.types.size();
+    int[] outside = new int[types];
+    for (CostGroup g : f.groups) {
+      outside[g.type] += g.outsideSlowNodes;
+    }
+    int[] largest = new int[types];
+    for (Arc a : f.arcs) {
+      largest[a.type] = Math.max(largest[a.type], a.replicas);
+    }
+    double transfers = 0;
+    if (f.mode == TransferMode.SERIAL) {
+      for (int j = 1; j < f.layers; j++) {
+        transfers = Math.max(transfers, f.networkSeconds[j]);
+      }
+      transfers *= 2;
+    }
+    int sharedMost = least.of(budget, transfers, Integer.MAX_VALUE / 2);
+    boolean[] plentiful = new boolean[types];
+    for (int t = 0; t < types; t++) {
+      plentiful[t] = sharedMost > 0 && outside[t] >= (long) f.request.maxStages() * Math.max(largest[t], sharedMost);
+    }
+    return plentiful;
   }
 }

@@ -80,8 +80,8 @@ final class SharedRows {
   /** A shared arc's slots: none unless chosen, at most its replicas, all of them without fresh GPUs. */
   private void addArcRows() {
     for (Arc a : f.arcs) {
-      if (!a.shared()) {
-        continue;
+      if (!a.shared() || a.share.fresh && a.share.parts.length == 0) {
+        continue; // fresh GPUs only: nothing to tie to the arc
       }
       List<Term> row = new ArrayList<>();
       for (int y : a.share.partVariables) {
