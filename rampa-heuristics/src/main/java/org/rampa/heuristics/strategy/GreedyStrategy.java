@@ -105,9 +105,11 @@ final class GreedyStrategy implements PlacementStrategy {
     for (List<FreeGpu> gpus : byShape.values()) {
       gpus.sort(order);
       FreeGpu first = gpus.get(0);
-      double modelSeconds = c.modelSeconds(first);
+      // a share is never faster than its whole GPU, so the whole GPU's time bounds every shape of the
+      // type from below, and a shape's own times are computed only when one of its sets is evaluated
+      double modelSeconds = c.modelSeconds(first.type());
       if (modelSeconds > latencyBudget) {
-        continue; // a request passes every layer on this shape: no split can meet the latency bound
+        continue; // a request passes every layer on this type: no split can meet the latency bound
       }
       long memory = first.isWhole() ? first.type().memoryBytes() : gpus.stream().mapToLong(FreeGpu::memoryCapBytes).max().orElse(0);
       double[] prefixCost = new double[gpus.size() + 1];
