@@ -50,8 +50,15 @@ import org.rampa.strategy.StrategyOptions;
  * search before any plan. Between phases a plan is judged by {@link SloPredicate} on the links it
  * really gets; the one verifying step ({@code Strategies.verified}) checks what is returned.
  *
- * <p>Settings: {@link ExactOptions} (backend, solver parameters, model choice, LP export), read
- * from {@link StrategyOptions#extra()}; an unknown key is an error. The time limit covers the whole
+ * <p><b>Shared GPUs</b> (opt-in, {@code sharing=on}, {@link org.rampa.strategy.SharingOptions}): stages
+ * may also take the shares of {@link SharedSlotMenu} (MPS levels of free GPUs, MPS room and free MIG
+ * instances of partly used ones), each stage slowed by the largest α of its GPUs, every incumbent
+ * on a touched GPU kept within its SLO (see {@link IntervalFlowFormulation}, "Sharing"). The answer
+ * is then optimal over the menu, which is what is searched; the necessary conditions on whole GPUs
+ * are skipped, and a plan is accepted between phases only when the admission guard admits it.
+ *
+ * <p>Settings: {@link ExactOptions} (backend, solver parameters, model choice, LP export, sharing),
+ * read from {@link StrategyOptions#extra()}; an unknown key is an error. The time limit covers the whole
  * call, measured on the problem's ticker: checks, model building (before each model and inside the
  * backend, whose own limit starts after the model is loaded), warm start and solving. OR-Tools'
  * native libraries load when the strategy is created, not in a call. The solver runs on one thread.
