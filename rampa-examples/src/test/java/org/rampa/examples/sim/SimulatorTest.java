@@ -67,6 +67,10 @@ class SimulatorTest {
     assertThat(r.violations()).isZero();
     assertThat(r.admitted()).isPositive();
     assertThat(r.rejectionReasons().values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(r.arrivals() - r.admitted());
+    RunResult whole = simulator.run(Schedulers.named("rampa-greedy/capability", StrategyOptions.defaults()), trace(9), 24, 1);
+    System.out.printf("rampa-greedy/capability, small preset, trace 9: sharing off admits %d/%d (%.1f GPU-hours), on %d/%d (%.1f GPU-hours)%n",
+        whole.admitted(), whole.arrivals(), whole.gpuHoursByType().values().stream().mapToDouble(Double::doubleValue).sum(),
+        r.admitted(), r.arrivals(), r.gpuHoursByType().values().stream().mapToDouble(Double::doubleValue).sum());
   }
 
   @Test
