@@ -35,7 +35,8 @@ import org.rampa.strategy.TimeBudget;
  *
  * <p><b>Stages.</b> For each shape, every distribution of replicas over the pools offering it whose
  * memory cap holds the stage, up to {@code maxSpreadOptions} per stage (beyond: the search is not
- * exhaustive, and says so); a distribution that stays valid without one of its GPUs on the same
+ * exhaustive, and says so); look-alike untouched nodes (same link, same pools) are used in one
+ * order only, each with no more GPUs than the one before (the others are permutations); a distribution that stays valid without one of its GPUs on the same
  * node status is dominated and skipped. The stage's time is its time alone on the shape times the
  * largest α among its pools; transfers as {@code PerformanceModel.linkBetween} charges them.
  *
@@ -79,6 +80,10 @@ final class SharedLabelSearch {
   private final List<DeviceKind> kinds = new ArrayList<>();
   private final List<Pool> pools = new ArrayList<>();
   private final List<String> nodeIds = new ArrayList<>();
+  /** Per node: its group of look-alike nodes (same link, same pools but for the node). */
+  private int[] nodeGroup;
+  /** Per pool: the only pool of its node with GPUs of its type (so twin nodes map pool to pool). */
+  private boolean[] onlyPool;
   private final double[] suffixMinTime;
   private final DominanceStore store = new DominanceStore();
   private final PriorityQueue<Label> queue = new PriorityQueue<>(
@@ -133,6 +138,21 @@ final class SharedLabelSearch {
         return p;
       });
       pool.gpus.add(first);
+    }
+    Map<String, Integer> groups = new LinkedHashMap<>();
+    List<List<String>> nodeSignatures = new ArrayList<>();
+    nodeIds.forEach(n -> nodeSignatures.add(new ArrayList<>()));
+    bySignature.forEach((sig, pool) -> nodeSignatures.get(pool.node).add(sig.substring(sig.indexOf('|')) + "x" + pool.gpus.size()));
+    nodeGroup = new int[nodeIds.size()];
+    for (int n = 0; n < nodeIds.size(); n++) {
+      List<String> sig = nodeSignatures.get(n);
+      java.util.Collections.sort(sig);
+      String key = c.cluster.node(nodeIds.get(n)).intraLink() + "|" + sig;
+      nodeGroup[n] = groups.computeIfAbsent(key, k -> groups.size());
+    }
+    onlyPool = new boolean[pools.size()];
+    for (Pool p : pools) {
+      onlyPool[p.index] = pools.stream().noneMatch(q -> q != p && q.node == p.node && q.gpus.get(0).typeName().equals(p.gpus.get(0).typeName()));
     }
     boolean slow = false;
     for (String n : nodeIds) {
@@ -265,6 +285,9 @@ final class SharedLabelSearch {
             available += p.gpus.size() - label.used[p.index];
           }
         }
+        boolean[] touched = touched(label);
+        candidates.sort(Comparator.comparingInt((Pool p) -> touched[p.node] ? 0 : 1).thenComparingInt(p -> nodeGroup[p.node])
+            .thenComparingInt(p -> p.node));
         if (candidates.isEmpty() || label.latency + alone + suffixMinTime[j] > latencyBudget
             || !SloPredicate.meetsPeriod(alone / Math.min(available, options.maxReplicas()), c.request.slo())) {
           done[s] = true; // memory, compute and the period only get worse with j (α >= 1)
@@ -273,7 +296,7 @@ final class SharedLabelSearch {
         any = true;
         int[] counts = new int[candidates.size()];
         int[] left = {options.maxSpreadOptions()};
-        enumerate(label, j, s, memory, alone, network, candidates, counts, 0, 0, left);
+        enumerate(label, j, s, memory, alone, network, candidates, counts, 0, 0, left, touched);
         if (left[0] < 0) {
           spreadCut++;
         }
@@ -286,10 +309,17 @@ final class SharedLabelSearch {
 
   /** Every distribution of replicas over {@code candidates} (in list order), up to {@code left} of them. */
   private void enumerate(Label label, int j, int s, long memory, double alone, double network, List<Pool> candidates, int[] counts,
-      int start, int total, int[] left) {
+      int start, int total, int[] left, boolean[] touched) {
     for (int x = start; x < candidates.size() && left[0] >= 0; x++) {
       Pool p = candidates.get(x);
       int cap = Math.min(p.gpus.size() - label.used[p.index], options.maxReplicas() - total);
+      if (x > 0 && twins(candidates.get(x - 1), p, touched)) {
+        // look-alike untouched nodes: use them in order, each with no more GPUs than the one before
+        if (counts[x - 1] == 0) {
+          continue;
+        }
+        cap = Math.min(cap, counts[x - 1]);
+      }
       for (int n = 1; n <= cap && left[0] >= 0; n++) {
         counts[x] = n;
         if (offerDistribution(label, j, s, memory, alone, network, candidates, counts, total + n, left)) {
@@ -299,11 +329,29 @@ final class SharedLabelSearch {
           }
         }
         if (total + n < options.maxReplicas()) {
-          enumerate(label, j, s, memory, alone, network, candidates, counts, x + 1, total + n, left);
+          enumerate(label, j, s, memory, alone, network, candidates, counts, x + 1, total + n, left, touched);
         }
       }
       counts[x] = 0;
     }
+  }
+
+  /** The nodes the path has taken GPUs on. */
+  private boolean[] touched(Label label) {
+    boolean[] touched = new boolean[nodeIds.size()];
+    for (Pool p : pools) {
+      touched[p.node] |= label.used[p.index] > 0;
+    }
+    return touched;
+  }
+
+  /**
+   * Two candidate pools on distinct untouched look-alike nodes, each the node's only pool offering
+   * the shape: interchangeable, so only one order of using them is tried.
+   */
+  private boolean twins(Pool before, Pool p, boolean[] touched) {
+    return before.node != p.node && !touched[before.node] && !touched[p.node] && nodeGroup[before.node] == nodeGroup[p.node]
+        && onlyPool[before.index] && onlyPool[p.index];
   }
 
   /** Offers the stage the distribution describes; true when its period holds (whether or not a label was kept). */
