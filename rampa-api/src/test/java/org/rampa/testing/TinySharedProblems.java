@@ -33,6 +33,7 @@ import org.rampa.verify.InterferenceGuard;
  * for 0 to several co-runners) or in a MIG layout with one instance held; a random model of at most
  * {@code maxLayers} layers whose SLO is scaled to its time on a whole A100, so that some instances
  * need shares, some fit whole GPUs and some are infeasible. The problem's options switch sharing on.
+ * {@link #generate(long, int, int)} allows up to 6 GPUs with a second A100 node.
  */
 public final class TinySharedProblems {
   private TinySharedProblems() {}
@@ -41,6 +42,14 @@ public final class TinySharedProblems {
   private static final String L4 = "L4";
 
   public static PlacementProblem generate(long seed, int maxLayers) {
+    return generate(seed, maxLayers, 4);
+  }
+
+  /**
+   * As {@link #generate(long, int)} with at most {@code maxGpus} GPUs: beyond 4, a second A100
+   * node "b" of 1-2 GPUs when room is left (same seeds give the same instances at 4).
+   */
+  public static PlacementProblem generate(long seed, int maxLayers, int maxGpus) {
     RandomInstances gen = new RandomInstances(seed);
     SplittableRandom r = gen.random();
     GpuCatalog catalog = GpuCatalog.standard();
@@ -55,6 +64,13 @@ public final class TinySharedProblems {
       b.addGpuTypes(catalog.type(L4)).addNodes(Node.of("l", catalog.entry(L4).intraNodeLink()));
       for (int i = 0; i < l4s; i++) {
         b.addGpus(Gpu.of("l" + i, L4, "l"));
+      }
+    }
+    int room = maxGpus - a100s - l4s;
+    if (maxGpus > 4 && room > 0) {
+      b.addNodes(Node.of("b", catalog.entry(A100).intraNodeLink()));
+      for (int i = 0, n = Math.min(room, 1 + r.nextInt(2)); i < n; i++) {
+        b.addGpus(Gpu.of("b" + i, A100, "b"));
       }
     }
     Cluster cluster = b.build();

@@ -27,6 +27,9 @@ import org.rampa.strategy.PlacementStrategy;
 import org.rampa.strategy.SolveStatus;
 import org.rampa.strategy.TimeBudget;
 import org.rampa.strategy.WarmStart;
+import org.rampa.strategy.SharedSlotMenu;
+import org.rampa.domain.share.Whole;
+import org.rampa.verify.InterferenceGuard;
 import org.rampa.strategy.StrategyOptions;
 
 /**
@@ -47,8 +50,15 @@ import org.rampa.strategy.StrategyOptions;
  * search before any plan. Between phases a plan is judged by {@link SloPredicate} on the links it
  * really gets; the one verifying step ({@code Strategies.verified}) checks what is returned.
  *
- * <p>Settings: {@link ExactOptions} (backend, solver parameters, model choice, LP export), read
- * from {@link StrategyOptions#extra()}; an unknown key is an error. The time limit covers the whole
+ * <p><b>Shared GPUs</b> (opt-in, {@code sharing=on}, {@link org.rampa.strategy.SharingOptions}): stages
+ * may also take the shares of {@link SharedSlotMenu} (MPS levels of free GPUs, MPS room and free MIG
+ * instances of partly used ones), each stage slowed by the largest α of its GPUs, every incumbent
+ * on a touched GPU kept within its SLO (see {@link IntervalFlowFormulation}, "Sharing"). The answer
+ * is then optimal over the menu, which is what is searched; the necessary conditions on whole GPUs
+ * are skipped, and a plan is accepted between phases only when the admission guard admits it.
+ *
+ * <p>Settings: {@link ExactOptions} (backend, solver parameters, model choice, LP export, sharing),
+ * read from {@link StrategyOptions#extra()}; an unknown key is an error. The time limit covers the whole
  * call, measured on the problem's ticker: checks, model building (before each model and inside the
  * backend, whose own limit starts after the model is loaded), warm start and solving. OR-Tools'
  * native libraries load when the strategy is created, not in a call. The solver runs on one thread.
@@ -139,6 +149,8 @@ public final class ExactStrategy implements PlacementStrategy {
     double bound = Double.NaN;
     /** The network-only plan, when it met the SLO: an incumbent for the co-location model. */
     Plan incumbent;
+    /** The shared-GPU menu when sharing is on, else null (whole free GPUs only, as always). */
+    SharedSlotMenu menu;
 
     Cascade(PlacementProblem problem) {
       this.problem = problem;
@@ -166,16 +178,27 @@ public final class ExactStrategy implements PlacementStrategy {
     }
 
     private IntervalFlowFormulation formulation(IntervalFlowFormulation.Charging charging) {
-      return new IntervalFlowFormulation(request, state, costs, performance, charging, budget::expired);
+      return new IntervalFlowFormulation(request, state, costs, performance, charging, budget::expired, menu,
+          problem.interference());
+    }
+
+    /** Sharing: the co-location model proves only while no incumbent's rows were summed (see SharedRows). */
+    private boolean provenUnderSharing(IntervalFlowFormulation f) {
+      return menu == null || !f.inexact;
     }
 
     /** Necessary conditions, the relaxed model and its structural check, LP export, warm start. */
     Optional<PlacementResult> checks() {
-      Optional<String> precheck = NecessaryConditions.firstFailure(problem);
+      // the necessary conditions reason about whole free GPUs only: with sharing, the relaxation decides
+      Optional<String> precheck = settings.sharing().enabled() ? Optional.empty() : NecessaryConditions.firstFailure(problem);
       if (precheck.isPresent()) {
         return Optional.of(PlacementResult.infeasible(name, precheck.get(), budget.elapsed()));
       }
       costs = problem.importance().evaluate(state);
+      if (settings.sharing().enabled()) {
+        menu = SharedSlotMenu.of(problem, settings.sharing(), costs);
+        stats.put("sharedSlots", (double) menu.slots().size());
+      }
       try {
         relaxed = formulation(IntervalFlowFormulation.Charging.OPTIMISTIC);
       } catch (IntervalFlowFormulation.OutOfTime e) {
@@ -189,8 +212,8 @@ public final class ExactStrategy implements PlacementStrategy {
         return Optional.of(PlacementResult.infeasible(name, structural.get(), budget.elapsed()));
       }
       if (settings.exportLp().isPresent()) {
-        writeLp(new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.NETWORK).model,
-            settings.exportLp().get());
+        writeLp(new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.NETWORK,
+            () -> false, menu, problem.interference()).model, settings.exportLp().get());
       }
       if (warmStart != null) {
         heuristicPlan = warmStart.plan(problem, budget.remaining());
@@ -212,10 +235,13 @@ public final class ExactStrategy implements PlacementStrategy {
         return Optional.of(first.terminal);
       }
       if (first.holds) {
-        return Optional.of(result(first.plan, first.solution.outcome() == MilpBackend.Outcome.OPTIMAL,
+        return Optional.of(result(first.plan, first.solution.outcome() == MilpBackend.Outcome.OPTIMAL && !relaxed.inexact,
             first.solution.bestBound(), "", budget, stats));
       }
       bound = first.solution.bestBound();
+      if (menu != null) {
+        return Optional.empty(); // packing re-maps whole GPUs only
+      }
       // Same stages, packed onto shared nodes: if that gets the intra-node links the relaxation
       // charged, at no extra cost, it is as good as the relaxation's optimum.
       List<StageAssignment> packedStages = new SolutionDecoder(relaxed).decodePacked(first.solution.values());
@@ -244,7 +270,7 @@ public final class ExactStrategy implements PlacementStrategy {
       }
       if (fallback.terminal == null && fallback.holds) {
         incumbent = fallback.plan;
-        if (fallback.solution.outcome() == MilpBackend.Outcome.OPTIMAL
+        if (fallback.solution.outcome() == MilpBackend.Outcome.OPTIMAL && !fallback.formulation.inexact
             && relativeGap(incumbent.cost(), bound) <= OPTIMALITY_GAP) {
           return Optional.of(result(incumbent, true, bound, "", budget, stats));
         }
@@ -274,6 +300,12 @@ public final class ExactStrategy implements PlacementStrategy {
         }
         return second.terminal;
       }
+      if (!second.holds && menu != null) {
+        return incumbent != null ? result(incumbent, false, bound, "", budget, stats)
+            : PlacementResult.builder().status(SolveStatus.NO_PLAN_FOUND).strategy(name).reason(
+                "with sharing, the co-location model's plan misses an SLO when judged with every co-runner (a bug)")
+                .solveTime(budget.elapsed()).statistics(stats).build();
+      }
       if (!second.holds) {
         throw new IllegalStateException("the exact co-location model produced a plan that misses the SLO on the links "
             + "it really gets, a bug: " + second.plan);
@@ -283,7 +315,8 @@ public final class ExactStrategy implements PlacementStrategy {
           && incumbent.cost() < second.plan.cost()) {
         return result(incumbent, false, bound, "", budget, stats);
       }
-      return result(second.plan, second.solution.outcome() == MilpBackend.Outcome.OPTIMAL, bound, "", budget, stats);
+      return result(second.plan, second.solution.outcome() == MilpBackend.Outcome.OPTIMAL
+          && provenUnderSharing(second.formulation), bound, "", budget, stats);
     }
   }
 
@@ -322,15 +355,20 @@ public final class ExactStrategy implements PlacementStrategy {
         solverParameters));
     a.solution.statistics().forEach((k, v) -> stats.merge(k, v, Double::sum));
     switch (a.solution.outcome()) {
-      case INFEASIBLE -> a.terminal = PlacementResult.infeasible(name, solverReason(problem.request(), problem.state()),
-          budget.elapsed());
+      case INFEASIBLE -> a.terminal = f.inexact
+          ? PlacementResult.builder().status(SolveStatus.NO_PLAN_FOUND).strategy(name).reason("the " + label + " model found no plan; "
+              + "some incumbent's latency rows were summed rather than enumerated (too many choices), so this is no proof")
+              .solveTime(budget.elapsed()).statistics(stats).build()
+          : PlacementResult.infeasible(name, solverReason(problem.request(), problem.state()), budget.elapsed());
       case UNKNOWN -> a.terminal = noSolution("no plan found within the time limit of " + options.timeLimit()
           + " (the " + label + " model has " + f.arcs.size() + " stage candidates); feasibility is unknown. "
           + "Maybe raise the time limit", budget, stats);
       default -> {
         List<StageAssignment> stages = new SolutionDecoder(f).decode(a.solution.values());
-        a.plan = problem.performance().plan(problem.request(), stages, problem.state().cluster(), costOf(stages, costs), name);
-        a.holds = meetsSlo(problem, stages);
+        a.plan = problem.performance().plan(problem.request(), stages, problem.state().cluster(), costOf(stages, costs, f), name);
+        a.holds = meetsSlo(problem, stages) && (f.shared == null
+            || new InterferenceGuard(problem.performance(), problem.interference()).refusals(problem.state(), problem.request(), a.plan)
+                .isEmpty());
       }
     }
     return a;
@@ -376,10 +414,15 @@ public final class ExactStrategy implements PlacementStrategy {
 
   /** The cost of the whole GPUs the formulation places stages on. */
   private static double costOf(List<StageAssignment> stages, GpuCosts costs) {
+    return costOf(stages, costs, null);
+  }
+
+  /** The cost of what the stages hold: whole GPUs at their cost, shares as {@code f}'s menu prices them. */
+  private static double costOf(List<StageAssignment> stages, GpuCosts costs, IntervalFlowFormulation f) {
     double cost = 0;
     for (StageAssignment s : stages) {
       for (String gpu : s.gpus()) {
-        cost += costs.of(gpu);
+        cost += s.placement() instanceof Whole ? costs.of(gpu) : f.shared.cost(gpu, s.placement());
       }
     }
     return cost;

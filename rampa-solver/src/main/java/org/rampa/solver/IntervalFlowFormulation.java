@@ -19,6 +19,8 @@ import org.rampa.importance.GpuCosts;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.SloPredicate;
 import org.rampa.perf.TransferMode;
+import org.rampa.perf.share.InterferenceModel;
+import org.rampa.strategy.SharedSlotMenu;
 import org.rampa.solver.ArcGenerator.Arc;
 import org.rampa.solver.NodeSlots.Slot;
 import org.rampa.solver.NodeSlots.SlowNodes;
@@ -117,6 +119,22 @@ import org.rampa.solver.NodeSlots.SlowNodes;
  * rows force the state of the cuts it relies on (intra where the slot's link is faster, network
  * where it is slower). NONE: transfers are free, no slots are generated.
  *
+ * <h2>Sharing (SHARING.md section 5, "per service")</h2>
+ *
+ * Built with a {@link SharedSlotMenu} (else nothing below exists and the model is the whole-GPU
+ * one, byte for byte), the model also has <em>shared arcs</em> ({@link SharedArcs}): "layers
+ * {@code [i, j)} with placement {@code p} (an MPS level, a MIG instance) on {@code r} GPUs of one
+ * type at slowdown level α", on the network or on a node slot. Their replicas are fresh GPUs
+ * offering {@code p} (α = 1, counted per cost group, whose groups then also key on the shares'
+ * costs) and partly used slots whose α is at most the level (binaries {@code y}); one arc per
+ * distinct α, charged that α, so the stage's real time (alone x the largest α of its GPUs) is
+ * charged exactly. A partly used GPU takes at most one holding of the newcomer. A slot is eligible
+ * only when every incumbent stage on its GPU keeps its period with the arc's stage as a new
+ * co-runner; each incumbent's latency is a linear row per choice of one touched GPU per stage
+ * ({@link SharedRows}). Exact dominance drops partly used slots no cheaper than a fresh GPU of a
+ * type no plan can exhaust, and arcs that another arc on such fresh GPUs beats; a one-replica shared
+ * stage is one arc per GPU it may take. {@link SharedSlots} reads the menu and the incumbents.
+ *
  * <h2>Parts</h2>
  *
  * The constructor counts the free GPUs (per type and {@link CostGroup}) and the charged network
@@ -135,6 +153,13 @@ final class IntervalFlowFormulation {
     /** Its GPUs not on a slow node: what {@code netVariable} may take. */
     int outsideSlowNodes;
     int netVariable;
+    /**
+     * Sharing only: the cost of each of the type's fresh shared placements
+     * ({@link SharedSlots#freshKeys}) on one of its GPUs (NaN where not offered), and the variables
+     * counting its GPUs shared network stages take per placement (-1: none).
+     */
+    double[] sharedCosts = new double[0];
+    int[] sharedVariables = new int[0];
 
     CostGroup(int type, double cost) {
       this.type = type;
@@ -162,6 +187,10 @@ final class IntervalFlowFormulation {
   /** tau charged for a network cut j (0 at j = 0 and j = L). */
   final double[] networkSeconds;
   final LinearModel model = new LinearModel();
+  /** The shared-GPU menu's candidates; null when sharing is off (the model is then exactly the whole-GPU one). */
+  final SharedSlots shared;
+  /** Sharing only: some incumbent's latency rows were summed rather than enumerated (safe, not exact). */
+  boolean inexact;
 
   /** What a cut not marked intra-node is charged, and whether slots (co-location) are modelled. */
   enum Charging {
@@ -203,6 +232,15 @@ final class IntervalFlowFormulation {
    */
   IntervalFlowFormulation(ServiceRequest request, ClusterState state, GpuCosts costs, PerformanceModel performance,
       Charging charging, BooleanSupplier outOfTime) {
+    this(request, state, costs, performance, charging, outOfTime, null, null);
+  }
+
+  /**
+   * As above, with the stages' shared placements of {@code menu} (SHARING.md section 5) judged by
+   * {@code interference}; {@code menu} null: whole free GPUs only, exactly the model without sharing.
+   */
+  IntervalFlowFormulation(ServiceRequest request, ClusterState state, GpuCosts costs, PerformanceModel performance,
+      Charging charging, BooleanSupplier outOfTime, SharedSlotMenu menu, InterferenceModel interference) {
     this.outOfTime = outOfTime;
     this.request = request;
     this.cluster = state.cluster();
@@ -215,23 +253,31 @@ final class IntervalFlowFormulation {
     // Free GPUs by type and by (type, cost); nodes by their free GPUs.
     Map<String, Integer> typeIndex = new LinkedHashMap<>();
     for (GpuType t : cluster.gpuTypes()) {
-      for (Gpu g : state.capacity().gpus()) {
-        if (g.type().equals(t.name())) {
-          typeIndex.put(t.name(), types.size());
-          types.add(t);
-          break;
-        }
+      boolean offered = state.capacity().gpus().stream().anyMatch(g -> g.type().equals(t.name()))
+          || menu != null && menu.slots().stream().anyMatch(s -> s.type().name().equals(t.name()));
+      if (offered) {
+        typeIndex.put(t.name(), types.size());
+        types.add(t);
       }
     }
     freePerType = new int[types.size()];
+    this.shared = menu == null ? null : new SharedSlots(request, state, performance, interference, types, menu);
     Map<List<Object>, Integer> groupIndex = new LinkedHashMap<>();
     Map<String, List<Integer>> freeGroupsByNode = new LinkedHashMap<>();
     for (Gpu g : state.capacity().gpus()) {
       int t = typeIndex.get(g.type());
       freePerType[t]++;
       double cost = costs.of(g.id());
-      int gi = groupIndex.computeIfAbsent(List.of(t, cost), k -> {
-        groups.add(new CostGroup(t, cost));
+      double[] sharedCosts = shared == null ? null : sharedCostsOf(g.id(), t);
+      List<Object> key = shared == null ? List.of(t, cost) : List.of(t, cost, Arrays.stream(sharedCosts).boxed().toList());
+      int gi = groupIndex.computeIfAbsent(key, k -> {
+        CostGroup group = new CostGroup(t, cost);
+        if (sharedCosts != null) {
+          group.sharedCosts = sharedCosts;
+          group.sharedVariables = new int[sharedCosts.length];
+          Arrays.fill(group.sharedVariables, -1);
+        }
+        groups.add(group);
         return groups.size() - 1;
       });
       groups.get(gi).gpus.add(g);
@@ -246,6 +292,11 @@ final class IntervalFlowFormulation {
         for (String node : freeGroupsByNode.keySet()) {
           best = Math.min(best, performance.transferSeconds(m, j, batch, cluster.node(node).intraLink()));
         }
+        if (shared != null) {
+          for (SharedSlots.Part p : shared.parts) {
+            best = Math.min(best, performance.transferSeconds(m, j, batch, cluster.node(nodeOf(p.gpu)).intraLink()));
+          }
+        }
       }
       networkSeconds[j] = best;
     }
@@ -259,6 +310,17 @@ final class IntervalFlowFormulation {
     ArcGenerator.build(this, m);
     checkTime();
     FlowModelBuilder.build(this);
+  }
+
+  /** Per fresh shared placement of type {@code t}, what holding it on free GPU {@code gpu} costs (NaN: not offered). */
+  private double[] sharedCostsOf(String gpu, int t) {
+    double[] offered = shared.freshCosts.get(gpu);
+    if (offered != null) {
+      return offered.clone();
+    }
+    double[] none = new double[shared.freshKeys.get(t).size()];
+    Arrays.fill(none, Double.NaN);
+    return none;
   }
 
   /** The model's layer count: boundaries run from 0 to it. */
@@ -323,10 +385,13 @@ final class IntervalFlowFormulation {
     double[] values = new double[model.variableCount()];
     int[] perType = new int[types.size()];
     for (Stage stage : plan.stages()) {
+      if (!(stage.placement() instanceof org.rampa.domain.share.Whole)) {
+        return Optional.empty();
+      }
       String typeName = cluster.gpu(stage.gpus().get(0)).type();
       Arc match = null;
       for (Arc a : arcs) {
-        if (a.slot < 0 && a.from == stage.from() && a.to == stage.to() && types.get(a.type).name().equals(typeName)) {
+        if (a.slot < 0 && !a.shared() && a.from == stage.from() && a.to == stage.to() && types.get(a.type).name().equals(typeName)) {
           match = a;
         }
       }
