@@ -55,11 +55,16 @@ public final class ColocationVerifier {
     }
     for (ColocationService s : problem.services()) {
       double need = s.rate() * plan.scale();
-      if (served.get(s.id()) < need * (1 - SloPredicate.RELATIVE_TOLERANCE)) {
+      if (!serves(served.get(s.id()), need)) {
         out.add("service " + s.id() + ": served " + served.get(s.id()) + " req/s, the demand at scale " + plan.scale() + " is " + need);
       }
     }
     return out;
+  }
+
+  /** True when a throughput of {@code served} requests/s meets a demand of {@code need}, within the library's one tolerance. */
+  static boolean serves(double served, double need) {
+    return served >= need * (1 - SloPredicate.RELATIVE_TOLERANCE);
   }
 
   /** Throws naming every violation when {@code plan} breaks a rule: the runtime guard every planner applies. */
