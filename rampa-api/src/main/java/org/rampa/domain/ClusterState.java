@@ -40,6 +40,15 @@ public abstract class ClusterState {
   private static final Set<ShareViolation.Rule> LAYOUT_RULES =
       Set.of(ShareViolation.Rule.MIG_PROFILE, ShareViolation.Rule.MIG_START, ShareViolation.Rule.MIG_OVERLAP);
 
+  /**
+   * Set on this thread while {@link #allocate(Allocation)} builds the successor of a checked state:
+   * {@link #conflicts(Allocation)} has just checked every GPU the allocation touches with all it
+   * will hold, and every other GPU is as in the predecessor, which passed {@link #check()} when it
+   * was built. Re-checking the whole ledger there (twice: one copy per changed attribute) was most
+   * of an allocation's time on a large shared cluster.
+   */
+  private static final ThreadLocal<Boolean> BUILDING_CHECKED_SUCCESSOR = new ThreadLocal<>();
+
   public abstract Cluster cluster();
 
   public abstract Map<String, Allocation> allocations();
@@ -217,9 +226,16 @@ public abstract class ClusterState {
     if (!conflicts.isEmpty()) {
       throw new AllocationRefusedException(allocation.serviceId(), conflicts);
     }
-    return ImmutableClusterState.copyOf(this)
-        .withAllocations(with(allocations(), allocation.serviceId(), allocation))
-        .withVersion(version() + 1);
+    Map<String, Allocation> next = with(allocations(), allocation.serviceId(), allocation);
+    if (!(this instanceof ImmutableClusterState checked)) {
+      return ImmutableClusterState.copyOf(this).withAllocations(next).withVersion(version() + 1);
+    }
+    BUILDING_CHECKED_SUCCESSOR.set(Boolean.TRUE);
+    try {
+      return checked.withAllocations(next).withVersion(version() + 1);
+    } finally {
+      BUILDING_CHECKED_SUCCESSOR.remove();
+    }
   }
 
   private static <V> Map<String, V> with(Map<String, V> map, String key, V value) {
@@ -291,6 +307,9 @@ public abstract class ClusterState {
 
   @Value.Check
   protected void check() {
+    if (BUILDING_CHECKED_SUCCESSOR.get() != null) {
+      return; // see BUILDING_CHECKED_SUCCESSOR: allocate checked exactly what changed
+    }
     Invalid.requireFiniteNonNegative("clusterState.mpsOvercommit", mpsOvercommit());
     allocations().forEach((id, a) -> {
       if (!id.equals(a.serviceId())) {

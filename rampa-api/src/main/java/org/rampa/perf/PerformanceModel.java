@@ -159,6 +159,31 @@ public final class PerformanceModel {
         transfer.add(transferSeconds(model, s.from(), b, link));
       }
     }
+    return combine(request, stages, compute, transfer, memory);
+  }
+
+  /**
+   * Exactly {@code estimate(request, stages, cluster, slowdowns)} when {@code alone} is
+   * {@code estimate(request, stages, cluster)}, without timing the stages again: re-timing a
+   * service with new co-runners changes only its slowdowns, and a stage on a share is timed by the
+   * share-time tiers, the costly part of an estimate.
+   */
+  public PlanEstimate slowed(ServiceRequest request, List<StageAssignment> stages, PlanEstimate alone, List<Double> slowdowns) {
+    if (slowdowns.size() != stages.size() || alone.stageComputeSeconds().size() != stages.size()) {
+      throw Invalid.value("slowdowns", slowdowns, "must give one factor per stage (" + stages.size() + "), as the estimate alone has");
+    }
+    List<Double> compute = new ArrayList<>(stages.size());
+    for (int i = 0; i < stages.size(); i++) {
+      compute.add(alone.stageComputeSeconds().get(i) * slowdowns.get(i));
+    }
+    return combine(request, stages, compute, alone.transferSeconds(), alone.stageMemoryBytes());
+  }
+
+  /** Period, throughput and latency of stages taking {@code compute} each, with {@code transfer} at the cuts. */
+  private PlanEstimate combine(ServiceRequest request, List<StageAssignment> stages, List<Double> compute, List<Double> transfer,
+      List<Long> memory) {
+    int b = request.slo().batchSize();
+    int k = stages.size();
     List<Double> load = new ArrayList<>(k);
     double period = 0;
     double latency = request.slo().batchingWaitSeconds();

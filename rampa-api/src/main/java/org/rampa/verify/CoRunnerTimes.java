@@ -2,12 +2,14 @@ package org.rampa.verify;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.rampa.domain.Allocation;
+import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.GpuType;
 import org.rampa.domain.Holding;
@@ -56,23 +58,6 @@ final class CoRunnerTimes {
    * as if they held parts of them too: what-if probes of newcomers that are not in the ledger.
    */
   List<Retimed> retime(ClusterState state, Collection<String> gpus, Map<String, List<CoRunner>> extra) {
-    return retime(state, gpus, extra, new Memo());
-  }
-
-  /**
-   * What one state's re-timings can share: each service's prediction alone, and each stage's
-   * co-runner profile on a GPU (both depend on the ledger only, not on added co-runners).
-   */
-  static final class Memo {
-    private final Map<String, PlanEstimate> alone = new HashMap<>();
-    private final Map<String, CoRunner> coRunners = new HashMap<>();
-  }
-
-  /**
-   * As {@link #retime(ClusterState, Collection, Map)} reusing {@code memo} of earlier calls on the
-   * same state, so probes that add co-runners one by one predict each service alone once.
-   */
-  List<Retimed> retime(ClusterState state, Collection<String> gpus, Map<String, List<CoRunner>> extra, Memo memo) {
     Set<String> services = new LinkedHashSet<>();
     for (String g : gpus) {
       if (state.holdingsOn(g).size() + extra.getOrDefault(g, List.of()).size() > 1) {
@@ -83,15 +68,53 @@ final class CoRunnerTimes {
     for (String id : services) {
       Allocation a = state.allocations().get(id);
       if (a.request().isPresent()) {
-        out.add(retime(state, a.request().get(), a.plan().get(), memo, extra));
+        out.add(retime(state, a, extra));
       }
     }
     return out;
   }
 
+  /**
+   * What re-timings can share: each ledger entry's prediction alone and its stages' co-runner
+   * profiles on their GPUs. Both depend on the entry (its request and plan) and the cluster only,
+   * never on who else holds the GPUs, so they are kept per entry, by identity: a state's successors
+   * ({@link ClusterState#allocate}) hold the very same entries, so probes and verifications of
+   * candidate plans on one ledger predict each incumbent alone once. Entries of another cluster are
+   * recomputed; the memo is emptied when it grows past {@link #MEMO_LIMIT} entries. Safe to share
+   * between threads.
+   */
+  static final class Memo {
+    private final Map<Allocation, Entry> entries = new IdentityHashMap<>();
+
+    private record Entry(Cluster cluster, PlanEstimate alone, Map<String, CoRunner> coRunners) {}
+
+    private Entry entry(ClusterState state, Allocation a, PerformanceModel performance) {
+      synchronized (entries) {
+        Entry e = entries.get(a);
+        if (e != null && e.cluster() == state.cluster()) {
+          return e;
+        }
+      }
+      PlanEstimate alone = performance.estimate(a.request().get(), PerformanceModel.assignmentsOf(a.plan().get()), state.cluster());
+      Entry e = new Entry(state.cluster(), alone, new ConcurrentHashMap<>());
+      synchronized (entries) {
+        if (entries.size() >= MEMO_LIMIT) {
+          entries.clear();
+        }
+        entries.put(a, e);
+      }
+      return e;
+    }
+  }
+
+  /** Ledger entries the memo keeps before it is emptied (a long-lived verifier sees endless ledgers). */
+  static final int MEMO_LIMIT = 4096;
+
+  private final Memo memo = new Memo();
+
   /** Everything already on {@code gpu} in {@code state}, as the co-runners of a newcomer there. */
   List<CoRunner> incumbents(ClusterState state, String gpu) {
-    return others(state, "", -1, gpu, new Memo());
+    return others(state, "", -1, gpu);
   }
 
   /** α of {@code self} against {@code others} on {@code gpu}, by this model. */
@@ -99,8 +122,9 @@ final class CoRunnerTimes {
     return interference.slowdown(state.cluster().typeOf(gpu), self, others);
   }
 
-  private Retimed retime(ClusterState state, ServiceRequest request, Plan plan, Memo memo,
-      Map<String, List<CoRunner>> extra) {
+  private Retimed retime(ClusterState state, Allocation allocation, Map<String, List<CoRunner>> extra) {
+    ServiceRequest request = allocation.request().get();
+    Plan plan = allocation.plan().get();
     List<Double> slowdowns = new ArrayList<>();
     int worstStage = 0;
     String worstGpu = plan.stages().get(0).gpus().get(0);
@@ -108,10 +132,10 @@ final class CoRunnerTimes {
     List<String> worstCoRunners = List.of();
     for (int i = 0; i < plan.stages().size(); i++) {
       Stage s = plan.stages().get(i);
-      CoRunner self = coRunner(state, request, plan, i, s.gpus().get(0), memo);
+      CoRunner self = coRunner(state, allocation, i, s.gpus().get(0));
       double alpha = 1;
       for (String g : s.gpus()) {
-        List<CoRunner> others = others(state, request.id(), i, g, memo);
+        List<CoRunner> others = others(state, request.id(), i, g);
         if (extra.containsKey(g)) {
           others = new ArrayList<>(others);
           others.addAll(extra.get(g));
@@ -129,12 +153,13 @@ final class CoRunnerTimes {
       }
       slowdowns.add(alpha);
     }
-    PlanEstimate e = performance.estimate(request, PerformanceModel.assignmentsOf(plan), state.cluster(), slowdowns);
+    PlanEstimate e = performance.slowed(request, PerformanceModel.assignmentsOf(plan), memo.entry(state, allocation, performance).alone(),
+        slowdowns);
     return new Retimed(request.id(), request, e, worstStage, worstGpu, worst, worstCoRunners, SloPredicate.meets(e, request.slo()));
   }
 
   /** Everything on {@code gpu} but stage {@code stage} of {@code service}. */
-  private List<CoRunner> others(ClusterState state, String service, int stage, String gpu, Memo memo) {
+  private List<CoRunner> others(ClusterState state, String service, int stage, String gpu) {
     List<CoRunner> others = new ArrayList<>();
     for (String id : state.servicesOn(gpu)) {
       Allocation a = state.allocations().get(id);
@@ -142,7 +167,7 @@ final class CoRunnerTimes {
         Plan p = a.plan().get();
         for (int j = 0; j < p.stages().size(); j++) {
           if (p.stages().get(j).gpus().contains(gpu) && !(a.serviceId().equals(service) && j == stage)) {
-            others.add(coRunner(state, a.request().get(), p, j, gpu, memo));
+            others.add(coRunner(state, a, j, gpu));
           }
         }
       } else {
@@ -156,14 +181,14 @@ final class CoRunnerTimes {
     return others;
   }
 
-  private CoRunner coRunner(ClusterState state, ServiceRequest request, Plan plan, int stage, String gpu, Memo memo) {
-    return memo.coRunners.computeIfAbsent(request.id() + '\u0000' + stage + '\u0000' + gpu, k -> {
-      Stage s = plan.stages().get(stage);
+  private CoRunner coRunner(ClusterState state, Allocation allocation, int stage, String gpu) {
+    Memo.Entry entry = memo.entry(state, allocation, performance);
+    return entry.coRunners().computeIfAbsent(stage + "\u0000" + gpu, k -> {
+      ServiceRequest request = allocation.request().get();
+      Stage s = allocation.plan().get().stages().get(stage);
       GpuType type = state.cluster().typeOf(gpu);
-      PlanEstimate e = memo.alone.computeIfAbsent(request.id(),
-          id -> performance.estimate(request, PerformanceModel.assignmentsOf(plan), state.cluster()));
       SharedStage shared = new SharedStage(request.model(), s.from(), s.to(), request.slo().batchSize(), type, state.partitioning(gpu), s.placement());
-      return CoRunner.of(request.id(), shared, e.stageComputeSeconds().get(stage));
+      return CoRunner.of(request.id(), shared, entry.alone().stageComputeSeconds().get(stage));
     });
   }
 

@@ -146,4 +146,25 @@ class PerformanceModelTest {
       }
     });
   }
+
+  @Test
+  void aSlowedEstimateIsExactlyTheEstimateWithThoseSlowdowns() {
+    Cluster cluster = org.rampa.catalog.ClusterPresets.of(java.util.Map.of("A100-SXM4-80GB", 2), 2, org.rampa.catalog.ClusterPresets.NETWORK_100G);
+    List<String> gpus = cluster.gpus().stream().map(Gpu::id).toList();
+    Model model = org.rampa.catalog.ModelCatalog.decode("llama2-7b", 512);
+    Property.forSeeds("slowed = estimate with slowdowns", 50, seed -> {
+      java.util.SplittableRandom r = new java.util.SplittableRandom(seed);
+      int cut1 = 1 + r.nextInt(model.size() - 2);
+      int cut2 = cut1 + 1 + r.nextInt(model.size() - cut1 - 1);
+      List<StageAssignment> stages = List.of(
+          StageAssignment.whole(0, cut1, gpus.subList(0, 1 + r.nextInt(2))),
+          new StageAssignment(cut1, cut2, List.of(gpus.get(2)), new org.rampa.domain.share.MpsShare(0.25 + 0.25 * r.nextInt(3), 20L << 30)),
+          new StageAssignment(cut2, model.size(), List.of(gpus.get(3)), new org.rampa.domain.share.MpsShare(0.5, 20L << 30)));
+      ServiceRequest request = ServiceRequest.builder().id("s").model(model).slo(Slo.of(1, Duration.ofSeconds(1), 1 + r.nextInt(4))).build();
+      List<Double> slowdowns = List.of(1 + r.nextDouble(), 1.0, 1 + 0.05 * r.nextInt(5));
+      PerformanceModel performance = PerformanceModel.defaults();
+      PlanEstimate alone = performance.estimate(request, stages, cluster);
+      assertThat(performance.slowed(request, stages, alone, slowdowns)).isEqualTo(performance.estimate(request, stages, cluster, slowdowns));
+    });
+  }
 }

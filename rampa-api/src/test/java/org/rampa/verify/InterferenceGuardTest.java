@@ -117,4 +117,28 @@ class InterferenceGuardTest {
     assertThat(refused.reasons()).singleElement().asString().contains("incumbent \"chat\"");
     assertThat(holder.current().version()).isEqualTo(1);
   }
+
+  @Test
+  void aGuardKeptAcrossLedgersAndClustersAnswersAsAFreshOne() {
+    // the guard remembers each ledger entry's prediction alone: the same entries on another cluster must be predicted anew
+    Cluster faster = ClusterPresets.of(Map.of("H100-SXM5-80GB", 1), 2, ClusterPresets.NETWORK_100G);
+    Admission chat = service("chat", mps(0.4), 1.08);
+    Admission a = service("a", mps(0.3), 2.0);
+    Allocation chatHolds = Allocation.of(chat.request(), chat.plan());
+    Allocation aHolds = Allocation.of(a.request(), a.plan());
+    InterferenceGuard kept = InterferenceGuard.defaults();
+    int refused = 0;
+    for (Cluster c : List.of(cluster, faster, cluster)) {
+      ClusterState state = ClusterState.empty(c).allocate(chatHolds).allocate(aHolds);
+      for (double fraction : new double[] {0.2, 0.3}) {
+        Admission b = service("b", mps(fraction), 1.5);
+        List<String> refusals = kept.refusals(state, b.request(), b.plan());
+        assertThat(refusals).isEqualTo(InterferenceGuard.defaults().refusals(state, b.request(), b.plan()));
+        assertThat(kept.incumbentBudget(state, gpu, mps(fraction), 4)).isEqualTo(InterferenceGuard.defaults().incumbentBudget(state, gpu, mps(fraction), 4));
+        assertThat(kept.newcomerSlowdown(state, gpu, mps(fraction))).isEqualTo(InterferenceGuard.defaults().newcomerSlowdown(state, gpu, mps(fraction)));
+        refused += refusals.isEmpty() ? 0 : 1;
+      }
+    }
+    assertThat(refused).as("the A100 ledgers refuse a third tenant for chat").isGreaterThanOrEqualTo(4);
+  }
 }

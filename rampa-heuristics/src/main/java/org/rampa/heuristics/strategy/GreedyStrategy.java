@@ -3,12 +3,11 @@ package org.rampa.heuristics.strategy;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
+import java.util.PriorityQueue;
 import org.rampa.domain.Plan;
 import org.rampa.perf.SloPredicate;
 import org.rampa.perf.TransferMode;
@@ -65,6 +64,33 @@ final class GreedyStrategy implements PlacementStrategy {
     }
   }
 
+  /** A node and a placement shape, the key of the free-unit counts. */
+  private record NodeAndShape(String node, String shape) {}
+
+  /**
+   * Candidates by increasing cost bound, then size, then the order they were added (what a stable
+   * sort gives): a heap, as the search mostly stops after the first few of thousands.
+   */
+  private static PriorityQueue<Integer> byCost(List<Candidate> candidates) {
+    double[] cost = new double[candidates.size()];
+    int[] gpus = new int[candidates.size()];
+    List<Integer> indices = new ArrayList<>(candidates.size());
+    for (int i = 0; i < cost.length; i++) {
+      cost[i] = candidates.get(i).costBound();
+      gpus[i] = candidates.get(i).gpus();
+      indices.add(i);
+    }
+    PriorityQueue<Integer> heap = new PriorityQueue<>(Math.max(1, cost.length), (a, b) -> {
+      int c = Double.compare(cost[a], cost[b]);
+      if (c == 0) {
+        c = Integer.compare(gpus[a], gpus[b]);
+      }
+      return c != 0 ? c : Integer.compare(a, b);
+    });
+    heap.addAll(indices);
+    return heap;
+  }
+
   @Override
   public PlacementResult place(PlacementProblem problem) {
     TimeBudget budget = TimeBudget.start(problem);
@@ -80,24 +106,31 @@ final class GreedyStrategy implements PlacementStrategy {
     int maxReplicas = options.maxReplicas();
     int maxCandidates = options.maxCandidates();
     boolean transfersMatter = transfersMatter(c, units);
-    Map<String, Integer> freePerNodeAndShape = new HashMap<>();
+    Map<NodeAndShape, Integer> freePerNodeAndShape = new HashMap<>();
     for (FreeGpu g : units) {
-      freePerNodeAndShape.merge(g.node() + "\u0000" + g.shape(), 1, Integer::sum);
+      freePerNodeAndShape.merge(new NodeAndShape(g.node(), g.shape()), 1, Integer::sum);
     }
     // sort keys computed once: cost, then (co-location or best fit) the node's free GPUs of the shape
     int[] nodeRank = new int[units.size()];
     int[] nodeOrder = new int[units.size()];
     Map<String, Integer> nodeIndex = new HashMap<>();
     for (FreeGpu g : units) {
-      int free = freePerNodeAndShape.get(g.node() + "\u0000" + g.shape());
+      int free = freePerNodeAndShape.get(new NodeAndShape(g.node(), g.shape()));
       nodeRank[g.unit()] = transfersMatter ? -free : free;
       nodeOrder[g.unit()] = nodeIndex.computeIfAbsent(g.node(), k -> nodeIndex.size());
     }
-    // equal cost: GPUs of one node together (fuller or emptier nodes first), then cluster order
-    Comparator<FreeGpu> order = Comparator.comparingDouble(FreeGpu::cost)
-        .thenComparingInt(g -> nodeRank[g.unit()])
-        .thenComparingInt(g -> nodeOrder[g.unit()])
-        .thenComparingInt(FreeGpu::clusterIndex);
+    // equal cost: GPUs of one node together (fuller or emptier nodes first), then cluster order; one
+    // comparator rather than a chain of key extractors, as units are sorted by the thousand per decision
+    Comparator<FreeGpu> order = (a, b) -> {
+      int by = Double.compare(a.cost(), b.cost());
+      if (by == 0) {
+        by = Integer.compare(nodeRank[a.unit()], nodeRank[b.unit()]);
+      }
+      if (by == 0) {
+        by = Integer.compare(nodeOrder[a.unit()], nodeOrder[b.unit()]);
+      }
+      return by != 0 ? by : Integer.compare(a.clusterIndex(), b.clusterIndex());
+    };
 
     List<Candidate> candidates = new ArrayList<>();
     Map<String, List<FreeGpu>> byShape = new LinkedHashMap<>();
@@ -138,12 +171,13 @@ final class GreedyStrategy implements PlacementStrategy {
     if (sharing) {
       addCheapest(candidates, units, order, maxStages, true);
     }
-    candidates.sort(Comparator.comparingDouble(Candidate::costBound).thenComparingInt(Candidate::gpus));
+    PriorityQueue<Integer> byCost = byCost(candidates);
 
     Plan best = null;
     int triedWhole = 0;
     int triedShared = 0;
-    for (Candidate cand : candidates) {
+    while (!byCost.isEmpty()) {
+      Candidate cand = candidates.get(byCost.poll());
       if (best != null && cand.costBound() >= best.cost()) {
         break;
       }
@@ -174,17 +208,45 @@ final class GreedyStrategy implements PlacementStrategy {
    */
   private static void addCheapest(List<Candidate> candidates, List<FreeGpu> units, Comparator<FreeGpu> order, int maxStages,
       boolean shared) {
-    List<FreeGpu> all = new ArrayList<>(units);
-    all.sort(order);
-    if (shared) {
-      Set<String> seen = new HashSet<>();
-      all.removeIf(g -> !seen.add(g.id()));
+    // the first maxStages of the sorted units (of a GPU, its first unit only), selected in one pass:
+    // sorting thousands of units for at most maxStages of them was a tenth of a shared decision
+    List<FreeGpu> all = new ArrayList<>(maxStages + 1);
+    for (FreeGpu g : units) {
+      if (all.size() == maxStages && order.compare(g, all.get(maxStages - 1)) >= 0) {
+        continue; // neither this unit nor any later unit of its GPU that is worse can enter
+      }
+      if (shared) {
+        int same = indexOfGpu(all, g.id());
+        if (same >= 0) {
+          if (order.compare(g, all.get(same)) >= 0) {
+            continue; // its GPU is in with a unit at least as good, which a stable sort keeps first
+          }
+          all.remove(same);
+        }
+      }
+      int at = all.size();
+      while (at > 0 && order.compare(g, all.get(at - 1)) < 0) {
+        at--;
+      }
+      all.add(at, g);
+      if (all.size() > maxStages) {
+        all.remove(maxStages);
+      }
     }
     double prefix = 0;
     for (int m = 1; m <= Math.min(maxStages, all.size()); m++) {
       prefix += all.get(m - 1).cost();
       candidates.add(new Candidate(prefix, m, all, 1, shared));
     }
+  }
+
+  private static int indexOfGpu(List<FreeGpu> units, String gpu) {
+    for (int i = 0; i < units.size(); i++) {
+      if (units.get(i).id().equals(gpu)) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   private static long weightsOnly(PlacementContext c) {

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.rampa.domain.Capacity;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.Gpu;
@@ -60,7 +61,8 @@ final class PlacementContext {
   private final Map<String, List<Double>> cutTimesByLink = new HashMap<>();
   private LayerMemory layerMemory;
   private long candidatesEvaluated;
-  private String lastRejection = "";
+  /** Why the last candidate was rejected, formatted only when asked: most of thousands of candidates are rejected silently. */
+  private Supplier<String> lastRejection = () -> "";
 
   PlacementContext(PlacementProblem problem) {
     this.problem = problem;
@@ -124,12 +126,16 @@ final class PlacementContext {
     return List.copyOf(units);
   }
 
+  private static Supplier<String> rejection(String reason) {
+    return () -> reason;
+  }
+
   long candidatesEvaluated() {
     return candidatesEvaluated;
   }
 
   String lastRejection() {
-    return lastRejection;
+    return lastRejection.get();
   }
 
   /** t(l, type, b) for every layer. */
@@ -223,13 +229,13 @@ final class PlacementContext {
     PlanEstimate e = performance.estimate(request, assignments, cluster, slowdowns);
     for (int i = 0; i < assignments.size(); i++) {
       if (e.stageMemoryBytes().get(i) > caps.get(i)) {
-        lastRejection = "stage [" + assignments.get(i).from() + ", " + assignments.get(i).to() + ") needs " + e.stageMemoryBytes().get(i)
-            + " B, its slots hold " + caps.get(i) + " B";
+        lastRejection = rejection("stage [" + assignments.get(i).from() + ", " + assignments.get(i).to() + ") needs " + e.stageMemoryBytes().get(i)
+            + " B, its slots hold " + caps.get(i) + " B");
         return Optional.empty();
       }
     }
     if (!SloPredicate.meets(e, request.slo())) {
-      lastRejection = String.format("with co-runners: throughput %.4g req/s (needs %.4g), latency %.4g s (bound %.4g s)",
+      lastRejection = () -> String.format("with co-runners: throughput %.4g req/s (needs %.4g), latency %.4g s (bound %.4g s)",
           e.throughput(), request.slo().requiredThroughput(), e.latencySeconds(), request.slo().latencyBoundSeconds());
       return Optional.empty();
     }
@@ -239,7 +245,7 @@ final class PlacementContext {
     }
     Verification v = verifier.verify(request, plan, problem.state());
     if (!v.ok()) {
-      lastRejection = "the verifier refuses it: " + v.violations().get(0).message();
+      lastRejection = rejection("the verifier refuses it: " + v.violations().get(0).message());
       return Optional.empty();
     }
     return Optional.of(plan);
@@ -271,18 +277,18 @@ final class PlacementContext {
       long need = e.stageMemoryBytes().get(i);
       for (String g : assignments.get(i).gpus()) {
         if (need > problem.state().freeMemoryBytes(g)) {
-          lastRejection = "stage [" + assignments.get(i).from() + ", " + assignments.get(i).to() + ") needs " + need
-              + " B, GPU " + g + " has " + problem.state().freeMemoryBytes(g) + " B free";
+          lastRejection = rejection("stage [" + assignments.get(i).from() + ", " + assignments.get(i).to() + ") needs " + need
+              + " B, GPU " + g + " has " + problem.state().freeMemoryBytes(g) + " B free");
           return Optional.empty();
         }
       }
     }
     if (!SloPredicate.meetsThroughput(e.throughput(), request.slo())) {
-      lastRejection = String.format("throughput %.4g req/s < required %.4g req/s", e.throughput(), request.slo().requiredThroughput());
+      lastRejection = () -> String.format("throughput %.4g req/s < required %.4g req/s", e.throughput(), request.slo().requiredThroughput());
       return Optional.empty();
     }
     if (!SloPredicate.meetsLatency(e.latencySeconds(), request.slo())) {
-      lastRejection = String.format("latency %.4g s > bound %.4g s", e.latencySeconds(), request.slo().latencyBoundSeconds());
+      lastRejection = () -> String.format("latency %.4g s > bound %.4g s", e.latencySeconds(), request.slo().latencyBoundSeconds());
       return Optional.empty();
     }
     return Optional.of(performance.plan(request, assignments, cluster, cost, strategy));
@@ -291,7 +297,7 @@ final class PlacementContext {
   /** A split's stages as {from, to, group index}, or null (with the reason kept) when it is infeasible. */
   private List<int[]> stageRanges(SplitResult r) {
     if (!r.feasible()) {
-      lastRejection = r.reason();
+      lastRejection = rejection(r.reason());
       return null;
     }
     List<int[]> ranges = new ArrayList<>(r.stages().size());
@@ -307,7 +313,7 @@ final class PlacementContext {
     int k = groups.size();
     if (rule != SplitRule.MIN_PERIOD || !allowUnusedGroups) {
       if (k > layers) {
-        lastRejection = k + " stages for " + layers + " layers";
+        lastRejection = rejection(k + " stages for " + layers + " layers");
         return null;
       }
     }
