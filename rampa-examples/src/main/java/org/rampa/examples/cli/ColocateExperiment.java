@@ -81,6 +81,9 @@ final class ColocateExperiment {
   Path out;
 
   int run(PrintWriter stdout, double timeLimitSeconds) {
+    if (!(timeLimitSeconds > 0 && timeLimitSeconds <= 3600)) {
+      throw Invalid.value("--time-limit-s", timeLimitSeconds, "must lie in (0, 3600]");
+    }
     if (fromCsv != null) {
       List<ClusterExperiment.Row> rows = new ArrayList<>();
       fromCsv.forEach(f -> rows.addAll(ClusterInputs.raw(f)));
@@ -90,16 +93,6 @@ final class ColocateExperiment {
       stdout.printf("%nWrote %s from %s%n", out, fromCsv);
       return 0;
     }
-    List<ClusterMixes.Cluster> chosen = new ArrayList<>();
-    if (clusterFile != null) {
-      chosen.add(ClusterInputs.cluster(clusterFile));
-    } else {
-      for (String c : clusters) {
-        chosen.add(ClusterMixes.Cluster.of(c));
-      }
-    }
-    chosen.forEach(ClusterMixes::models); // refuses a cluster that cannot be planned before anything runs
-    List<ClusterMixes.DemandLine> demand = demandFile == null ? List.of() : ClusterInputs.demand(demandFile);
     List<Regime> regimes = new ArrayList<>();
     for (int b : batchCaps) {
       if (b < 1 || b > ClusterMixes.LARGE_BATCH) {
@@ -134,13 +127,23 @@ final class ColocateExperiment {
     if (workers < 1 || workers > 64) {
       throw Invalid.value("--threads", workers, "must lie in [1, 64]");
     }
-    SimulateCommand.prepareOutput(out, OUTPUTS);
+    List<ClusterMixes.Cluster> chosen = new ArrayList<>();
+    if (clusterFile != null) {
+      chosen.add(ClusterInputs.cluster(clusterFile));
+    } else {
+      for (String c : clusters) {
+        chosen.add(ClusterMixes.Cluster.of(c));
+      }
+    }
+    chosen.forEach(ClusterMixes::models); // refuses a cluster that cannot be planned before anything runs
+    List<ClusterMixes.DemandLine> demand = demandFile == null ? List.of() : ClusterInputs.demand(demandFile);
     List<ClusterExperiment.Config> configs = demand.isEmpty() ? ClusterExperiment.configs(chosen, regimes, seed, seeds, range[0], range[1])
         : ClusterExperiment.configs(chosen, demand);
     if (!demand.isEmpty()) {
       // a demand file is one mix: check every model against each cluster before planning
       configs.forEach(c -> c.problem(org.rampa.colocation.ColocationObjective.MAX_SCALE));
     }
+    SimulateCommand.prepareOutput(out, OUTPUTS);
     String what = demand.isEmpty()
         ? String.format(Locale.ROOT, "%s x seeds %d..%d, %d-%d services", regimes.stream().map(Regime::label).toList(), seed, seed + seeds - 1,
             range[0], range[1])
