@@ -24,9 +24,11 @@ import org.rampa.perf.share.MeasuredShareTable;
  * A100-80GB MIG profiles, under its SLO rule (a segment's batch ≤ 0.9 × SLO / 2). Times come from
  * the measured tier only ({@link MeasuredShareTable#published()}): these are PyTorch-eager runs, and
  * neither the fitted nor the analytic tier describes that runtime, so a configuration ParvaGPU did
- * not measure is not offered. Batches and processes are those ParvaGPU's configurator searches
- * (1 … 128, at most 3 per instance; its tables also hold 256 and up to 5, which it leaves out for
- * memory). Memory: ParvaGPU's tables list only configurations that ran, so a process reserves only
+ * not measure is not offered. Batches are those ParvaGPU's README suggests (1 … 128; its tables
+ * also hold 256, which none of its published deployments uses); processes per instance are 1 … 5,
+ * every count its tables measure: its README limits the search to 3 "to consider out-of-memory
+ * issues", but its own published deployments run 4 (scenario 5) and 5 (scenarios 3 to 6), so a
+ * scenario searches what ParvaGPU deployed ({@link ParvaGpuDeployments}). Memory: ParvaGPU's tables list only configurations that ran, so a process reserves only
  * the MPS context (an assumption, SHARING.md section 1); the models enter by name only.
  */
 public final class ParvaGpuScenarios {
@@ -42,15 +44,20 @@ public final class ParvaGpuScenarios {
       "bert", "densenet121", "densenet169", "densenet201", "inceptionv3", "mobilenetv2",
       "resnet101", "resnet152", "resnet50", "vgg16", "vgg19");
 
-  // ParvaGPU's own search space (its artefact's README): batches 1 … 128 in powers of two and at
-  // most three processes per instance, "to consider out-of-memory issues" its tables cannot show
+  // ParvaGPU's README's search space: batches 1 … 128 in powers of two and at most three processes
+  // per instance, "to consider out-of-memory issues" its tables cannot show
   public static final List<Integer> BATCHES = List.of(1, 2, 4, 8, 16, 32, 64, 128);
   private static final List<Integer> PROCESSES = List.of(1, 2, 3);
 
-  /** The most MPS processes ParvaGPU's search runs in one instance. */
+  /** The most MPS processes ParvaGPU's README's search runs in one instance. */
   public static final int MAX_PROCESSES = 3;
 
-  /** Scenario {@code k} (1 … 6) on {@code gpus} A100-80GB GPUs. */
+  /** The most MPS processes per instance ParvaGPU's tables measure and its published deployments run. */
+  public static final int MEASURED_PROCESSES = 5;
+
+  private static final List<Integer> MEASURED_PROCESS_COUNTS = List.of(1, 2, 3, 4, 5);
+
+  /** Scenario {@code k} (1 … 6) on {@code gpus} A100-80GB GPUs, 1 … {@value #MEASURED_PROCESSES} processes per instance. */
   public static ColocationProblem scenario(int k, int gpus, ColocationObjective objective) {
     if (k < 1 || k > SCENARIOS) {
       throw Invalid.value("parvagpuScenario", k, "must lie in [1, " + SCENARIOS + "]", "ParvaGPU published six scenarios");
@@ -64,14 +71,14 @@ public final class ParvaGpuScenarios {
       }
       String name = MODELS.get(i);
       Duration slo = Duration.ofNanos(Math.round(Double.parseDouble(latency.get(i)) * 1e6));
-      services.add(service(name, BATCHES, Double.parseDouble(rate.get(i)), slo));
+      services.add(new ColocationService(name, measuredOnly(name), BATCHES, MEASURED_PROCESS_COUNTS, Double.parseDouble(rate.get(i)), slo, 0, 1));
     }
     return problem(services, gpus, objective);
   }
 
   /**
    * A service of ParvaGPU's model {@code name} on its measured tables with the given batches,
-   * ParvaGPU's process counts (1 … 3), no memory beyond the MPS context, weight 1.
+   * the README's process counts (1 … 3), no memory beyond the MPS context, weight 1.
    */
   public static ColocationService service(String name, List<Integer> batches, double rate, Duration slo) {
     if (!MODELS.contains(name)) {

@@ -12,7 +12,7 @@ import org.rampa.domain.share.MigProfile;
  * Every feasible isolated option (whole GPU; each MIG profile × batch × process count) of every
  * service on every pool, priced once: batch time from the time model alone on the part (MIG and a
  * lone whole holding have no co-runners to interfere), the SLO rule, the instance's client and
- * memory limits. Both the heuristic and the exact planner's pricing read it, so they search the same
+ * memory limits. Both the heuristic and the exact planner read it, so they search the same
  * configurations the verifier accepts.
  */
 public final class SegmentMenu {

@@ -3,15 +3,15 @@ package org.rampa.solver;
 import com.google.ortools.linearsolver.MPConstraint;
 import com.google.ortools.linearsolver.MPObjective;
 import com.google.ortools.linearsolver.MPSolver;
+import com.google.ortools.linearsolver.MPSolverParameters;
 import com.google.ortools.linearsolver.MPVariable;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import java.util.Set;
 import org.rampa.colocation.ColocationObjective;
 import org.rampa.colocation.ColocationPlan;
 import org.rampa.colocation.ColocationPlanner;
@@ -20,45 +20,49 @@ import org.rampa.colocation.ColocationResult;
 import org.rampa.colocation.ColocationService;
 import org.rampa.colocation.ColocationVerifier;
 import org.rampa.colocation.GpuConfiguration;
+import org.rampa.colocation.Segment;
 import org.rampa.colocation.SegmentMenu;
+import org.rampa.domain.share.MigSlice;
+import org.rampa.domain.share.MigSliceMps;
+import org.rampa.domain.share.MpsShare;
+import org.rampa.domain.share.Whole;
 import org.rampa.strategy.SolveStatus;
 
 /**
- * The exact co-location planner (SHARING.md section 5): the pattern MILP whose columns are legal
- * configurations of one GPU with their per-service throughput, solved by column generation on the
- * LP relaxation (GLOP, duals priced by {@link ColocationPricing}) and then an integer solve over the
- * generated columns on SCIP. When pricing finds no improving column the LP optimum is a proven bound
- * on the optimum of every plan over the searched configurations; the integer plan is OPTIMAL only
- * when it meets that bound (for the fewest GPUs: the bound rounded up), else FEASIBLE with the gap —
- * an integer solve over generated columns alone proves nothing about the integer optimum.
+ * The exact co-location planner (SHARING.md section 5). Its model is the pattern MILP (a column is
+ * one legal configuration of one GPU with its per-service throughput) in aggregated form ({@link
+ * ColocationSpace}): integer counts of GPUs per MIG layout type, integer counts of instances of
+ * each profile given to each service (at most as many as the chosen layouts provide), GPUs given
+ * whole to a service, and GPUs running one of the undominated MPS pairs. MIG instances are
+ * isolated, so every solution of the aggregated model decodes into per-GPU configurations and
+ * every configuration the planner searches is one of its solutions: the model is exact, not a
+ * restriction to generated columns. Its LP relaxation equals the pattern LP's (for a fixed layout
+ * the instance-assignment polytope is integral), solved on GLOP for the reported LP bound; the
+ * integer model is solved on SCIP (one thread, relative gap 0 for GPU counts, 10⁻⁶ for a scale or
+ * weighted throughput), so OPTIMAL and INFEASIBLE are
+ * SCIP's proofs over the whole searched space, and a run cut short by the limit is FEASIBLE with
+ * SCIP's dual bound (never weaker than the LP's).
  *
  * <p>Searched: whole GPUs; MIG layouts with one service per instance (MPS processes inside an
  * instance included); two MPS tenants splitting a GPU as (s, 1 − s), s ∈ {0.2, 0.4, 0.5, 0.6, 0.8},
- * with α for exactly that pair (enumerated once, priced by scanning; skipped, and said so, past
- * 50 000 pair evaluations per pool). Not searched: three or more MPS tenants on one GPU.
- *
- * <p>Rows: {@code Σ_c a_ic x_c ≥ r_i} (fewest GPUs; a priced slack keeps the restricted LP feasible),
- * {@code Σ_c a_ic x_c ≥ r_i·Z} (largest scale), {@code s_i ≤ Σ_c a_ic x_c, s_i ≤ r_i} (weighted
- * throughput), and {@code Σ_{c of type τ} x_c ≤ N_τ}.
+ * with α for exactly that pair (skipped, and said so, past 50 000 pair evaluations per pool); the
+ * warm start's own MPS configurations. Not searched: three or more MPS tenants on one GPU.
  */
 public final class PatternColocationPlanner implements ColocationPlanner {
 
-  /** Column generation stops after this many rounds even without convergence (then no bound is claimed). */
-  private static final int MAX_ROUNDS = 10_000;
-
-  private static final double REDUCED_COST_EPS = 1e-9;
+  /** Relative gap within which a largest-scale or weighted-throughput plan counts as optimal. */
+  private static final double OPTIMALITY_TOLERANCE = 1e-6;
 
   private final Optional<ColocationPlanner> warmStart;
 
-  /** Column generation alone, no integer start from outside. */
+  /** The integer model alone, no integer start from outside. */
   public PatternColocationPlanner() {
     this.warmStart = Optional.empty();
   }
 
   /**
-   * Warm-started: the configurations of {@code warmStart}'s plan (a heuristic's, checked by the
-   * verifier) join the columns and its GPU counts are SCIP's start, so the integer solve is never
-   * worse than that plan. The bound and the status do not depend on it.
+   * Warm-started: the plan of {@code warmStart} (a heuristic's, checked by the verifier) is SCIP's
+   * start, so the answer is never worse than that plan. The bound and the status do not depend on it.
    */
   public PatternColocationPlanner(ColocationPlanner warmStart) {
     this.warmStart = Optional.of(warmStart);
@@ -72,252 +76,166 @@ public final class PatternColocationPlanner implements ColocationPlanner {
   @Override
   public ColocationResult plan(ColocationProblem original, Duration timeLimit) {
     ColocationProblem problem = original.memoized();
-    long start = System.nanoTime();
-    long deadline = start + timeLimit.toNanos();
-    // the budget: the warm start (if any) a tenth, column generation up to 60 %, the dive up to 75 %,
-    // and the integer solve the rest, so a plan is in hand before the limit
-    long cgDeadline = start + timeLimit.toNanos() * 6 / 10;
-    long diveDeadline = start + timeLimit.toNanos() * 3 / 4;
+    long deadline = System.nanoTime() + timeLimit.toNanos();
     OrToolsNatives.ensureLoaded();
-    SegmentMenu menu = SegmentMenu.of(problem);
-    ColocationPricing pricing = new ColocationPricing(problem, menu);
-    int n = problem.services().size();
-    List<ColocationColumn> columns = new ArrayList<>();
-    Set<String> keys = new HashSet<>();
-    for (int k = 0; k < problem.pools().size(); k++) {
-      if (problem.pools().get(k).count() == 0) {
-        continue;
-      }
-      for (int i = 0; i < n; i++) {
-        double[] unit = new double[n];
-        unit[i] = 1;
-        pricing.best(k, unit).filter(c -> keys.add(c.key())).ifPresent(columns::add);
-      }
-    }
+    Optional<ColocationPlan> warm = warmStart.flatMap(w -> w.plan(problem, Duration.ofNanos(timeLimit.toNanos() / 10)).plan())
+        .filter(p -> ColocationVerifier.check(problem, p).isEmpty());
+    ColocationSpace space = new ColocationSpace(problem, SegmentMenu.of(problem));
+    List<ColocationColumn> extra = new ArrayList<>();
+    Optional<Map<String, Integer>> hint = warm.flatMap(p -> counts(space, p, extra));
     ColocationObjective objective = problem.objective();
-    Map<Integer, Integer> seeded = warmStart.isPresent()
-        ? seed(problem, pricing, columns, keys, warmStart.get().plan(problem, Duration.ofNanos(timeLimit.toNanos() / 10)))
-        : Map.of();
-    LpOutcome lp = columnGeneration(problem, pricing, columns, keys, Map.of(), cgDeadline);
-    if (objective == ColocationObjective.MIN_GPUS && lp.converged && lp.slack > 1e-7) {
-      LpOutcome scale = columnGeneration(problem.withObjective(ColocationObjective.MAX_SCALE), pricing, columns, keys, Map.of(), cgDeadline);
-      if (scale.converged && scale.value < 1 - 1e-7) {
-        return ColocationResult.noPlan(SolveStatus.INFEASIBLE, "exact: even the LP relaxation serves at most " + scale.value
-            + " of the demand on the cluster's " + problem.pools().stream().map(p -> p.count() + " × " + p.type().name()).toList()
-            + " (column generation converged); maybe add GPUs or relax the SLOs");
-      }
+    String searched = space.searchesAllMpsPairs() ? "" : ", MPS pairs not searched (too many)";
+
+    OptionalDouble lp = relaxation(problem, space, extra);
+    if (lp.isEmpty()) {
+      OptionalDouble scale = relaxation(problem.withObjective(ColocationObjective.MAX_SCALE), space, extra);
+      return ColocationResult.noPlan(SolveStatus.INFEASIBLE, "exact: even the LP relaxation serves at most " + scale.orElse(0)
+          + " of the demand on the cluster's " + problem.pools().stream().map(p -> p.count() + " × " + p.type().name()).toList()
+          + searched + "; maybe add GPUs or relax the SLOs");
     }
-    OptionalDouble bound = OptionalDouble.empty();
-    if (lp.converged) {
-      bound = OptionalDouble.of(objective == ColocationObjective.MIN_GPUS ? Math.ceil(lp.value - 1e-6) : lp.value);
+    IntegerOutcome integer = integerSolve(problem, space, extra, hint, deadline);
+    if (integer.infeasible) {
+      return ColocationResult.noPlan(SolveStatus.INFEASIBLE, "exact: SCIP proved that no plan over the searched configurations"
+          + searched + " serves the demand on the cluster's " + problem.pools().stream().map(p -> p.count() + " × " + p.type().name()).toList()
+          + " (LP relaxation " + lp.getAsDouble() + "); maybe add GPUs or relax the SLOs");
     }
-    Map<Integer, Integer> hint = !seeded.isEmpty() || objective != ColocationObjective.MIN_GPUS || lp.slack > 1e-7
-        ? seeded : dive(problem, pricing, columns, keys, lp, diveDeadline);
-    boolean complete = addAllColumnsIfSmall(problem, pricing, columns, keys);
-    IntegerOutcome integer = integerSolve(problem, columns, hint, complete, deadline);
-    if (complete && integer.infeasible && objective == ColocationObjective.MIN_GPUS) {
-      return ColocationResult.noPlan(SolveStatus.INFEASIBLE, "exact: no plan over every undominated configuration ("
-          + columns.size() + " columns) serves the demand on the cluster's "
-          + problem.pools().stream().map(p -> p.count() + " × " + p.type().name()).toList() + "; maybe add GPUs or relax the SLOs");
-    }
-    if (complete && integer.optimal) {
-      bound = OptionalDouble.of(integer.objective);
-    }
-    Optional<ColocationPlan> plan = integer.plan.or(() -> hint.isEmpty() ? Optional.empty() : Optional.of(planOf(problem, columns, hint)));
+    boolean minimise = objective == ColocationObjective.MIN_GPUS;
+    double dual = Double.isNaN(integer.bound) ? lp.getAsDouble()
+        : minimise ? Math.max(lp.getAsDouble(), integer.bound) : Math.min(lp.getAsDouble(), integer.bound);
+    OptionalDouble bound = OptionalDouble.of(minimise ? Math.ceil(dual - 1e-6) : dual);
+    Optional<ColocationPlan> plan = integer.plan.or(() -> warm);
+    String model = "exact: aggregated model over " + space.pools().stream().mapToInt(p -> p.layouts().size()).sum() + " layout types, "
+        + space.pools().stream().mapToInt(p -> p.mpsPairs() == null ? 0 : p.mpsPairs().size()).sum() + " MPS pairs" + searched
+        + ", LP relaxation " + lp.getAsDouble();
     if (plan.isEmpty()) {
-      String why = "exact: SCIP found no integer plan over the " + columns.size() + " generated columns"
-          + (lp.converged ? " (LP bound " + lp.value + ")" : " (column generation did not converge in time)");
       return new ColocationResult(System.nanoTime() >= deadline ? SolveStatus.NO_SOLUTION_IN_TIME : SolveStatus.NO_PLAN_FOUND,
-          Optional.empty(), OptionalDouble.empty(), bound, why);
+          Optional.empty(), OptionalDouble.empty(), bound, model + "; SCIP found no integer plan in time");
     }
     ColocationVerifier.requireValid(problem, plan.get(), name());
     double value = ColocationVerifier.objectiveValue(problem, plan.get());
-    boolean optimal = (complete && integer.optimal) || bound.isPresent() && (objective == ColocationObjective.MIN_GPUS
-        ? value <= bound.getAsDouble() + 1e-9
-        : value >= bound.getAsDouble() * (1 - 1e-6));
-    String reason = "exact: " + columns.size() + (complete ? " columns (every undominated configuration)" : " columns") + ", "
-        + (pricing.searchesAllMpsPairs() ? "" : "MPS pairs not searched (too many), ") + lp.rounds + " pricing rounds, LP "
-        + (lp.converged ? "converged at " + lp.value : "not converged (no bound)");
+    boolean optimal = integer.optimal && integer.plan.isPresent()
+        || (minimise ? value <= bound.getAsDouble() + 1e-9 : value >= bound.getAsDouble() * (1 - OPTIMALITY_TOLERANCE));
+    if (optimal) {
+      bound = OptionalDouble.of(minimise ? Math.min(bound.getAsDouble(), value) : Math.max(bound.getAsDouble(), value));
+    }
+    String reason = model + (integer.optimal ? ", SCIP proved the plan optimal" : ", SCIP stopped at the limit with dual bound " + integer.bound)
+        + (integer.plan.isEmpty() ? " (the plan is the warm start's)" : "");
     return new ColocationResult(optimal ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE, plan, OptionalDouble.of(value), bound, reason);
   }
 
-  /** The plan of column counts {@code counts} (an integer start SCIP did not improve on in time). */
-  private static ColocationPlan planOf(ColocationProblem problem, List<ColocationColumn> columns, Map<Integer, Integer> counts) {
-    List<GpuConfiguration> gpus = new ArrayList<>();
-    counts.forEach((c, n) -> {
-      for (int j = 0; j < n; j++) {
-        gpus.add(columns.get(c).configuration(problem.pools().get(columns.get(c).pool()).type().name()));
+  /** The LP relaxation's optimum on GLOP; empty when it is infeasible (fewest GPUs only: the other objectives always have x = 0). */
+  private static OptionalDouble relaxation(ColocationProblem problem, ColocationSpace space, List<ColocationColumn> extra) {
+    Model m = new Model(problem, space, extra, false);
+    try {
+      MPSolver.ResultStatus status = m.solver.solve();
+      if (status == MPSolver.ResultStatus.INFEASIBLE) {
+        return OptionalDouble.empty();
       }
-    });
-    ColocationPlan unscaled = new ColocationPlan(gpus, 0);
-    return new ColocationPlan(gpus, problem.objective() == ColocationObjective.MIN_GPUS ? 1
-        : problem.objective() == ColocationObjective.MAX_SCALE ? servedScale(problem, unscaled) : Math.min(1, servedScale(problem, unscaled)));
-  }
-
-  /** Adds the configurations of a warm start's plan as columns; returns its column counts (empty when it has no plan). */
-  private static Map<Integer, Integer> seed(ColocationProblem problem, ColocationPricing pricing, List<ColocationColumn> columns, Set<String> keys,
-      ColocationResult start) {
-    if (start.plan().isEmpty() || !ColocationVerifier.check(problem, start.plan().get()).isEmpty()) {
-      return Map.of();
-    }
-    Map<String, Integer> index = new java.util.HashMap<>();
-    for (int c = 0; c < columns.size(); c++) {
-      index.put(columns.get(c).key(), c);
-    }
-    Map<Integer, Integer> counts = new java.util.HashMap<>();
-    for (GpuConfiguration gpu : start.plan().get().gpus()) {
-      ColocationColumn col = pricing.column(problem, gpu);
-      Integer c = index.get(col.key());
-      if (c == null) {
-        columns.add(col);
-        keys.add(col.key());
-        c = columns.size() - 1;
-        index.put(col.key(), c);
+      if (status != MPSolver.ResultStatus.OPTIMAL) {
+        throw new IllegalStateException("GLOP ended with " + status + " on the co-location LP relaxation, which is bounded by the GPU counts");
       }
-      counts.merge(c, 1, Integer::sum);
-    }
-    return counts;
-  }
-
-  private record LpOutcome(boolean converged, double value, double slack, int rounds, double[] x) {}
-
-  /**
-   * A price-and-round dive for an integer start: fix every column's LP value rounded down, round
-   * the most fractional one up, generate columns again for what is left, until the LP is integral.
-   * Its columns join the pool, so the integer solve can do at least as well; empty when it fails.
-   */
-  private static Map<Integer, Integer> dive(ColocationProblem problem, ColocationPricing pricing, List<ColocationColumn> columns, Set<String> keys,
-      LpOutcome root, long deadline) {
-    Map<Integer, Integer> fixed = new java.util.HashMap<>();
-    LpOutcome lp = root;
-    while (System.nanoTime() < deadline) {
-      int up = -1;
-      double bestFraction = 0;
-      for (int c = 0; c < lp.x.length; c++) {
-        double v = lp.x[c];
-        double f = v - Math.floor(v + 1e-9);
-        if (f > 1e-6 && f > bestFraction) {
-          bestFraction = f;
-          up = c;
-        }
-        if (Math.floor(v + 1e-9) > fixed.getOrDefault(c, 0)) {
-          fixed.put(c, (int) Math.floor(v + 1e-9));
-        }
-      }
-      if (up < 0) {
-        return fixed;
-      }
-      fixed.put(up, (int) Math.ceil(lp.x[up] - 1e-9));
-      lp = columnGeneration(problem, pricing, columns, keys, fixed, deadline);
-      if (lp.slack > 1e-7) {
-        return Map.of();
-      }
-    }
-    return Map.of();
-  }
-
-  /** Column generation on GLOP until no pool prices an improving column (or the deadline); {@code fixed}: lower bounds on columns. */
-  private static LpOutcome columnGeneration(ColocationProblem problem, ColocationPricing pricing, List<ColocationColumn> columns, Set<String> keys,
-      Map<Integer, Integer> fixed, long deadline) {
-    int rounds = 0;
-    while (true) {
-      Master m = new Master(problem, columns, false);
-      fixed.forEach((c, lb) -> m.x[c].setLb(lb));
-      try {
-        MPSolver.ResultStatus status = m.solver.solve();
-        if (status != MPSolver.ResultStatus.OPTIMAL) {
-          throw new IllegalStateException("GLOP ended with " + status + " on the co-location master LP, which is feasible and bounded by construction");
-        }
-        double value = m.solver.objective().value();
-        if (System.nanoTime() >= deadline || rounds >= MAX_ROUNDS) {
-          return new LpOutcome(false, value, m.slack(), rounds, m.values());
-        }
-        rounds++;
-        boolean added = false;
-        for (int k = 0; k < problem.pools().size(); k++) {
-          if (problem.pools().get(k).count() == 0) {
-            continue;
-          }
-          double[] p = m.prices();
-          Optional<ColocationColumn> c = pricing.best(k, p);
-          if (c.isPresent() && m.improves(c.get()) && keys.add(c.get().key())) {
-            columns.add(c.get());
-            added = true;
-          }
-        }
-        if (!added) {
-          return new LpOutcome(true, value, m.slack(), rounds, m.values());
-        }
-      } finally {
-        m.solver.delete();
-      }
+      return OptionalDouble.of(m.solver.objective().value());
+    } finally {
+      m.solver.delete();
     }
   }
 
-  /** Configurations per pool up to which every undominated one becomes a column (tiny instances get a proof). */
-  private static final int COMPLETE_LIMIT = 20_000;
+  private record IntegerOutcome(Optional<ColocationPlan> plan, boolean optimal, boolean infeasible, double bound) {}
 
-  /** Adds every undominated configuration when every pool has few; true when it did. */
-  private static boolean addAllColumnsIfSmall(ColocationProblem problem, ColocationPricing pricing, List<ColocationColumn> columns, Set<String> keys) {
-    List<ColocationColumn> all = new ArrayList<>();
-    for (int k = 0; k < problem.pools().size(); k++) {
-      if (problem.pools().get(k).count() == 0) {
-        continue;
-      }
-      Optional<List<ColocationColumn>> pool = pricing.allColumns(k, COMPLETE_LIMIT);
-      if (pool.isEmpty()) {
-        return false;
-      }
-      all.addAll(pool.get());
-    }
-    all.stream().filter(c -> keys.add(c.key())).forEach(columns::add);
-    return true;
-  }
-
-  private record IntegerOutcome(Optional<ColocationPlan> plan, boolean optimal, boolean infeasible, double objective) {}
-
-  /** The integer model over the columns on SCIP: the plan it finds, if any, and whether SCIP proved it optimal or the model infeasible. */
-  private static IntegerOutcome integerSolve(ColocationProblem problem, List<ColocationColumn> columns, Map<Integer, Integer> hint, boolean exactGap,
-      long deadline) {
+  /** The integer model on SCIP until {@code deadline}: its plan, if any, whether SCIP proved it optimal or the model infeasible, and its dual bound. */
+  private static IntegerOutcome integerSolve(ColocationProblem problem, ColocationSpace space, List<ColocationColumn> extra,
+      Optional<Map<String, Integer>> hint, long deadline) {
     long left = (deadline - System.nanoTime()) / 1_000_000;
     if (left <= 0) {
       return new IntegerOutcome(Optional.empty(), false, false, Double.NaN);
     }
-    Master m = new Master(problem, columns, true);
-    com.google.ortools.linearsolver.MPSolverParameters parameters = new com.google.ortools.linearsolver.MPSolverParameters();
+    Model m = new Model(problem, space, extra, true);
+    MPSolverParameters parameters = new MPSolverParameters();
     try {
+      m.solver.setNumThreads(1);
       m.solver.setTimeLimit(left);
-      if (exactGap) {
-        parameters.setDoubleParam(com.google.ortools.linearsolver.MPSolverParameters.DoubleParam.RELATIVE_MIP_GAP, 0);
-      }
-      if (!hint.isEmpty()) {
-        double[] start = new double[columns.size()];
-        hint.forEach((c, v) -> start[c] = v);
-        m.solver.setHint(m.x, start);
-      }
+      // GPU counts are integral, so SCIP can close the gap exactly; a scale or weighted throughput is
+      // continuous, so it stops at the tolerance at which the planner calls a plan optimal
+      parameters.setDoubleParam(MPSolverParameters.DoubleParam.RELATIVE_MIP_GAP,
+          problem.objective() == ColocationObjective.MIN_GPUS ? 0 : OPTIMALITY_TOLERANCE);
+      hint.ifPresent(h -> {
+        MPVariable[] vars = m.integers.toArray(MPVariable[]::new);
+        double[] values = new double[vars.length];
+        for (int v = 0; v < vars.length; v++) {
+          values[v] = h.getOrDefault(vars[v].name(), 0);
+        }
+        m.solver.setHint(vars, values);
+      });
       MPSolver.ResultStatus status = m.solver.solve(parameters);
       if (status != MPSolver.ResultStatus.OPTIMAL && status != MPSolver.ResultStatus.FEASIBLE) {
         return new IntegerOutcome(Optional.empty(), false, status == MPSolver.ResultStatus.INFEASIBLE, Double.NaN);
       }
-      List<GpuConfiguration> gpus = new ArrayList<>();
-      for (int c = 0; c < columns.size(); c++) {
-        long copies = Math.round(m.x[c].solutionValue());
-        ColocationColumn col = columns.get(c);
-        for (long j = 0; j < copies; j++) {
-          gpus.add(col.configuration(problem.pools().get(col.pool()).type().name()));
-        }
-      }
-      ColocationPlan unscaled = new ColocationPlan(gpus, 0);
-      double scale = switch (problem.objective()) {
-        case MIN_GPUS -> 1;
-        case MAX_SCALE -> servedScale(problem, unscaled);
-        case MAX_WEIGHTED_THROUGHPUT -> Math.min(1, servedScale(problem, unscaled));
-      };
-      return new IntegerOutcome(Optional.of(new ColocationPlan(gpus, scale)), status == MPSolver.ResultStatus.OPTIMAL, false, m.solver.objective().value());
+      return new IntegerOutcome(Optional.of(m.decode()), status == MPSolver.ResultStatus.OPTIMAL, false, m.solver.objective().bestBound());
     } finally {
       parameters.delete();
       m.solver.delete();
     }
+  }
+
+  /**
+   * The integer model's values for a verified plan (variable name → count), so SCIP starts from it;
+   * its MPS configurations that are not among the enumerated pairs join {@code extra} as columns.
+   * Empty when some GPU of the plan is not in the searched space (it then only does not start SCIP).
+   */
+  private static Optional<Map<String, Integer>> counts(ColocationSpace space, ColocationPlan plan, List<ColocationColumn> extra) {
+    Map<String, Integer> out = new HashMap<>();
+    for (GpuConfiguration gpu : plan.gpus()) {
+      ColocationSpace.Pool pool = space.pools().stream().filter(p -> p.pool().type().name().equals(gpu.gpuType())).findFirst().orElseThrow();
+      int k = pool.index();
+      List<Segment> segs = gpu.segments();
+      if (segs.size() == 1 && segs.get(0).placement() instanceof Whole) {
+        int i = space.index(segs.get(0).service());
+        if (pool.whole()[i] == null) {
+          return Optional.empty();
+        }
+        out.merge(Model.whole(k, i), 1, Integer::sum);
+      } else if (segs.stream().anyMatch(s -> s.placement() instanceof MpsShare)) {
+        ColocationColumn col = space.column(gpu);
+        String name = null;
+        List<ColocationColumn> pairs = pool.mpsPairs() == null ? List.of() : pool.mpsPairs();
+        for (int c = 0; c < pairs.size() && name == null; c++) {
+          name = pairs.get(c).key().equals(col.key()) ? Model.pair(k, c) : null;
+        }
+        for (int c = 0; c < extra.size() && name == null; c++) {
+          name = extra.get(c).key().equals(col.key()) ? Model.extra(c) : null;
+        }
+        if (name == null) {
+          extra.add(col);
+          name = Model.extra(extra.size() - 1);
+        }
+        out.merge(name, 1, Integer::sum);
+      } else {
+        int[] need = new int[pool.profiles().size()];
+        for (Segment s : segs) {
+          MigSlice slice = s.placement() instanceof MigSlice m ? m : ((MigSliceMps) s.placement()).slice();
+          int p = pool.profileIndex(slice.profile());
+          int i = space.index(s.service());
+          if (p < 0 || pool.best()[p][i] == null) {
+            return Optional.empty();
+          }
+          need[p]++;
+          out.merge(Model.instances(k, p, i), 1, Integer::sum);
+        }
+        int type = -1;
+        for (int t = 0; t < pool.layouts().size() && type < 0; t++) {
+          boolean fits = true;
+          for (int p = 0; p < need.length; p++) {
+            fits &= pool.layouts().get(t).counts()[p] >= need[p];
+          }
+          type = fits ? t : -1;
+        }
+        if (type < 0) {
+          return Optional.empty();
+        }
+        out.merge(Model.layout(k, type), 1, Integer::sum);
+      }
+    }
+    return Optional.of(out);
   }
 
   /** The largest Z with every service's throughput ≥ Z × rate, as the verifier computes throughput. */
@@ -326,56 +244,60 @@ public final class PatternColocationPlanner implements ColocationPlanner {
     return problem.services().stream().mapToDouble(s -> t.get(s.id()) / s.rate()).min().orElseThrow();
   }
 
-  /** The master problem over a list of columns, as an LP on GLOP or an integer program on SCIP. */
-  private static final class Master {
+  /** The aggregated model, as an LP on GLOP or an integer program on SCIP. */
+  private static final class Model {
     final MPSolver solver;
-    final MPVariable[] x;
-    final MPConstraint[] cover;
-    final MPConstraint[] capacity;
-    final MPVariable[] slack;
     final ColocationProblem problem;
-    /** +1 when column throughput enters the cover rows with a positive sign, -1 when negative. */
-    final double sign;
-    final boolean minimise;
+    final ColocationSpace space;
+    final List<ColocationColumn> extra;
+    /** The model's integer variables (counts), in creation order. */
+    final List<MPVariable> integers = new ArrayList<>();
+    final Map<String, MPVariable> byName = new HashMap<>();
 
-    Master(ColocationProblem problem, List<ColocationColumn> columns, boolean integer) {
+    static String layout(int k, int t) {
+      return "layout_" + k + "_" + t;
+    }
+
+    static String instances(int k, int p, int i) {
+      return "instances_" + k + "_" + p + "_" + i;
+    }
+
+    static String whole(int k, int i) {
+      return "whole_" + k + "_" + i;
+    }
+
+    static String pair(int k, int c) {
+      return "pair_" + k + "_" + c;
+    }
+
+    static String extra(int c) {
+      return "extra_" + c;
+    }
+
+    Model(ColocationProblem problem, ColocationSpace space, List<ColocationColumn> extra, boolean integer) {
       this.problem = problem;
+      this.space = space;
+      this.extra = extra;
       this.solver = integer ? ScipBackend.newSolver() : glop();
-      if (integer) {
-        solver.setNumThreads(1);
-      }
       double inf = MPSolver.infinity();
       List<ColocationService> services = problem.services();
       int n = services.size();
       ColocationObjective objective = problem.objective();
-      minimise = objective == ColocationObjective.MIN_GPUS;
-      sign = objective == ColocationObjective.MAX_WEIGHTED_THROUGHPUT ? -1 : 1;
       MPObjective obj = solver.objective();
-      cover = new MPConstraint[n];
-      // the restricted LP needs the slack to stay feasible; the integer model must not have it
-      slack = new MPVariable[objective == ColocationObjective.MIN_GPUS && !integer ? n : 0];
+      MPConstraint[] cover = new MPConstraint[n];
       MPVariable z = objective == ColocationObjective.MAX_SCALE ? solver.makeNumVar(0, inf, "Z") : null;
-      double slackCost = 1 + problem.pools().stream().mapToDouble(p -> p.count()).sum();
       for (int i = 0; i < n; i++) {
         ColocationService s = services.get(i);
         switch (objective) {
-          case MIN_GPUS -> {
-            cover[i] = solver.makeConstraint(s.rate(), inf, "cover_" + i);
-            if (!integer) {
-              // a unit of slack serves the whole rate at the price of more GPUs than the cluster has
-              slack[i] = solver.makeNumVar(0, 1, "slack_" + i);
-              cover[i].setCoefficient(slack[i], s.rate());
-              obj.setCoefficient(slack[i], slackCost);
-            }
-          }
+          case MIN_GPUS -> cover[i] = solver.makeConstraint(s.rate(), inf, "cover_" + i);
           case MAX_SCALE -> {
             cover[i] = solver.makeConstraint(0, inf, "cover_" + i);
             cover[i].setCoefficient(z, -s.rate());
           }
           case MAX_WEIGHTED_THROUGHPUT -> {
             MPVariable served = solver.makeNumVar(0, s.rate(), "served_" + i);
-            cover[i] = solver.makeConstraint(-inf, 0, "cover_" + i);
-            cover[i].setCoefficient(served, 1);
+            cover[i] = solver.makeConstraint(0, inf, "cover_" + i);
+            cover[i].setCoefficient(served, -1);
             obj.setCoefficient(served, s.weight());
           }
         }
@@ -383,22 +305,50 @@ public final class PatternColocationPlanner implements ColocationPlanner {
       if (z != null) {
         obj.setCoefficient(z, 1);
       }
-      capacity = new MPConstraint[problem.pools().size()];
-      for (int k = 0; k < capacity.length; k++) {
-        capacity[k] = solver.makeConstraint(-inf, problem.pools().get(k).count(), "gpus_" + k);
-      }
-      x = new MPVariable[columns.size()];
-      for (int c = 0; c < columns.size(); c++) {
-        ColocationColumn col = columns.get(c);
-        x[c] = integer ? solver.makeIntVar(0, inf, "x_" + c) : solver.makeNumVar(0, inf, "x_" + c);
-        for (int i = 0; i < n; i++) {
-          if (col.throughput()[i] != 0) {
-            cover[i].setCoefficient(x[c], sign * col.throughput()[i]);
+      boolean minimise = objective == ColocationObjective.MIN_GPUS;
+      for (ColocationSpace.Pool pool : space.pools()) {
+        int k = pool.index();
+        MPConstraint capacity = solver.makeConstraint(-inf, pool.pool().count(), "gpus_" + k);
+        List<MPVariable> gpus = new ArrayList<>();
+        MPConstraint[] room = new MPConstraint[pool.profiles().size()];
+        for (int p = 0; p < room.length; p++) {
+          room[p] = solver.makeConstraint(-inf, 0, "room_" + k + "_" + p);
+          for (int i = 0; i < n; i++) {
+            if (pool.best()[p][i] != null) {
+              MPVariable w = count(instances(k, p, i), integer);
+              room[p].setCoefficient(w, 1);
+              cover[i].setCoefficient(w, pool.best()[p][i].throughput());
+            }
           }
         }
-        capacity[col.pool()].setCoefficient(x[c], 1);
-        if (minimise) {
-          obj.setCoefficient(x[c], 1);
+        for (int t = 0; t < pool.layouts().size(); t++) {
+          MPVariable x = count(layout(k, t), integer);
+          for (int p = 0; p < room.length; p++) {
+            room[p].setCoefficient(x, -pool.layouts().get(t).counts()[p]);
+          }
+          gpus.add(x);
+        }
+        for (int i = 0; i < n; i++) {
+          if (pool.whole()[i] != null) {
+            MPVariable x = count(whole(k, i), integer);
+            cover[i].setCoefficient(x, pool.whole()[i].throughput());
+            gpus.add(x);
+          }
+        }
+        List<ColocationColumn> pairs = pool.mpsPairs() == null ? List.of() : pool.mpsPairs();
+        for (int c = 0; c < pairs.size(); c++) {
+          gpus.add(column(pair(k, c), pairs.get(c), cover, integer));
+        }
+        for (int c = 0; c < extra.size(); c++) {
+          if (extra.get(c).pool() == k) {
+            gpus.add(column(extra(c), extra.get(c), cover, integer));
+          }
+        }
+        for (MPVariable x : gpus) {
+          capacity.setCoefficient(x, 1);
+          if (minimise) {
+            obj.setCoefficient(x, 1);
+          }
         }
       }
       if (minimise) {
@@ -408,39 +358,87 @@ public final class PatternColocationPlanner implements ColocationPlanner {
       }
     }
 
-    /** Pricing weights: the amount a column's throughput lowers (minimising) or raises (maximising) its reduced cost. */
-    double[] prices() {
-      double[] p = new double[cover.length];
-      for (int i = 0; i < p.length; i++) {
-        p[i] = (minimise ? 1 : -1) * sign * cover[i].dualValue();
-      }
-      return p;
+    private MPVariable count(String name, boolean integer) {
+      MPVariable x = integer ? solver.makeIntVar(0, MPSolver.infinity(), name) : solver.makeNumVar(0, MPSolver.infinity(), name);
+      integers.add(x);
+      byName.put(name, x);
+      return x;
     }
 
-    /** True when {@code c}'s reduced cost {@code obj_c − Σ y·a} improves the LP. */
-    boolean improves(ColocationColumn c) {
-      double d = minimise ? 1 : 0;
+    private MPVariable column(String name, ColocationColumn col, MPConstraint[] cover, boolean integer) {
+      MPVariable x = count(name, integer);
       for (int i = 0; i < cover.length; i++) {
-        d -= cover[i].dualValue() * sign * c.throughput()[i];
+        if (col.throughput()[i] != 0) {
+          cover[i].setCoefficient(x, col.throughput()[i]);
+        }
       }
-      d -= capacity[c.pool()].dualValue();
-      return minimise ? d < -REDUCED_COST_EPS : d > REDUCED_COST_EPS;
+      return x;
     }
 
-    double[] values() {
-      double[] v = new double[x.length];
-      for (int c = 0; c < x.length; c++) {
-        v[c] = x[c].solutionValue();
-      }
-      return v;
+    private long value(String name) {
+      MPVariable x = byName.get(name);
+      return x == null ? 0 : Math.round(x.solutionValue());
     }
 
-    double slack() {
-      double s = 0;
-      for (MPVariable v : slack) {
-        s += v.solutionValue();
+    /**
+     * The plan of the solved integer model: per layout type as many GPUs as counted, their
+     * instances of each profile handed out to the services in the counted numbers (the rest stay
+     * empty, and a GPU left with none is not used); whole GPUs; MPS configurations.
+     */
+    ColocationPlan decode() {
+      List<GpuConfiguration> out = new ArrayList<>();
+      for (ColocationSpace.Pool pool : space.pools()) {
+        int k = pool.index();
+        String type = pool.pool().type().name();
+        List<List<Segment>> migGpus = new ArrayList<>();
+        List<List<int[]>> slots = new ArrayList<>();
+        pool.profiles().forEach(p -> slots.add(new ArrayList<>()));
+        for (int t = 0; t < pool.layouts().size(); t++) {
+          for (long j = value(layout(k, t)); j > 0; j--) {
+            int g = migGpus.size();
+            migGpus.add(new ArrayList<>());
+            for (MigSlice s : pool.layouts().get(t).layout()) {
+              int p = pool.profileIndex(s.profile());
+              if (p >= 0) {
+                slots.get(p).add(new int[] {g, s.start()});
+              }
+            }
+          }
+        }
+        for (int p = 0; p < pool.profiles().size(); p++) {
+          int next = 0;
+          for (int i = 0; i < problem.services().size(); i++) {
+            for (long j = value(instances(k, p, i)); j > 0; j--) {
+              int[] slot = slots.get(p).get(next++);
+              migGpus.get(slot[0]).add(pool.best()[p][i].at(slot[1]));
+            }
+          }
+        }
+        migGpus.stream().filter(g -> !g.isEmpty()).forEach(g -> out.add(new GpuConfiguration(type, g)));
+        for (int i = 0; i < problem.services().size(); i++) {
+          for (long j = value(whole(k, i)); j > 0; j--) {
+            out.add(new GpuConfiguration(type, List.of(pool.whole()[i].at(0))));
+          }
+        }
+        List<ColocationColumn> pairs = pool.mpsPairs() == null ? List.of() : pool.mpsPairs();
+        for (int c = 0; c < pairs.size(); c++) {
+          for (long j = value(pair(k, c)); j > 0; j--) {
+            out.add(pairs.get(c).configuration(type));
+          }
+        }
+        for (int c = 0; c < extra.size(); c++) {
+          for (long j = extra.get(c).pool() == k ? value(extra(c)) : 0; j > 0; j--) {
+            out.add(extra.get(c).configuration(type));
+          }
+        }
       }
-      return s;
+      ColocationPlan unscaled = new ColocationPlan(out, 0);
+      double scale = switch (problem.objective()) {
+        case MIN_GPUS -> 1;
+        case MAX_SCALE -> servedScale(problem, unscaled);
+        case MAX_WEIGHTED_THROUGHPUT -> Math.min(1, servedScale(problem, unscaled));
+      };
+      return new ColocationPlan(out, scale);
     }
 
     private static MPSolver glop() {

@@ -67,7 +67,7 @@ class ColocationBruteForceTest {
 
   @Test
   void exactEqualsBruteForceOnTinyInstances() {
-    int[] agreements = new int[3];
+    int[] agreements = new int[4];
     Property.forSeeds("co-location exact = brute force", 24, seed -> {
       Random r = new Random(seed);
       int gpus = 1 + r.nextInt(3);
@@ -105,10 +105,14 @@ class ColocationBruteForceTest {
         assertThat(e2.status()).as(e2.reason()).isEqualTo(SolveStatus.OPTIMAL);
         assertThat(ColocationVerifier.check(fewest, e2.plan().orElseThrow())).isEmpty();
         assertThat(e2.plan().orElseThrow().gpuCount()).as("seed " + seed).isEqualTo(fewestGpus.get());
+        // the LP bound alone would not have proved it: the integer model closed an integrality gap
+        agreements[3] += Math.ceil(ColocationTiming.lpRelaxation(e2) - 1e-6) < fewestGpus.get() ? 1 : 0;
       }
       agreements[1]++;
     });
-    System.out.println("co-location brute force: " + agreements[0] + " largest-scale and " + agreements[1] + " fewest-GPU agreements (" + agreements[2] + " of them INFEASIBLE)");
+    System.out.println("co-location brute force: " + agreements[0] + " largest-scale and " + agreements[1] + " fewest-GPU agreements (" + agreements[2]
+        + " of them INFEASIBLE, " + agreements[3] + " proven optimal above the LP bound rounded up)");
+    assertThat(agreements[3]).as("instances whose optimum lies above the LP bound rounded up").isPositive();
   }
 
   /** Per-GPU throughput vectors of every legal layout with every instance given to a service or left empty, undominated ones only. */

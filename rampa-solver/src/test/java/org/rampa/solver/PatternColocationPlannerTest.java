@@ -19,7 +19,7 @@ class PatternColocationPlannerTest {
   }
 
   @Test
-  void parvaGpuScenariosGetVerifiedPlansWithinTheirBound() {
+  void parvaGpuScenariosAreSolvedToProvenOptimaNoLargerThanParvaGpusOwnDeployments() {
     for (int k = 1; k <= ParvaGpuScenarios.SCENARIOS; k++) {
       ColocationProblem p = ParvaGpuScenarios.scenario(k, 1000, ColocationObjective.MIN_GPUS);
       long t0 = System.nanoTime();
@@ -28,6 +28,8 @@ class PatternColocationPlannerTest {
       assertThat(r.status().hasPlan()).as(r.reason()).isTrue();
       assertThat(ColocationVerifier.check(p, r.plan().orElseThrow())).isEmpty();
       assertThat(r.value().getAsDouble()).isGreaterThanOrEqualTo(r.bound().getAsDouble());
+      assertThat(r.status()).as(r.reason()).isEqualTo(org.rampa.strategy.SolveStatus.OPTIMAL);
+      assertThat(r.value().getAsDouble()).as("scenario " + k).isLessThanOrEqualTo(org.rampa.colocation.ParvaGpuDeployments.gpuCount(k));
     }
   }
 }

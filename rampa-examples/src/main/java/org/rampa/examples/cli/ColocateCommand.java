@@ -14,7 +14,9 @@ import org.rampa.colocation.ColocationPlan;
 import org.rampa.colocation.ColocationPlanner;
 import org.rampa.colocation.ColocationProblem;
 import org.rampa.colocation.ColocationResult;
+import org.rampa.colocation.ColocationVerifier;
 import org.rampa.colocation.GpuConfiguration;
+import org.rampa.colocation.ParvaGpuDeployments;
 import org.rampa.colocation.ParvaGpuScenarios;
 import org.rampa.colocation.Segment;
 import org.rampa.colocation.SegmentPerformance;
@@ -45,7 +47,7 @@ final class ColocateCommand implements Callable<Integer> {
   ColocateExperiment experiment;
 
   @Option(names = "--planner", defaultValue = "heuristic", paramLabel = "NAME",
-      description = "exact (column generation + SCIP, warm-started by the heuristic), heuristic, or a baseline: exclusive, uniform-mig-1g, uniform-mig-3g, "
+      description = "exact (aggregated integer model on SCIP with its LP bound, warm-started by the heuristic), heuristic, or a baseline: exclusive, uniform-mig-1g, uniform-mig-3g, "
           + "even-mps-2, even-mps-4, gpu-lets (the MPS baselines find no plan on ParvaGPU's MIG-only measurements). Default: ${DEFAULT-VALUE}.")
   String planner;
 
@@ -108,6 +110,9 @@ final class ColocateCommand implements Callable<Integer> {
     root.put("objective", objective);
     root.put("status", result.status().name());
     root.put("gpus", result.plan().map(ColocationPlan::gpuCount).orElse(0));
+    // ParvaGPU's own published deployment of the scenario, and whether it passes the verifier here
+    root.put("parvaGpuPublished", ParvaGpuDeployments.gpuCount(scenario));
+    root.put("parvaGpuPublishedValid", ColocationVerifier.check(problem, ParvaGpuDeployments.plan(scenario)).isEmpty());
     result.plan().ifPresent(plan -> root.put("scale", plan.scale()));
     result.value().ifPresent(v -> root.put("value", v));
     if (result.bound().isPresent()) {

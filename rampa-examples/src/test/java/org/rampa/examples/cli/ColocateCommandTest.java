@@ -16,9 +16,13 @@ class ColocateCommandTest {
     assertThat(heuristic.code()).as(heuristic.err()).isZero();
     JsonNode e = BadInputs.tree(exact.out());
     JsonNode h = BadInputs.tree(heuristic.out());
-    assertThat(e.get("status").asText()).isIn("OPTIMAL", "FEASIBLE");
-    assertThat(e.get("bound").asDouble()).isGreaterThanOrEqualTo(1).isLessThanOrEqualTo(e.get("gpus").asDouble());
+    assertThat(e.get("status").asText()).isEqualTo("OPTIMAL");
+    assertThat(e.get("bound").asDouble()).isEqualTo(e.get("gpus").asDouble());
     assertThat(e.get("gpus").asInt()).isLessThanOrEqualTo(h.get("gpus").asInt());
+    // ParvaGPU's own deployment of scenario 1: two GPUs, and it passes the verifier
+    assertThat(e.get("parvaGpuPublished").asInt()).isEqualTo(2);
+    assertThat(e.get("parvaGpuPublishedValid").asBoolean()).isTrue();
+    assertThat(e.get("gpus").asInt()).isLessThanOrEqualTo(e.get("parvaGpuPublished").asInt());
     assertThat(h.get("bound").isNull()).isTrue();
     int listed = 0;
     for (JsonNode c : h.get("configurations")) {

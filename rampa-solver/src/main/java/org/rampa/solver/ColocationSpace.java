@@ -1,0 +1,239 @@
+package org.rampa.solver;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.rampa.colocation.ColocationPerformance;
+import org.rampa.colocation.ColocationProblem;
+import org.rampa.colocation.ColocationService;
+import org.rampa.colocation.GpuConfiguration;
+import org.rampa.colocation.GpuPool;
+import org.rampa.colocation.Segment;
+import org.rampa.colocation.SegmentMenu;
+import org.rampa.colocation.SegmentOption;
+import org.rampa.colocation.SegmentPerformance;
+import org.rampa.domain.share.MigSlice;
+import org.rampa.domain.share.MpsShare;
+
+/**
+ * The configurations the exact planner searches, per pool, in the aggregated form its integer
+ * model needs: MIG layout types (how many instances of each usable profile a maximal layout has),
+ * each service's best option per profile and its best whole-GPU option, and the undominated MPS
+ * pairs as explicit columns.
+ *
+ * <p>Why aggregation is exact: MIG instances are isolated (α = 1), so an instance's throughput
+ * depends only on its profile and the option it runs, never on its GPU or start. A plan is therefore
+ * fully described by how many GPUs take each layout and how many instances of each profile each
+ * service gets, subject to "no more instances of a profile given out than the layouts provide";
+ * any such counts decode into per-GPU configurations. Giving each service its highest-throughput
+ * option per profile loses nothing (more throughput never hurts any objective), nor does keeping
+ * only maximal layouts (an instance may stay empty) and only layout types no other type matches
+ * or beats on every usable profile.
+ */
+final class ColocationSpace {
+
+  /** The MPS splits of a GPU between two tenants: (s, 1 − s). */
+  static final List<Double> MPS_SPLITS = List.of(0.2, 0.4, 0.5, 0.6, 0.8);
+
+  /** Pair evaluations per pool beyond which MPS pairs are not searched (and the answer says so). */
+  static final int MPS_EVALUATION_LIMIT = 50_000;
+
+  /** A layout type: instance counts per usable profile (the pool's {@link Pool#profiles} order) and one layout that has them. */
+  record LayoutType(int[] counts, List<MigSlice> layout) {}
+
+  /** One pool's searched space. {@code mpsPairs} is null when there were too many pairs to enumerate. */
+  record Pool(int index, GpuPool pool, List<String> profiles, List<LayoutType> layouts, SegmentOption[][] best, SegmentOption[] whole,
+      List<ColocationColumn> mpsPairs) {
+
+    /** Position of {@code profile} among the usable profiles, -1 when no service can use it. */
+    int profileIndex(String profile) {
+      return profiles.indexOf(profile);
+    }
+  }
+
+  private final ColocationProblem problem;
+  private final List<Pool> pools = new ArrayList<>();
+
+  ColocationSpace(ColocationProblem problem, SegmentMenu menu) {
+    this.problem = problem;
+    for (int k = 0; k < problem.pools().size(); k++) {
+      pools.add(pool(k, menu));
+    }
+  }
+
+  List<Pool> pools() {
+    return pools;
+  }
+
+  /** False when some pool had too many MPS pairs to enumerate, so they are not searched there. */
+  boolean searchesAllMpsPairs() {
+    return pools.stream().allMatch(p -> p.mpsPairs() != null);
+  }
+
+  int index(String service) {
+    List<ColocationService> s = problem.services();
+    for (int i = 0; i < s.size(); i++) {
+      if (s.get(i).id().equals(service)) {
+        return i;
+      }
+    }
+    throw new IllegalStateException("option of unknown service " + service);
+  }
+
+  /** The column of a configuration another planner made, priced by the performance model with its co-runners. */
+  ColocationColumn column(GpuConfiguration gpu) {
+    int k = problem.pools().indexOf(problem.pool(gpu.gpuType()));
+    List<SegmentPerformance> perf = ColocationPerformance.evaluate(problem, gpu).orElseThrow();
+    double[] a = new double[problem.services().size()];
+    for (int i = 0; i < perf.size(); i++) {
+      a[index(gpu.segments().get(i).service())] += perf.get(i).throughput();
+    }
+    return new ColocationColumn(k, gpu.segments(), a);
+  }
+
+  private Pool pool(int k, SegmentMenu menu) {
+    GpuPool pool = problem.pools().get(k);
+    String type = pool.type().name();
+    List<ColocationService> services = problem.services();
+    SegmentOption[] whole = new SegmentOption[services.size()];
+    for (int i = 0; i < services.size(); i++) {
+      whole[i] = menu.best(type, services.get(i).id(), null).orElse(null);
+    }
+    List<String> profiles = new ArrayList<>();
+    List<SegmentOption[]> best = new ArrayList<>();
+    pool.partitioning().mig().ifPresent(g -> g.profiles().forEach(p -> {
+      SegmentOption[] options = new SegmentOption[services.size()];
+      boolean usable = false;
+      for (int i = 0; i < services.size(); i++) {
+        options[i] = menu.best(type, services.get(i).id(), p.name()).orElse(null);
+        usable |= options[i] != null;
+      }
+      if (usable) {
+        profiles.add(p.name());
+        best.add(options);
+      }
+    }));
+    List<LayoutType> layouts = new ArrayList<>();
+    if (!profiles.isEmpty()) {
+      Map<String, LayoutType> distinct = new LinkedHashMap<>();
+      for (List<MigSlice> layout : MigLayouts.maximal(pool.partitioning().requireMig())) {
+        int[] counts = new int[profiles.size()];
+        layout.forEach(s -> {
+          int p = profiles.indexOf(s.profile());
+          if (p >= 0) {
+            counts[p]++;
+          }
+        });
+        distinct.putIfAbsent(java.util.Arrays.toString(counts), new LayoutType(counts, layout));
+      }
+      List<LayoutType> all = new ArrayList<>(distinct.values());
+      for (LayoutType t : all) {
+        if (all.stream().noneMatch(o -> o != t && covers(o.counts(), t.counts()))) {
+          layouts.add(t);
+        }
+      }
+    }
+    List<ColocationColumn> pairs = pool.partitioning().mps() && pool.count() > 0 ? enumeratePairs(k) : List.of();
+    return new Pool(k, pool, List.copyOf(profiles), List.copyOf(layouts), best.toArray(SegmentOption[][]::new), whole, pairs);
+  }
+
+  private static boolean covers(int[] a, int[] b) {
+    for (int i = 0; i < a.length; i++) {
+      if (a[i] < b[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Every configuration of two MPS tenants sharing one GPU as (s, 1 − s), s from {@link
+   * #MPS_SPLITS}, at every pair of allowed batches that keeps both within the SLO rule with α for
+   * exactly this pair; undominated ones only. Services the time model knows no MPS time for are
+   * left out. Null when more than {@link #MPS_EVALUATION_LIMIT} pairs would be evaluated.
+   */
+  private List<ColocationColumn> enumeratePairs(int k) {
+    GpuPool pool = problem.pools().get(k);
+    String type = pool.type().name();
+    List<ColocationService> capable = new ArrayList<>();
+    for (ColocationService s : problem.services()) {
+      Segment alone = new Segment(s.id(), new MpsShare(0.5, s.processMemoryBytes()), s.batches().get(0));
+      if (ColocationPerformance.evaluate(problem, new GpuConfiguration(type, List.of(alone))).isPresent()) {
+        capable.add(s);
+      }
+    }
+    long evaluations = 0;
+    for (int i = 0; i < capable.size(); i++) {
+      for (int j = i; j < capable.size(); j++) {
+        evaluations += (long) MPS_SPLITS.size() * capable.get(i).batches().size() * capable.get(j).batches().size();
+      }
+    }
+    if (evaluations > MPS_EVALUATION_LIMIT) {
+      return null;
+    }
+    List<ColocationColumn> raw = new ArrayList<>();
+    for (int i = 0; i < capable.size(); i++) {
+      for (int j = i; j < capable.size(); j++) {
+        ColocationService a = capable.get(i);
+        ColocationService b = capable.get(j);
+        for (double split : MPS_SPLITS) {
+          if (i == j && split > 0.5) {
+            continue; // the same service twice: (s, 1 − s) and (1 − s, s) are one configuration
+          }
+          for (int ba : a.batches()) {
+            for (int bb : b.batches()) {
+              List<Segment> pair = List.of(
+                  new Segment(a.id(), new MpsShare(split, a.processMemoryBytes()), ba),
+                  new Segment(b.id(), new MpsShare(1 - split, b.processMemoryBytes()), bb));
+              if (problem.admission().check(pool.partitioning(), pair.stream().map(Segment::placement).toList()).isPresent()) {
+                continue;
+              }
+              Optional<List<SegmentPerformance>> perf = ColocationPerformance.evaluate(problem, new GpuConfiguration(type, pair));
+              if (perf.isEmpty() || !problem.sloRule().admits(perf.get().get(0).batchSeconds(), a)
+                  || !problem.sloRule().admits(perf.get().get(1).batchSeconds(), b)) {
+                continue;
+              }
+              double[] t = new double[problem.services().size()];
+              t[index(a.id())] += perf.get().get(0).throughput();
+              t[index(b.id())] += perf.get().get(1).throughput();
+              raw.add(new ColocationColumn(k, pair, t));
+            }
+          }
+        }
+      }
+    }
+    return undominated(raw);
+  }
+
+  /** The columns no other column matches or beats on every service's throughput. */
+  private static List<ColocationColumn> undominated(List<ColocationColumn> raw) {
+    Map<String, ColocationColumn> distinct = new LinkedHashMap<>();
+    raw.forEach(c -> distinct.putIfAbsent(java.util.Arrays.toString(c.throughput()), c));
+    List<ColocationColumn> all = new ArrayList<>(distinct.values());
+    List<ColocationColumn> out = new ArrayList<>();
+    for (ColocationColumn c : all) {
+      boolean dominated = false;
+      for (ColocationColumn d : all) {
+        if (d != c && dominates(d.throughput(), c.throughput())) {
+          dominated = true;
+          break;
+        }
+      }
+      if (!dominated) {
+        out.add(c);
+      }
+    }
+    return out;
+  }
+
+  private static boolean dominates(double[] a, double[] b) {
+    for (int i = 0; i < a.length; i++) {
+      if (a[i] < b[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+}
