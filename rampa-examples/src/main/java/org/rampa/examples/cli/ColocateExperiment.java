@@ -45,16 +45,16 @@ final class ColocateExperiment {
       description = "Experiment mode: plan nothing; redraw the summary and charts of earlier runs' e2.csv files together into --out.")
   List<Path> fromCsv;
 
-  @Option(names = "--batch-caps", split = ",", defaultValue = "1,8,128", paramLabel = "B",
-      description = "Experiment mode: regimes where every service batches at most B (powers of two). Default: ${DEFAULT-VALUE}.")
-  List<Integer> batchCaps;
+  @Option(names = "--batch-caps", split = ",", defaultValue = "1,128", paramLabel = "B",
+      description = "Experiment mode: regimes where every service batches at most B (powers of two); none for no such regime. Default: ${DEFAULT-VALUE}.")
+  List<String> batchCaps;
 
   @Option(names = "--small-batch-shares", split = ",", defaultValue = "0.75", paramLabel = "F",
       description = "Experiment mode: regimes where each service is small-batch (batch <= " + ClusterMixes.SMALL_BATCH
-          + ") with probability F, else batches up to " + ClusterMixes.LARGE_BATCH + ". Default: ${DEFAULT-VALUE}.")
-  List<Double> smallShares;
+          + ") with probability F, else batches up to " + ClusterMixes.LARGE_BATCH + "; none for no such regime. Default: ${DEFAULT-VALUE}.")
+  List<String> smallShares;
 
-  @Option(names = "--services", defaultValue = "100-200", paramLabel = "MIN-MAX",
+  @Option(names = "--services", defaultValue = "100-150", paramLabel = "MIN-MAX",
       description = "Experiment mode: services per mix, drawn uniformly per seed (E2: 100-400). Default: ${DEFAULT-VALUE}.")
   String services;
 
@@ -63,7 +63,7 @@ final class ColocateExperiment {
           + "uniform-mig-1g, uniform-mig-3g; exclusive is always run, gains are relative to it).")
   List<String> planners;
 
-  @Option(names = "--seeds", defaultValue = "3", paramLabel = "N", description = "Experiment mode: mixes per cluster and regime (seeds seed .. seed + N - 1). Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--seeds", defaultValue = "2", paramLabel = "N", description = "Experiment mode: mixes per cluster and regime (seeds seed .. seed + N - 1). Default: ${DEFAULT-VALUE}.")
   int seeds;
 
   @Option(names = "--seed", defaultValue = "1", paramLabel = "S", description = "Experiment mode: first seed. Default: ${DEFAULT-VALUE}.")
@@ -94,15 +94,33 @@ final class ColocateExperiment {
       return 0;
     }
     List<Regime> regimes = new ArrayList<>();
-    for (int b : batchCaps) {
+    for (String text : batchCaps) {
+      if (text.equals("none")) {
+        continue;
+      }
+      int b;
+      try {
+        b = Integer.parseInt(text.trim());
+      } catch (NumberFormatException e) {
+        b = -1;
+      }
       if (b < 1 || b > ClusterMixes.LARGE_BATCH) {
-        throw Invalid.value("--batch-caps", b, "each cap must lie in [1, " + ClusterMixes.LARGE_BATCH + "]");
+        throw Invalid.value("--batch-caps", text, "each cap must be an integer in [1, " + ClusterMixes.LARGE_BATCH + "] (or none)");
       }
       regimes.add(Regime.cap(b));
     }
-    for (double f : smallShares) {
+    for (String text : smallShares) {
+      if (text.equals("none")) {
+        continue;
+      }
+      double f;
+      try {
+        f = Double.parseDouble(text.trim());
+      } catch (NumberFormatException e) {
+        f = Double.NaN;
+      }
       if (!(f >= 0 && f <= 1)) {
-        throw Invalid.value("--small-batch-shares", f, "each share must lie in [0, 1]");
+        throw Invalid.value("--small-batch-shares", text, "each share must lie in [0, 1] (or none)");
       }
       regimes.add(Regime.small(f));
     }
