@@ -51,9 +51,8 @@ import org.rampa.perf.share.SharedStage;
  *       V100-SXM2-32GB (MPS only); catalog models (the four of ParvaGPU's that the catalog has,
  *       ViT-B/16, LLaMA-2-7B prefill and decode), every time from the calibrated analytic tier
  *       (MODELLED).</li>
- *   <li>{@link Cluster#NPU}: the modelled NPU-8C-64GB with hard templates. Co-location does not
- *       place partition templates yet (its {@code Segment} refuses them), so no NPU problem is
- *       built: {@link #problem} says so.</li>
+ *   <li>{@link Cluster#NPU}: the modelled NPU-8C-64GB with hard templates. The cluster planners
+ *       offer no template segments yet, so no NPU problem is built: {@link #problem} says so.</li>
  * </ul>
  */
 public final class ClusterMixes {
@@ -211,7 +210,8 @@ public final class ClusterMixes {
       case "a100" -> a100();
       case "hetero" -> hetero();
       default -> throw Invalid.value("--cluster", preset, "cannot be planned yet",
-          "co-location does not place NPU partition templates (org.rampa.colocation.Segment refuses them); use a100 or hetero");
+          "the cluster planners offer no NPU partition template segments (SegmentMenu, the heuristic, exact and the baselines plan whole GPUs, "
+              + "MIG instances and MPS shares only); use a100 or hetero");
     };
   }
 
