@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.rampa.domain.share.CuMask;
 import org.rampa.domain.share.GpuPartitioning;
 import org.rampa.domain.share.MigSlice;
 import org.rampa.domain.share.MigSliceMps;
@@ -12,14 +13,16 @@ import org.rampa.domain.share.MpsShare;
 import org.rampa.domain.share.MigLayout;
 import org.rampa.domain.share.Placement;
 import org.rampa.domain.share.ShareViolation;
+import org.rampa.domain.share.TemplatePartition;
 import org.rampa.domain.share.Whole;
 import org.rampa.perf.SloPredicate;
 
 /**
  * The one check of a co-location plan, independent of the planner that made it: GPU counts within
- * the cluster; per GPU one legal mode (one whole holding, a set of MPS shares, or a MIG layout that
- * {@link MigLayout} accepts with at most one segment per instance); MPS admission ({@link
- * org.rampa.domain.share.MpsAdmission}); every process's memory; every segment's batch and process
+ * the cluster; per GPU one legal mode (one whole holding; a set of contended parts, MPS shares or
+ * AMD CU masks; a MIG layout that {@link MigLayout} accepts with at most one segment per instance;
+ * or NPU partition templates whose cores and memory fit the card); MPS admission ({@link
+ * org.rampa.domain.share.MpsAdmission}: MPS shares and CU masks sum to at most 1); every process's memory; every segment's batch and process
  * count allowed and its batch time with interference (recomputed by {@link ColocationPerformance}
  * for exactly that GPU's co-runners) within the SLO rule; and every service's rate times the claimed
  * scale met.
@@ -52,11 +55,16 @@ public final class ColocationVerifier {
     }
     for (ColocationService s : problem.services()) {
       double need = s.rate() * plan.scale();
-      if (served.get(s.id()) < need * (1 - SloPredicate.RELATIVE_TOLERANCE)) {
+      if (!serves(served.get(s.id()), need)) {
         out.add("service " + s.id() + ": served " + served.get(s.id()) + " req/s, the demand at scale " + plan.scale() + " is " + need);
       }
     }
     return out;
+  }
+
+  /** True when a throughput of {@code served} requests/s meets a demand of {@code need}, within the library's one tolerance. */
+  static boolean serves(double served, double need) {
+    return served >= need * (1 - SloPredicate.RELATIVE_TOLERANCE);
   }
 
   /** Throws naming every violation when {@code plan} breaks a rule: the runtime guard every planner applies. */
@@ -100,14 +108,16 @@ public final class ColocationVerifier {
     List<Segment> segs = gpu.segments();
     List<Placement> placements = segs.stream().map(Segment::placement).toList();
     long whole = placements.stream().filter(p -> p instanceof Whole).count();
-    long mps = placements.stream().filter(p -> p instanceof MpsShare).count();
+    long contended = placements.stream().filter(p -> p instanceof MpsShare || p instanceof CuMask).count();
     long mig = placements.stream().filter(p -> p instanceof MigSlice || p instanceof MigSliceMps).count();
+    long templates = placements.stream().filter(p -> p instanceof TemplatePartition).count();
     if (whole > 0 && segs.size() > 1) {
       out.add(where + ": a whole-GPU segment must be alone on its GPU, found " + segs.size() + " segments");
       return;
     }
-    if (mps > 0 && mig > 0) {
-      out.add(where + ": MPS shares and MIG instances cannot share a GPU (an MPS GPU is not in MIG mode)");
+    if (Long.signum(contended) + Long.signum(mig) + Long.signum(templates) > 1) {
+      out.add(where + ": one GPU runs one sharing mode, found " + contended + " MPS shares or CU masks, " + mig + " MIG instances and "
+          + templates + " NPU templates (an MPS GPU is not in MIG mode, templates partition a whole NPU)");
       return;
     }
     for (int i = 0; i < segs.size(); i++) {
@@ -123,6 +133,13 @@ public final class ColocationVerifier {
       Optional<ShareViolation> v = MigLayout.check(part.requireMig(), slices);
       if (v.isPresent()) {
         out.add(where + ": illegal MIG layout: " + v.get().message());
+        return;
+      }
+    }
+    if (templates > 0) {
+      Optional<String> partition = templateViolation(part, placements);
+      if (partition.isPresent()) {
+        out.add(where + ": " + partition.get());
         return;
       }
     }
@@ -168,13 +185,33 @@ public final class ColocationVerifier {
     }
   }
 
-  /** Memory one process of a segment may use: its reservation under MPS, the instance or card otherwise. */
+  /**
+   * NPU templates are hard partitions of the card: their cores, and their memory, must fit the
+   * card's together (the ledger's rule for a GPU in template mode).
+   */
+  private static Optional<String> templateViolation(GpuPartitioning part, List<Placement> placements) {
+    int cores = 0;
+    long memory = 0;
+    for (Placement p : placements) {
+      cores += part.template(((TemplatePartition) p).template()).cores();
+      memory += p.memoryBytes(part);
+    }
+    if (cores > part.npuCores()) {
+      return Optional.of("NPU templates " + placements.stream().map(Placement::label).toList() + " use " + cores + " cores, the card has " + part.npuCores());
+    }
+    if (memory > part.memoryBytes()) {
+      return Optional.of("NPU templates " + placements.stream().map(Placement::label).toList() + " hold " + memory + " bytes, the card has " + part.memoryBytes());
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Memory one process of a segment may use: its reservation under MPS or a CU mask (contended
+   * memory is only reserved), the instance, template or card otherwise.
+   */
   private static long reservedPerProcess(Placement p, GpuPartitioning part) {
     if (p instanceof MigSliceMps m) {
       return m.processMemoryBytes();
-    }
-    if (p instanceof MpsShare s) {
-      return s.memoryBytes();
     }
     return p.memoryBytes(part);
   }

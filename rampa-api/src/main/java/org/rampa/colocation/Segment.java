@@ -4,23 +4,19 @@ import java.util.Objects;
 import org.rampa.domain.Invalid;
 import org.rampa.domain.share.MigSlice;
 import org.rampa.domain.share.MigSliceMps;
-import org.rampa.domain.share.MpsShare;
 import org.rampa.domain.share.Placement;
-import org.rampa.domain.share.Whole;
 
 /**
  * One service running on one part of a GPU at one batch size: the whole GPU, an MPS share, a MIG
- * instance, or n MPS processes inside a MIG instance (ParvaGPU's segment). Other placement kinds
- * (CU masks, NPU templates) are not planned by co-location yet and are refused here.
+ * instance, n MPS processes inside a MIG instance (ParvaGPU's segment), an AMD CU mask (contended
+ * like an MPS share) or an NPU partition template (a hard partition like a MIG instance). Every
+ * placement kind can be a segment; {@link ColocationVerifier} decides which may share a GPU.
  */
 public record Segment(String service, Placement placement, int batch) {
 
   public Segment {
     Invalid.requireNonBlank("segment.service", service);
     Objects.requireNonNull(placement, "segment.placement");
-    if (!(placement instanceof Whole || placement instanceof MpsShare || placement instanceof MigSlice || placement instanceof MigSliceMps)) {
-      throw Invalid.value("segment.placement", placement, "co-location plans whole GPUs, MPS shares and MIG instances (with MPS processes) only");
-    }
     if (batch < 1) {
       throw Invalid.value("segment.batch", batch, "must be >= 1");
     }

@@ -8,10 +8,12 @@ import java.util.List;
 import org.rampa.catalog.GpuCatalog;
 import org.rampa.catalog.ModelCatalog;
 import org.rampa.catalog.SharingCatalog;
+import org.rampa.domain.share.CuMask;
 import org.rampa.domain.share.MigSlice;
 import org.rampa.domain.share.MigSliceMps;
 import org.rampa.domain.share.MpsAdmission;
 import org.rampa.domain.share.MpsShare;
+import org.rampa.domain.share.TemplatePartition;
 import org.rampa.domain.share.Whole;
 import org.rampa.perf.share.AnalyticShareTimeModel;
 import org.rampa.perf.share.LinearInterference;
@@ -73,6 +75,57 @@ class ColocationVerifierTest {
     assertThat(ColocationVerifier.check(p, new ColocationPlan(List.of(over), 1))).anySatisfy(m -> assertThat(m).contains("MPS admission"));
     GpuConfiguration small = new GpuConfiguration(type, List.of(new Segment("a", new MpsShare(0.5, 1L << 20), 1)));
     assertThat(ColocationVerifier.check(p, new ColocationPlan(List.of(small), 0))).anySatisfy(m -> assertThat(m).contains("the service needs 1073741824"));
+  }
+
+  /** Two catalog services on one GPU of {@code type} (MI100 or the modelled NPU), analytic tier, linear γ = 0.1. */
+  private static ColocationProblem twoServicesOn(org.rampa.domain.GpuType type) {
+    ColocationService a = new ColocationService("a", ModelCatalog.model("resnet50"), List.of(1), List.of(1), 10, Duration.ofSeconds(1), 1L << 30, 1);
+    ColocationService b = new ColocationService("b", ModelCatalog.model("vgg16"), List.of(1), List.of(1), 10, Duration.ofSeconds(1), 1L << 30, 1);
+    return new ColocationProblem(List.of(a, b), List.of(new GpuPool(type, SharingCatalog.standard().partitioning(type.name()), 1)),
+        AnalyticShareTimeModel.calibrated(), new LinearInterference(0.1), SloRule.wholeSlo(), MpsAdmission.strict(), ColocationObjective.MIN_GPUS);
+  }
+
+  @Test
+  void cuMasksAreContendedSharesSummingToAtMostTheCard() {
+    ColocationProblem p = twoServicesOn(GpuCatalog.standard().type("MI100"));
+    GpuConfiguration pair = new GpuConfiguration("MI100", List.of(new Segment("a", new CuMask(60, 1L << 30), 1), new Segment("b", new CuMask(60, 1L << 30), 1)));
+    var perf = ColocationPerformance.evaluate(p, pair).orElseThrow();
+    assertThat(perf).allSatisfy(s -> assertThat(s.slowdown()).isCloseTo(1.1, org.assertj.core.api.Assertions.within(1e-12)));
+    assertThat(ColocationVerifier.check(p, new ColocationPlan(List.of(pair), 1))).isEmpty();
+    GpuConfiguration over = new GpuConfiguration("MI100", List.of(new Segment("a", new CuMask(61, 1L << 30), 1), new Segment("b", new CuMask(60, 1L << 30), 1)));
+    assertThat(ColocationVerifier.check(p, new ColocationPlan(List.of(over), 1))).anySatisfy(m -> assertThat(m).contains("MPS admission", "sum to 1.0083"));
+    GpuConfiguration small = new GpuConfiguration("MI100", List.of(new Segment("a", new CuMask(60, 1L << 20), 1)));
+    assertThat(ColocationVerifier.check(p, new ColocationPlan(List.of(small), 0))).anySatisfy(m -> assertThat(m).contains("the service needs 1073741824"));
+    GpuConfiguration tooMany = new GpuConfiguration("MI100", List.of(new Segment("a", new CuMask(121, 1L << 30), 1)));
+    assertThat(ColocationVerifier.check(p, new ColocationPlan(List.of(tooMany), 0))).anySatisfy(m -> assertThat(m).contains("cuMask.computeUnits = 121"));
+    // a CU mask on a GPU without CU masking, and a CU mask beside a whole-GPU segment
+    assertThat(ColocationVerifier.check(S1, new ColocationPlan(List.of(gpu(new Segment("bert", new CuMask(10, 0), 1))), 0)))
+        .anySatisfy(m -> assertThat(m).contains("offers no CU masking"));
+    GpuConfiguration mixed = new GpuConfiguration("MI100", List.of(new Segment("a", new Whole(), 1), new Segment("b", new CuMask(60, 1L << 30), 1)));
+    assertThat(ColocationVerifier.check(p, new ColocationPlan(List.of(mixed), 1))).anySatisfy(m -> assertThat(m).contains("must be alone"));
+  }
+
+  @Test
+  void templatesAreIsolatedHardPartitionsOfTheCardsCores() {
+    org.rampa.domain.GpuType npu = SharingCatalog.standard().npuTypes().stream().filter(t -> t.name().equals("NPU-8C-64GB")).findFirst().orElseThrow();
+    ColocationProblem p = twoServicesOn(npu);
+    GpuConfiguration fits = new GpuConfiguration(npu.name(), List.of(new Segment("a", new TemplatePartition("vir04"), 1),
+        new Segment("b", new TemplatePartition("vir02"), 1), new Segment("b", new TemplatePartition("vir02"), 1)));
+    var perf = ColocationPerformance.evaluate(p, fits).orElseThrow();
+    assertThat(perf).allSatisfy(s -> assertThat(s.slowdown()).isEqualTo(1));
+    assertThat(ColocationVerifier.check(p, new ColocationPlan(List.of(fits), 1))).isEmpty();
+    GpuConfiguration over = new GpuConfiguration(npu.name(), List.of(new Segment("a", new TemplatePartition("vir08"), 1),
+        new Segment("b", new TemplatePartition("vir01"), 1)));
+    assertThat(ColocationVerifier.check(p, new ColocationPlan(List.of(over), 1))).anySatisfy(m -> assertThat(m).contains("use 9 cores, the card has 8"));
+    GpuConfiguration mixed = new GpuConfiguration(npu.name(), List.of(new Segment("a", new TemplatePartition("vir04"), 1),
+        new Segment("b", new CuMask(4, 1L << 30), 1)));
+    assertThat(ColocationVerifier.check(p, new ColocationPlan(List.of(mixed), 1))).anySatisfy(m -> assertThat(m).contains("one sharing mode"));
+    ColocationService big = new ColocationService("a", ModelCatalog.model("resnet50"), List.of(1), List.of(1), 10, Duration.ofSeconds(1), 9L << 30, 1);
+    ColocationProblem bigProblem = new ColocationProblem(List.of(big), p.pools(), p.timeModel(), p.interference(), p.sloRule(), p.admission(), p.objective());
+    GpuConfiguration tight = new GpuConfiguration(npu.name(), List.of(new Segment("a", new TemplatePartition("vir01"), 1)));
+    assertThat(ColocationVerifier.check(bigProblem, new ColocationPlan(List.of(tight), 0))).anySatisfy(m -> assertThat(m).contains("the service needs 9663676416"));
+    assertThat(ColocationVerifier.check(p, new ColocationPlan(List.of(new GpuConfiguration(npu.name(),
+        List.of(new Segment("a", new TemplatePartition("vir03"), 1)))), 0))).anySatisfy(m -> assertThat(m).contains("vir03"));
   }
 
   @Test

@@ -32,7 +32,8 @@ import org.rampa.testing.Property;
  * The exact planner against brute force on tiny instances (1–3 A100s, 1–3 of ParvaGPU's measured
  * models at random rates and SLOs): every legal layout from all subsets of (profile, start) pairs
  * that {@link MigLayout} accepts, every instance given to a service or left empty, every multiset of
- * per-GPU configurations. The exact answer must equal the brute-force optimum, and the fewest-GPUs
+ * per-GPU configurations. The exact answer (largest scale, fewest GPUs, weighted served throughput)
+ * must equal the brute-force optimum, and the fewest-GPUs
  * answer must be INFEASIBLE exactly when brute force finds no plan.
  */
 class ColocationBruteForceTest {
@@ -109,9 +110,21 @@ class ColocationBruteForceTest {
         agreements[3] += Math.ceil(ColocationTiming.lpRelaxation(e2) - 1e-6) < fewestGpus.get() ? 1 : 0;
       }
       agreements[1]++;
+
+      // weighted served throughput, weights from their own stream so the instances above stay as they were
+      Random w = new Random(seed + 1_000);
+      List<ColocationService> weightedServices = services.stream().map(s -> new ColocationService(s.id(), s.model(), s.batches(), s.processCounts(),
+          s.rate(), s.slo(), 0, 0.5 + w.nextDouble() * 2)).toList();
+      ColocationProblem weighted = new ColocationProblem(weightedServices, base.pools(), base.timeModel(), base.interference(), base.sloRule(),
+          base.admission(), ColocationObjective.MAX_WEIGHTED_THROUGHPUT);
+      ColocationResult e3 = new PatternColocationPlanner().plan(weighted, Duration.ofSeconds(20));
+      double bestWeighted = bestWeightedThroughput(vectors, weightedServices, gpus);
+      assertThat(e3.status()).as(e3.reason()).isEqualTo(SolveStatus.OPTIMAL);
+      assertThat(ColocationVerifier.check(weighted, e3.plan().orElseThrow())).isEmpty();
+      assertThat(e3.value().getAsDouble()).as("weighted, seed " + seed).isCloseTo(bestWeighted, org.assertj.core.api.Assertions.within(bestWeighted * 1e-6));
     });
-    System.out.println("co-location brute force: " + agreements[0] + " largest-scale and " + agreements[1] + " fewest-GPU agreements (" + agreements[2]
-        + " of them INFEASIBLE, " + agreements[3] + " proven optimal above the LP bound rounded up)");
+    System.out.println("co-location brute force: " + agreements[0] + " largest-scale, " + agreements[1] + " fewest-GPU (" + agreements[2]
+        + " of them INFEASIBLE, " + agreements[3] + " proven optimal above the LP bound rounded up) and 24 weighted-throughput agreements");
     assertThat(agreements[3]).as("instances whose optimum lies above the LP bound rounded up").isPositive();
   }
 
@@ -169,6 +182,20 @@ class ColocationBruteForceTest {
         z = Math.min(z, sum[i] / s.get(i).rate());
       }
       best = Math.max(best, z);
+    }
+    return best;
+  }
+
+  private static double bestWeightedThroughput(double[][] v, List<ColocationService> s, int gpus) {
+    double best = 0;
+    for (List<Integer> combo : multisets(v.length, gpus)) {
+      double[] sum = new double[s.size()];
+      combo.forEach(c -> { for (int i = 0; i < sum.length; i++) { sum[i] += v[c][i]; } });
+      double value = 0;
+      for (int i = 0; i < sum.length; i++) {
+        value += s.get(i).weight() * Math.min(s.get(i).rate(), sum[i]);
+      }
+      best = Math.max(best, value);
     }
     return best;
   }

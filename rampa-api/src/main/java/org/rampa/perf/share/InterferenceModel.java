@@ -18,10 +18,11 @@ import org.rampa.domain.GpuType;
   @JsonSubTypes.Type(value = LinearInterference.class, name = "linear"),
   @JsonSubTypes.Type(value = GpuLetsInterference.class, name = "gpu-lets"),
   @JsonSubTypes.Type(value = BandwidthOverflow.class, name = "bandwidth-overflow"),
-  @JsonSubTypes.Type(value = PairTableInterference.class, name = "pair-table")
+  @JsonSubTypes.Type(value = PairTableInterference.class, name = "pair-table"),
+  @JsonSubTypes.Type(value = ScaledInterference.class, name = "scaled")
 })
 public sealed interface InterferenceModel
-    permits NoInterference, LinearInterference, GpuLetsInterference, BandwidthOverflow, PairTableInterference {
+    permits NoInterference, LinearInterference, GpuLetsInterference, BandwidthOverflow, PairTableInterference, ScaledInterference {
 
   /** α ≥ 1 for {@code self} sharing a GPU of {@code type} with {@code others}. */
   double slowdown(GpuType type, CoRunner self, List<CoRunner> others);

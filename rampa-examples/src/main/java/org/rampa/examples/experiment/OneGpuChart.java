@@ -3,7 +3,9 @@ package org.rampa.examples.experiment;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.VectorGraphicsEncoder;
 import org.knowm.xchart.XYChart;
@@ -11,23 +13,25 @@ import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
- * E1's gain over exclusive use against batch size, as PNG and SVG: the geometric mean over pairs,
- * over triples and over every mix, the worst and best mix, and the strong baseline (best batch under
- * the SLO on both sides) as a flat line for comparison.
+ * E1's charts, as PNG and SVG: one source's gain over exclusive use against batch size (the
+ * geometric mean over pairs, over triples and over every mix, the worst and best mix, and the
+ * strong baseline as a flat line); every source's mean curve on one chart; and the gain against
+ * the interference γ. Titles say which rows are modelled.
  */
 public final class OneGpuChart {
   private OneGpuChart() {}
 
-  public static void write(List<OneGpuExperiment.Summary> summaries, String title, Path directory) {
+  /** One source's curve: {@code summaries} of one group (source, device, γ). */
+  public static void write(List<OneGpuExperiment.Summary> summaries, String title, Path directory, String stem) {
     List<OneGpuExperiment.Summary> curve = summaries.stream().filter(s -> s.regime().equals("batch")).toList();
     double[] x = curve.stream().mapToDouble(OneGpuExperiment.Summary::batch).toArray();
     XYChart chart = new XYChartBuilder().width(1000).height(620).title(title)
         .xAxisTitle("batch size (every segment and the exclusive process)")
         .yAxisTitle("throughput gain over exclusive use (x)").build();
-    chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideE);
-    chart.getStyler().setXAxisLogarithmic(true);
-    chart.getStyler().setYAxisLogarithmic(true);
-    chart.getStyler().setMarkerSize(7);
+    // a log axis labels only its decades: worth it only when the curve spans about one
+    double lo = curve.stream().mapToDouble(OneGpuExperiment.Summary::min).min().orElse(1);
+    double hi = curve.stream().mapToDouble(OneGpuExperiment.Summary::max).max().orElse(1);
+    style(chart, true, hi / lo > 8);
     chart.addSeries("pairs (geometric mean)", x, curve.stream().mapToDouble(OneGpuExperiment.Summary::pairs).toArray());
     chart.addSeries("triples (geometric mean)", x, curve.stream().mapToDouble(OneGpuExperiment.Summary::triples).toArray());
     chart.addSeries("every mix (geometric mean)", x, curve.stream().mapToDouble(OneGpuExperiment.Summary::all).toArray());
@@ -36,9 +40,56 @@ public final class OneGpuChart {
     summaries.stream().filter(s -> !s.regime().equals("batch")).forEach(s -> chart.addSeries(
         "best batch under the SLO, both sides (geometric mean)", new double[] {x[0], x[x.length - 1]}, new double[] {s.all(), s.all()})
         .setMarker(SeriesMarkers.NONE));
+    save(chart, directory, stem);
+  }
+
+  /** Every group's mean over all mixes against batch size, at γ = {@code gamma} where a group has one. */
+  public static void writeSources(List<OneGpuExperiment.Summary> summaries, double gamma, Path directory, String stem) {
+    XYChart chart = new XYChartBuilder().width(1100).height(620)
+        .title(String.format(java.util.Locale.ROOT, "E1: co-location against exclusive use per source (MuxServe: γ=%.2f; MI100 and NPU rows MODELLED)", gamma))
+        .xAxisTitle("batch size (every segment and the exclusive process)")
+        .yAxisTitle("gain over exclusive use, geometric mean over every mix (x)").build();
+    style(chart, true, false);
+    Map<String, List<OneGpuExperiment.Summary>> groups = new LinkedHashMap<>();
+    summaries.stream().filter(s -> s.regime().equals("batch") && (Double.isNaN(s.gamma()) || Math.abs(s.gamma() - gamma) < 1e-12))
+        .forEach(s -> groups.computeIfAbsent(s.group(), k -> new java.util.ArrayList<>()).add(s));
+    groups.forEach((name, curve) -> chart.addSeries(name, curve.stream().mapToDouble(OneGpuExperiment.Summary::batch).toArray(),
+        curve.stream().mapToDouble(OneGpuExperiment.Summary::all).toArray()));
+    save(chart, directory, stem);
+  }
+
+  /** The mean gain against γ, per device and for a few regimes: batch 1, batch 16 and the best batch under the SLO. */
+  public static void writeGamma(List<OneGpuExperiment.Summary> summaries, Path directory, String stem) {
+    XYChart chart = new XYChartBuilder().width(1100).height(620)
+        .title("E1: sensitivity to interference γ (MuxServe: measured times, modelled γ; MI100, NPU: MODELLED)")
+        .xAxisTitle("linear interference γ per contended co-runner")
+        .yAxisTitle("gain over exclusive use, geometric mean over every mix (x)").build();
+    style(chart, false, false);
+    Map<String, List<OneGpuExperiment.Summary>> series = new LinkedHashMap<>();
+    for (OneGpuExperiment.Summary s : summaries) {
+      boolean shown = s.regime().equals("batch") ? s.batch() == 1 || s.batch() == 16 : true;
+      if (Double.isNaN(s.gamma()) || !shown) {
+        continue;
+      }
+      String regime = s.regime().equals("batch") ? "batch " + s.batch() : "best batch under the SLO";
+      series.computeIfAbsent(s.source() + " " + s.device() + ", " + regime, k -> new java.util.ArrayList<>()).add(s);
+    }
+    series.forEach((name, points) -> chart.addSeries(name, points.stream().mapToDouble(OneGpuExperiment.Summary::gamma).toArray(),
+        points.stream().mapToDouble(OneGpuExperiment.Summary::all).toArray()));
+    save(chart, directory, stem);
+  }
+
+  private static void style(XYChart chart, boolean logX, boolean logY) {
+    chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideS);
+    chart.getStyler().setXAxisLogarithmic(logX);
+    chart.getStyler().setYAxisLogarithmic(logY);
+    chart.getStyler().setMarkerSize(7);
+  }
+
+  private static void save(XYChart chart, Path directory, String stem) {
     try {
-      BitmapEncoder.saveBitmap(chart, directory.resolve("e1-gain.png").toString(), BitmapEncoder.BitmapFormat.PNG);
-      VectorGraphicsEncoder.saveVectorGraphic(chart, directory.resolve("e1-gain.svg").toString(), VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+      BitmapEncoder.saveBitmap(chart, directory.resolve(stem + ".png").toString(), BitmapEncoder.BitmapFormat.PNG);
+      VectorGraphicsEncoder.saveVectorGraphic(chart, directory.resolve(stem + ".svg").toString(), VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the chart to " + directory, e);
     }

@@ -39,8 +39,22 @@ public final class OneGpuExperiment {
   /** Latency bound of the fixed-batch regime: far above every measured batch time, so it never binds. */
   private static final Duration NO_SLO = Duration.ofHours(1);
 
-  /** One mix in one regime; {@code gain} is empty when a service has no exclusive measurement there. */
-  public record Row(String regime, int batch, List<String> mix, List<Double> exclusive, Optional<Double> gain, String status, String plan) {}
+  /** ParvaGPU's source: its measured tables. */
+  public static final String SOURCE = "parvagpu";
+
+  /** Every time is measured and MIG instances are isolated, so no interference model enters. */
+  public static final String TIER = "measured";
+
+  /**
+   * One mix in one regime on one source's device; {@code gain} is empty when a service has no
+   * exclusive measurement there or one GPU cannot host the mix.
+   *
+   * @param source the tables or model the times come from: parvagpu, muxserve, modelled
+   * @param tier measured, measured times with modelled interference, or modelled
+   * @param gamma the linear interference γ per contended co-runner; NaN where none enters (MIG)
+   */
+  public record Row(String source, String device, String tier, double gamma, String regime, int batch, List<String> mix,
+      List<Double> exclusive, Optional<Double> gain, String status, String plan) {}
 
   private final ColocationPlanner planner;
   private final Duration timeLimit;
@@ -60,18 +74,22 @@ public final class OneGpuExperiment {
 
   /** Every pair and triple of ParvaGPU's models, which the SLO scenario lists. */
   public List<List<String>> mixes() {
-    List<String> models = ParvaGpuScenarios.MODELS.stream().filter(m -> ParvaGpuScenarios.slo(sloScenario, m).isPresent()).toList();
+    return pairsAndTriples(ParvaGpuScenarios.MODELS.stream().filter(m -> ParvaGpuScenarios.slo(sloScenario, m).isPresent()).toList());
+  }
+
+  /** Every pair of {@code names}, then every triple, in their order. */
+  static List<List<String>> pairsAndTriples(List<String> names) {
     List<List<String>> out = new ArrayList<>();
-    int n = models.size();
+    int n = names.size();
     for (int a = 0; a < n; a++) {
       for (int b = a + 1; b < n; b++) {
-        out.add(List.of(models.get(a), models.get(b)));
+        out.add(List.of(names.get(a), names.get(b)));
       }
     }
     for (int a = 0; a < n; a++) {
       for (int b = a + 1; b < n; b++) {
         for (int c = b + 1; c < n; c++) {
-          out.add(List.of(models.get(a), models.get(b), models.get(c)));
+          out.add(List.of(names.get(a), names.get(b), names.get(c)));
         }
       }
     }
@@ -99,7 +117,7 @@ public final class OneGpuExperiment {
     for (String m : mix) {
       Optional<Double> x = exclusiveThroughput(ParvaGpuScenarios.service(m, batches, 1, slo.apply(m)));
       if (x.isEmpty()) {
-        return new Row(regime, batch, mix, exclusive, Optional.empty(), "NO_EXCLUSIVE_MEASUREMENT", "");
+        return new Row(SOURCE, ParvaGpuScenarios.GPU_TYPE, TIER, Double.NaN, regime, batch, mix, exclusive, Optional.empty(), "NO_EXCLUSIVE_MEASUREMENT", "");
       }
       exclusive.add(x.get());
     }
@@ -116,7 +134,7 @@ public final class OneGpuExperiment {
     // scale 0 means one GPU cannot host every service of the mix at this batch at all (a service got
     // no instance): no gain to average, so the row keeps its status and the summary counts it as skipped
     Optional<Double> gain = result.plan().map(p -> result.value().orElseThrow()).filter(z -> z > 0);
-    return new Row(regime, batch, mix, exclusive, gain, gain.isPresent() ? result.status().name() : "NO_COLOCATION_" + result.status().name(), plan);
+    return new Row(SOURCE, ParvaGpuScenarios.GPU_TYPE, TIER, Double.NaN, regime, batch, mix, exclusive, gain, gain.isPresent() ? result.status().name() : "NO_COLOCATION_" + result.status().name(), plan);
   }
 
   /** A placement as a reader of the CSV wants it: the instance and its first slice. */
@@ -143,24 +161,44 @@ public final class OneGpuExperiment {
         .filter(o -> o.processes() <= exclusiveProcesses && largest.equals(o.profile())).map(SegmentOption::throughput).findFirst();
   }
 
-  /** The mix average of one regime and batch: geometric means of the gain (a ratio) over the mixes that have one. */
-  public record Summary(String regime, int batch, int mixes, double pairs, double triples, double all, double min, double max) {
+  /** The mix average of one source, device, γ, regime and batch: geometric means of the gain (a ratio) over the mixes that have one. */
+  public record Summary(String source, String device, String tier, double gamma, String regime, int batch, int mixes,
+      double pairs, double triples, double all, double min, double max) {
     public String label() {
       return regime.equals("batch") ? Integer.toString(batch) : regime;
+    }
+
+    /** The source, device and γ this summary belongs to, as a chart legend or table heading says it. */
+    public String group() {
+      return source + " " + device + (Double.isNaN(gamma) ? "" : String.format(java.util.Locale.ROOT, " γ=%.2f", gamma))
+          + (tier.equals(TIER) ? "" : " (" + tier + ")");
     }
   }
 
   public static List<Summary> summarise(List<Row> rows) {
     List<Summary> out = new ArrayList<>();
     java.util.Map<String, List<Row>> groups = new java.util.LinkedHashMap<>();
-    rows.stream().sorted(Comparator.comparing(Row::regime).thenComparingInt(Row::batch))
-        .filter(r -> r.gain().isPresent()).forEach(r -> groups.computeIfAbsent(r.regime() + "/" + r.batch(), k -> new ArrayList<>()).add(r));
+    rows.stream().filter(r -> r.gain().isPresent()).forEach(r -> groups.computeIfAbsent(
+        r.source() + "/" + r.device() + "/" + r.gamma() + "/" + r.regime() + "/" + r.batch(), k -> new ArrayList<>()).add(r));
     for (List<Row> g : groups.values()) {
+      Row first = g.get(0);
       double[] gains = g.stream().mapToDouble(r -> r.gain().orElseThrow()).toArray();
-      out.add(new Summary(g.get(0).regime(), g.get(0).batch(), g.size(), geomean(g, 2), geomean(g, 3), geomean(g, 0),
-          java.util.Arrays.stream(gains).min().orElseThrow(), java.util.Arrays.stream(gains).max().orElseThrow()));
+      out.add(new Summary(first.source(), first.device(), first.tier(), first.gamma(), first.regime(), first.batch(), g.size(),
+          geomean(g, 2), geomean(g, 3), geomean(g, 0), java.util.Arrays.stream(gains).min().orElseThrow(), java.util.Arrays.stream(gains).max().orElseThrow()));
     }
+    // within a group: the batch curve in batch order, then the best-under-slo regime
+    out.sort(Comparator.comparing((Summary x) -> groupOrder(rows, x)).thenComparing(x -> !x.regime().equals("batch")).thenComparingInt(Summary::batch));
     return out;
+  }
+
+  private static int groupOrder(List<Row> rows, Summary s) {
+    for (int i = 0; i < rows.size(); i++) {
+      Row r = rows.get(i);
+      if (r.source().equals(s.source()) && r.device().equals(s.device()) && Double.compare(r.gamma(), s.gamma()) == 0) {
+        return i;
+      }
+    }
+    return rows.size();
   }
 
   /** Geometric mean of the gains of mixes of {@code size} services (0: every size); NaN when none. */
@@ -169,10 +207,15 @@ public final class OneGpuExperiment {
     return logs.length == 0 ? Double.NaN : Math.exp(java.util.Arrays.stream(logs).average().orElseThrow());
   }
 
+  private static String gamma(double gamma) {
+    return Double.isNaN(gamma) ? "" : String.format(java.util.Locale.ROOT, "%.2f", gamma);
+  }
+
   public static void writeCsv(List<Row> rows, java.nio.file.Path file) {
-    StringBuilder b = new StringBuilder("regime,batch,mix_size,mix,exclusive_req_s,gain,status,plan\n");
+    StringBuilder b = new StringBuilder("source,device,tier,gamma,regime,batch,mix_size,mix,exclusive_req_s,gain,status,plan\n");
     for (Row r : rows) {
-      b.append(r.regime()).append(',').append(r.regime().equals("batch") ? Integer.toString(r.batch()) : "").append(',')
+      b.append(r.source()).append(',').append(r.device()).append(',').append(r.tier()).append(',').append(gamma(r.gamma())).append(',')
+          .append(r.regime()).append(',').append(r.regime().equals("batch") ? Integer.toString(r.batch()) : "").append(',')
           .append(r.mix().size()).append(',').append(String.join("+", r.mix())).append(',')
           .append(r.exclusive().stream().map(x -> String.format(java.util.Locale.ROOT, "%.3f", x)).reduce((x, y) -> x + "+" + y).orElse("")).append(',')
           .append(r.gain().map(x -> String.format(java.util.Locale.ROOT, "%.6f", x)).orElse("")).append(',')
@@ -182,10 +225,10 @@ public final class OneGpuExperiment {
   }
 
   public static void writeSummaryCsv(List<Summary> summaries, java.nio.file.Path file) {
-    StringBuilder b = new StringBuilder("regime,batch,mixes,geomean_pairs,geomean_triples,geomean_all,min,max\n");
+    StringBuilder b = new StringBuilder("source,device,tier,gamma,regime,batch,mixes,geomean_pairs,geomean_triples,geomean_all,min,max\n");
     for (Summary s : summaries) {
-      b.append(String.format(java.util.Locale.ROOT, "%s,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f%n", s.regime(),
-          s.regime().equals("batch") ? Integer.toString(s.batch()) : "", s.mixes(), s.pairs(), s.triples(), s.all(), s.min(), s.max()));
+      b.append(String.format(java.util.Locale.ROOT, "%s,%s,%s,%s,%s,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f%n", s.source(), s.device(), s.tier(), gamma(s.gamma()),
+          s.regime(), s.regime().equals("batch") ? Integer.toString(s.batch()) : "", s.mixes(), s.pairs(), s.triples(), s.all(), s.min(), s.max()));
     }
     write(file, b.toString());
   }

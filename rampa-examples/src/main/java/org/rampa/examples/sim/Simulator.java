@@ -17,10 +17,13 @@ import org.rampa.domain.Gpu;
 import org.rampa.domain.Holding;
 import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
+import org.rampa.domain.share.Whole;
 import org.rampa.heuristics.importance.ServiceClass;
 import org.rampa.heuristics.importance.WorkloadForecast;
+import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.SolveStatus;
+import org.rampa.verify.InterferenceGuard;
 import org.rampa.verify.PlanRejectedException;
 
 /**
@@ -43,6 +46,20 @@ public final class Simulator {
   public Simulator(Cluster cluster, WorkloadForecast workload) {
     this.cluster = cluster;
     this.workload = workload;
+  }
+
+  /** True when a stage of {@code plan} holds part of a GPU (a strategy planned with sharing on). */
+  private static boolean holdsShares(Plan plan) {
+    return plan.stages().stream().anyMatch(s -> !(s.placement() instanceof Whole));
+  }
+
+  /**
+   * Commits a plan on shared GPUs through the admission guard, with the planner's performance and
+   * interference models, keeping its request so that later admissions re-time it as a co-runner.
+   */
+  private static CommitResult admit(ClusterStateHolder holder, Scheduler scheduler, ClusterState state, ServiceRequest request, Plan plan) {
+    PlacementProblem problem = scheduler.planner().state(state).problem(request);
+    return holder.admit(request, plan, state.version(), new InterferenceGuard(problem.performance(), problem.interference()));
   }
 
   private record Departure(double time, String serviceId) {}
@@ -113,7 +130,7 @@ public final class Simulator {
 
       if (result.plan().isPresent()) {
         Plan plan = result.plan().get();
-        CommitResult commit = holder.commit(plan, state.version());
+        CommitResult commit = holdsShares(plan) ? admit(holder, scheduler, state, request, plan) : holder.commit(plan, state.version());
         if (commit.outcome() == Outcome.COMMITTED) {
           changeHeld(heldShareByType, commit.state(), plan.serviceId(), +1);
           departures.add(new Departure(a.timeSeconds() + a.lifetimeSeconds(), plan.serviceId()));

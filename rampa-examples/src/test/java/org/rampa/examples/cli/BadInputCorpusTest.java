@@ -453,6 +453,40 @@ class BadInputCorpusTest {
     bad("vastpipe-e1: --out a file", args("vastpipe-e1", "--out", file), "--out", "e1-file", "not a folder");
     Path blocked = Files.createDirectories(dir.resolve("e1-blocked").resolve("e1.csv")).getParent();
     bad("vastpipe-e1: --out holds a folder named like an output", args("vastpipe-e1", "--out", blocked), "--out", "e1.csv", "cannot be overwritten");
+    bad("vastpipe-e1: --source unknown", args("vastpipe-e1", "--out", out, "--source", "mi300"), "--source = mi300", "parvagpu", "muxserve", "modelled");
+    bad("vastpipe-e1: --slo-scale below 1", args("vastpipe-e1", "--out", out, "--slo-scale", 0.5), "--slo-scale = 0.5", "[1, 1000]");
+    bad("vastpipe-e1: --slo-scale NaN", args("vastpipe-e1", "--out", out, "--slo-scale", "NaN"), "--slo-scale = NaN");
+    bad("vastpipe-e1: --max-segments 2", args("vastpipe-e1", "--out", out, "--max-segments", 2), "--max-segments = 2", "[3, 6]");
+    bad("vastpipe-e1: --max-segments 7", args("vastpipe-e1", "--out", out, "--max-segments", 7), "--max-segments = 7");
+    bad("vastpipe-e1: --mixes beyond muxserve's 10", args("vastpipe-e1", "--out", out, "--source", "muxserve", "--mixes", 11), "--mixes = 11", "[1, 10]");
+    vastpipeE3Cases();
+  }
+
+  private void vastpipeE3Cases() throws Exception {
+    String out = dir.resolve("e3").toString();
+    bad("vastpipe-e3: no --out", args("vastpipe-e3"), "--out");
+    bad("vastpipe-e3: --seeds 0", args("vastpipe-e3", "--out", out, "--seeds", 0), "--seeds = 0", "[1, 1000]");
+    bad("vastpipe-e3: --seeds too many", args("vastpipe-e3", "--out", out, "--seeds", 1001), "--seeds = 1001");
+    bad("vastpipe-e3: --first-seed negative", args("vastpipe-e3", "--out", out, "--first-seed", -1), "--first-seed = -1");
+    bad("vastpipe-e3: --draws 0", args("vastpipe-e3", "--out", out, "--draws", 0), "--draws = 0", "[1, 1000]");
+    bad("vastpipe-e3: --margins negative", args("vastpipe-e3", "--out", out, "--margins", "0,-5"), "--margins = -5.0", "[0, 100)");
+    bad("vastpipe-e3: --margins 100", args("vastpipe-e3", "--out", out, "--margins", 100), "--margins = 100.0");
+    bad("vastpipe-e3: --margins NaN", args("vastpipe-e3", "--out", out, "--margins", "NaN"), "--margins = NaN");
+    bad("vastpipe-e3: --margins not a number", args("vastpipe-e3", "--out", out, "--margins", "ten"), "--margins", "ten");
+    bad("vastpipe-e3: unknown family", args("vastpipe-e3", "--out", out, "--family", "llama"), "--family = llama", "analytic or parvagpu");
+    bad("vastpipe-e3: unknown objective", args("vastpipe-e3", "--out", out, "--objective", "max-weighted-throughput"),
+        "--objective = max-weighted-throughput", "min-gpus or max-scale");
+    bad("vastpipe-e3: --gpus 0", args("vastpipe-e3", "--out", out, "--gpus", 0), "--gpus = 0", "[1, 100000]");
+    bad("vastpipe-e3: unknown margin kind", args("vastpipe-e3", "--out", out, "--margin-kind", "rates"), "--margin-kind = rates", "times or slo");
+    bad("vastpipe-e3: unknown planner", args("vastpipe-e3", "--out", out, "--planners", "heuristic,magic"), "--planners = magic", "exact");
+    bad("vastpipe-e3: learned planner (scale only)", args("vastpipe-e3", "--out", out, "--planners", "learned"), "--planners = learned");
+    bad("vastpipe-e3: --time-limit-s 0", args("vastpipe-e3", "--out", out, "--time-limit-s", 0), "--time-limit-s = 0");
+    bad("vastpipe-e3: --threads 0", args("vastpipe-e3", "--out", out, "--threads", 0), "--threads = 0", "[1, 256]");
+    Path file = Files.writeString(dir.resolve("e3-file"), "x");
+    bad("vastpipe-e3: --out a file", args("vastpipe-e3", "--out", file), "--out", "e3-file", "not a folder");
+    Path blocked = Files.createDirectories(dir.resolve("e3-blocked").resolve("e3-replays.csv")).getParent();
+    bad("vastpipe-e3: --out holds a folder named like an output", args("vastpipe-e3", "--out", blocked), "--out", "e3-replays.csv",
+        "cannot be overwritten");
   }
 
   private void colocateExperimentCases() throws Exception {

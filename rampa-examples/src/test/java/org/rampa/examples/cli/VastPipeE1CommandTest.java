@@ -32,24 +32,25 @@ class VastPipeE1CommandTest {
 
   @Test
   void firstMixBeatsAHandBuiltSplitAndPricesExclusiveFromTheTables() throws Exception {
-    BadInputs.Run r = BadInputs.run("vastpipe-e1", "--out", dir.toString(), "--mixes", "1");
+    BadInputs.Run r = BadInputs.run("vastpipe-e1", "--out", dir.toString(), "--mixes", "1", "--source", "parvagpu");
     assertThat(r.code()).as(r.err()).isZero();
-    for (String f : VastPipeE1Command.OUTPUTS) {
+    for (String f : List.of("e1.csv", "e1-summary.csv", "e1-gain.png", "e1-gain.svg")) {
       assertThat(dir.resolve(f)).isNotEmptyFile();
     }
     List<String> lines = Files.readAllLines(dir.resolve("e1.csv"));
     assertThat(lines).hasSize(1 + ParvaGpuScenarios.BATCHES.size() + 1);
     int compared = 0;
     for (String line : lines.subList(1, lines.size())) {
-      String[] c = line.split(",", 8);
-      assertThat(c[3]).isEqualTo("bert+densenet121");
-      assertThat(c[6]).as(line).isEqualTo("OPTIMAL");
-      if (!c[0].equals("batch")) {
+      String[] c = line.split(",", 12);
+      assertThat(c[0] + "," + c[1] + "," + c[2] + "," + c[3]).isEqualTo("parvagpu,A100-SXM4-80GB,measured,");
+      assertThat(c[7]).isEqualTo("bert+densenet121");
+      assertThat(c[10]).as(line).isEqualTo("OPTIMAL");
+      if (!c[4].equals("batch")) {
         continue;
       }
-      int batch = Integer.parseInt(c[1]);
-      String[] exclusive = c[4].split("\\+");
-      double gain = Double.parseDouble(c[5]);
+      int batch = Integer.parseInt(c[5]);
+      String[] exclusive = c[8].split("\\+");
+      double gain = Double.parseDouble(c[9]);
       List<String> mix = List.of("bert", "densenet121");
       List<Double> x = new ArrayList<>();
       for (int i = 0; i < 2; i++) {
@@ -66,6 +67,43 @@ class VastPipeE1CommandTest {
       }
     }
     assertThat(compared).isGreaterThanOrEqualTo(6);
+  }
+
+  /**
+   * MuxServe's first mix (LLaMA-7B prefill + decode) at every γ: exclusive throughput is batch /
+   * MuxServe's measured 100 % time, every row is labelled with its tier, a larger γ never raises
+   * the gain, and the charts of the source and of γ are written.
+   */
+  @Test
+  void muxServeRowsPriceExclusiveFromTheMeasuredWholeGpuAndLabelTheirTier() throws Exception {
+    BadInputs.Run r = BadInputs.run("vastpipe-e1", "--out", dir.toString(), "--mixes", "1", "--source", "muxserve");
+    assertThat(r.code()).as(r.err()).isZero();
+    for (String f : List.of("e1.csv", "e1-summary.csv", "e1-gain-muxserve.png", "e1-gain-muxserve.svg", "e1-gamma.png", "e1-gamma.svg")) {
+      assertThat(dir.resolve(f)).isNotEmptyFile();
+    }
+    List<String> lines = Files.readAllLines(dir.resolve("e1.csv"));
+    assertThat(lines).hasSize(1 + 3 * (ParvaGpuScenarios.BATCHES.size() + 1));
+    java.util.Map<String, Double> gainAtLowestGamma = new java.util.HashMap<>();
+    for (String line : lines.subList(1, lines.size())) {
+      String[] c = line.split(",", 12);
+      assertThat(c[0] + "," + c[1] + "," + c[2]).isEqualTo("muxserve,A100-SXM4-80GB,measured-times-modelled-interference");
+      assertThat(c[7]).isEqualTo("llama-7b-prefill-512+llama-7b-decode-512");
+      if (c[4].equals("batch") && c[5].equals("1")) {
+        // MuxServe, llama-7b, 1 GPU, 100 %, batch 1, 512 tokens: prefill 41.027 ms, decoding 12.484 ms
+        assertThat(c[8]).isEqualTo(String.format(java.util.Locale.ROOT, "%.3f+%.3f", 1 / 0.041027, 1 / 0.012484));
+      }
+      if (c[9].isEmpty()) {
+        continue;
+      }
+      double gain = Double.parseDouble(c[9]);
+      String key = c[4] + c[5];
+      if (c[3].equals("0.03")) {
+        gainAtLowestGamma.put(key, gain);
+      } else {
+        assertThat(gain).as(line).isLessThanOrEqualTo(gainAtLowestGamma.get(key));
+      }
+    }
+    assertThat(gainAtLowestGamma).hasSizeGreaterThanOrEqualTo(7);
   }
 
   private static Optional<List<SegmentPerformance>> throughputs(int batch, List<Segment> segments) {
