@@ -207,16 +207,32 @@ final class ColocationSpace {
     return undominated(raw);
   }
 
-  /** The columns no other column matches or beats on every service's throughput. */
+  /**
+   * The columns no other column matches or beats on every service's throughput. Throughputs are
+   * never negative, so only a column serving every service {@code c} serves can dominate {@code c}:
+   * the candidates are the columns serving {@code c}'s first service, compared on {@code c}'s
+   * services alone (all-pairs over every service was hours for a few hundred services).
+   */
   private static List<ColocationColumn> undominated(List<ColocationColumn> raw) {
     Map<String, ColocationColumn> distinct = new LinkedHashMap<>();
     raw.forEach(c -> distinct.putIfAbsent(java.util.Arrays.toString(c.throughput()), c));
     List<ColocationColumn> all = new ArrayList<>(distinct.values());
+    Map<Integer, List<ColocationColumn>> serving = new java.util.HashMap<>();
+    Map<ColocationColumn, int[]> supports = new java.util.IdentityHashMap<>();
+    for (ColocationColumn c : all) {
+      int[] support = java.util.stream.IntStream.range(0, c.throughput().length).filter(i -> c.throughput()[i] > 0).toArray();
+      supports.put(c, support);
+      for (int i : support) {
+        serving.computeIfAbsent(i, k -> new ArrayList<>()).add(c);
+      }
+    }
     List<ColocationColumn> out = new ArrayList<>();
     for (ColocationColumn c : all) {
+      int[] support = supports.get(c);
+      List<ColocationColumn> candidates = support.length == 0 ? all : serving.get(support[0]);
       boolean dominated = false;
-      for (ColocationColumn d : all) {
-        if (d != c && dominates(d.throughput(), c.throughput())) {
+      for (ColocationColumn d : candidates) {
+        if (d != c && dominatesOn(d.throughput(), c.throughput(), support)) {
           dominated = true;
           break;
         }
@@ -228,8 +244,8 @@ final class ColocationSpace {
     return out;
   }
 
-  private static boolean dominates(double[] a, double[] b) {
-    for (int i = 0; i < a.length; i++) {
+  private static boolean dominatesOn(double[] a, double[] b, int[] support) {
+    for (int i : support) {
       if (a[i] < b[i]) {
         return false;
       }

@@ -25,21 +25,26 @@ import org.rampa.heuristics.colocation.ColocationPlanners;
 import org.rampa.json.RampaJson;
 import org.rampa.solver.PatternColocationPlanner;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "colocate", mixinStandardHelpOptions = true,
     description = "Co-locate a demand mix on shared GPUs (MIG instances with MPS processes) and print the plan as JSON: "
-        + "GPUs used, status, bound (exact) and every GPU configuration.")
+        + "GPUs used, status, bound (exact) and every GPU configuration. Without --parvagpu-scenario: the E2 experiment "
+        + "(generated mixes on 1000-accelerator presets, every planner, several seeds; CSV, summary, charts).")
 final class ColocateCommand implements Callable<Integer> {
 
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--parvagpu-scenario", required = true, paramLabel = "K",
+  @Option(names = "--parvagpu-scenario", paramLabel = "K",
       description = "ParvaGPU's published SLO scenario K (1..6) on its measured A100-80GB profiles, under its SLO rule (a segment's batch <= 0.9 x SLO / 2).")
-  int scenario;
+  Integer scenario;
+
+  @Mixin
+  ColocateExperiment experiment;
 
   @Option(names = "--planner", defaultValue = "heuristic", paramLabel = "NAME",
       description = "exact (aggregated integer model on SCIP with its LP bound, warm-started by the heuristic), heuristic, or a baseline: exclusive, uniform-mig-1g, uniform-mig-3g, "
@@ -66,6 +71,9 @@ final class ColocateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (scenario == null) {
+      return experiment.run(spec.commandLine().getOut(), timeLimitSeconds);
+    }
     if (scenario < 1 || scenario > ParvaGpuScenarios.SCENARIOS) {
       throw Invalid.value("--parvagpu-scenario", scenario, "must lie in [1, " + ParvaGpuScenarios.SCENARIOS + "]", "ParvaGPU published six scenarios");
     }

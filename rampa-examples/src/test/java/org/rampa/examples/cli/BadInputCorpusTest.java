@@ -55,6 +55,7 @@ class BadInputCorpusTest {
     colocateCases();
     trainCases();
     vastpipeCases();
+    colocateExperimentCases();
     assertThat(cases).hasSizeGreaterThanOrEqualTo(100);
     return cases.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> {
       BadInputs.Run r = assertTimeoutPreemptively(java.time.Duration.ofSeconds(10), () -> BadInputs.run(c.args()));
@@ -425,7 +426,7 @@ class BadInputCorpusTest {
 
 
   private void colocateCases() {
-    bad("colocate: no scenario", args("colocate"), "--parvagpu-scenario");
+    bad("colocate: experiment mode on the NPU preset", args("colocate", "--cluster", "npu"), "--cluster = npu", "template");
     bad("colocate: scenario 0", args("colocate", "--parvagpu-scenario", 0), "--parvagpu-scenario = 0", "[1, 6]");
     bad("colocate: scenario 7", args("colocate", "--parvagpu-scenario", 7), "--parvagpu-scenario = 7");
     bad("colocate: scenario not a number", args("colocate", "--parvagpu-scenario", "one"), "--parvagpu-scenario", "one");
@@ -486,5 +487,41 @@ class BadInputCorpusTest {
     Path blocked = Files.createDirectories(dir.resolve("e3-blocked").resolve("e3-replays.csv")).getParent();
     bad("vastpipe-e3: --out holds a folder named like an output", args("vastpipe-e3", "--out", blocked), "--out", "e3-replays.csv",
         "cannot be overwritten");
+  }
+
+  private void colocateExperimentCases() throws Exception {
+    String out = dir.resolve("e2").toString();
+    bad("colocate: unknown cluster preset", args("colocate", "--cluster", "mars", "--out", out), "--cluster = mars", "a100");
+    bad("colocate: --batch-caps 0", args("colocate", "--batch-caps", 0, "--out", out), "--batch-caps = 0", "[1, 128]");
+    bad("colocate: --batch-caps 256", args("colocate", "--batch-caps", 256, "--out", out), "--batch-caps = 256");
+    bad("colocate: --small-batch-shares 1.5", args("colocate", "--small-batch-shares", 1.5, "--out", out), "--small-batch-shares = 1.5", "[0, 1]");
+    bad("colocate: --services 0", args("colocate", "--services", 0, "--out", out), "--services = 0", "MIN-MAX");
+    bad("colocate: --services reversed", args("colocate", "--services", "400-100", "--out", out), "--services = 400-100");
+    bad("colocate: --services words", args("colocate", "--services", "many", "--out", out), "--services = many");
+    bad("colocate: --seeds 0", args("colocate", "--seeds", 0, "--out", out), "--seeds = 0", "[1, 100]");
+    bad("colocate: --seeds 101", args("colocate", "--seeds", 101, "--out", out), "--seeds = 101");
+    bad("colocate: unknown planner in --planners", args("colocate", "--planners", "heuristic,magic", "--out", out), "--planners = magic", "exact");
+    bad("colocate: --threads 0", args("colocate", "--threads", 0, "--out", out), "--threads = 0");
+    bad("colocate: experiment --time-limit-s 0", args("colocate", "--time-limit-s", 0, "--out", out), "--time-limit-s = 0");
+    bad("colocate: --cluster-file missing", args("colocate", "--cluster-file", dir.resolve("none.csv"), "--out", out), "none.csv", "does not exist");
+    Path noHeader = write(dir, "cluster-no-header.csv", "A100-SXM4-80GB,4\n");
+    bad("colocate: cluster file without header", args("colocate", "--cluster-file", noHeader, "--out", out), "cluster-no-header.csv", "gpu_type,count");
+    Path badType = write(dir, "cluster-bad-type.csv", "gpu_type,count\nA9000,4\n");
+    bad("colocate: cluster file unknown type", args("colocate", "--cluster-file", badType, "--out", out), "line 2", "gpu_type = A9000");
+    Path badCount = write(dir, "cluster-bad-count.csv", "gpu_type,count\nL4,-3\n");
+    bad("colocate: cluster file negative count", args("colocate", "--cluster-file", badCount, "--out", out), "line 2", "count = -3");
+    Path badModel = write(dir, "demand-bad-model.csv", "model,rate,slo_ms,max_batch\nresnet50,10,50,8\nalexnet,10,50,8\n");
+    bad("colocate: demand file unknown model", args("colocate", "--cluster", "hetero", "--demand", badModel, "--out", out), "demand[1].model = alexnet",
+        "resnet50");
+    Path badRate = write(dir, "demand-bad-rate.csv", "model,rate,slo_ms,max_batch\nresnet50,0,50,8\n");
+    bad("colocate: demand file zero rate", args("colocate", "--cluster", "hetero", "--demand", badRate, "--out", out), "line 2", "rate = 0");
+    Path badBatch = write(dir, "demand-bad-batch.csv", "model,rate,slo_ms,max_batch\nresnet50,10,50,300\n");
+    bad("colocate: demand file batch too large", args("colocate", "--cluster", "hetero", "--demand", badBatch, "--out", out), "max_batch = 300");
+    Path shortRow = write(dir, "demand-short.csv", "model,rate,slo_ms,max_batch\nresnet50,10\n");
+    bad("colocate: demand file short row", args("colocate", "--cluster", "hetero", "--demand", shortRow, "--out", out), "line 2", "4 comma-separated");
+    Path notRaw = write(dir, "not-e2.csv", "a,b\n1,2\n");
+    bad("colocate: --from-csv not an e2.csv", args("colocate", "--from-csv", notRaw, "--out", out), "not-e2.csv", "header");
+    Path file = Files.writeString(dir.resolve("e2-file"), "x");
+    bad("colocate: experiment --out a file", args("colocate", "--cluster", "hetero", "--out", file), "--out", "e2-file", "not a folder");
   }
 }

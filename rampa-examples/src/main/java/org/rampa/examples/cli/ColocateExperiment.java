@@ -1,0 +1,199 @@
+package org.rampa.examples.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import me.tongfei.progressbar.ConsoleProgressBarConsumer;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+import org.rampa.domain.Invalid;
+import org.rampa.examples.experiment.ClusterExperiment;
+import org.rampa.examples.experiment.ClusterExperiment.Regime;
+import org.rampa.examples.experiment.ClusterInputs;
+import org.rampa.examples.experiment.ClusterMixes;
+import org.rampa.examples.experiment.ClusterReport;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code rampa colocate}'s experiment mode (E2, issue 13): generated demand mixes on 1000-accelerator
+ * cluster presets, every planner, several seeds; prints the summary, writes the raw CSV, the
+ * summary and the charts. Used when no {@code --parvagpu-scenario} is given.
+ */
+final class ColocateExperiment {
+  static final int MAX_SEEDS = 100;
+  static final int MAX_SERVICES = 1000;
+  static final List<String> OUTPUTS = List.of("e2.csv", "e2-summary.csv", "e2-summary.md");
+
+  @Option(names = "--cluster", split = ",", defaultValue = "a100", paramLabel = "PRESET",
+      description = "Experiment mode: cluster presets of 250 nodes x 4 accelerators: a100 (A100-SXM4-80GB, MIG + MPS, measured tables), "
+          + "hetero (A100, H100, L4, V100 from the catalog, analytic tier), npu (NPU-8C-64GB templates: not placeable yet). Default: ${DEFAULT-VALUE}.")
+  List<String> clusters;
+
+  @Option(names = "--cluster-file", paramLabel = "FILE",
+      description = "Experiment mode: a CSV cluster (header gpu_type,count; catalog types, analytic tier, catalog models) instead of the presets.")
+  Path clusterFile;
+
+  @Option(names = "--demand", paramLabel = "FILE",
+      description = "Experiment mode: a CSV demand (header model,rate,slo_ms,max_batch; models of the cluster's family) instead of generated mixes.")
+  Path demandFile;
+
+  @Option(names = "--from-csv", split = ",", paramLabel = "FILE",
+      description = "Experiment mode: plan nothing; redraw the summary and charts of earlier runs' e2.csv files together into --out.")
+  List<Path> fromCsv;
+
+  @Option(names = "--batch-caps", split = ",", defaultValue = "1,128", paramLabel = "B",
+      description = "Experiment mode: regimes where every service batches at most B (powers of two); none for no such regime. Default: ${DEFAULT-VALUE}.")
+  List<String> batchCaps;
+
+  @Option(names = "--small-batch-shares", split = ",", defaultValue = "0.75", paramLabel = "F",
+      description = "Experiment mode: regimes where each service is small-batch (batch <= " + ClusterMixes.SMALL_BATCH
+          + ") with probability F, else batches up to " + ClusterMixes.LARGE_BATCH + "; none for no such regime. Default: ${DEFAULT-VALUE}.")
+  List<String> smallShares;
+
+  @Option(names = "--services", defaultValue = "100-150", paramLabel = "MIN-MAX",
+      description = "Experiment mode: services per mix, drawn uniformly per seed (E2: 100-400). Default: ${DEFAULT-VALUE}.")
+  String services;
+
+  @Option(names = "--planners", split = ",", paramLabel = "NAME",
+      description = "Experiment mode: planners to compare (default: all of exact, heuristic, learned, exclusive, even-mps-2, even-mps-4, gpu-lets, "
+          + "uniform-mig-1g, uniform-mig-3g; exclusive is always run, gains are relative to it).")
+  List<String> planners;
+
+  @Option(names = "--seeds", defaultValue = "2", paramLabel = "N", description = "Experiment mode: mixes per cluster and regime (seeds seed .. seed + N - 1). Default: ${DEFAULT-VALUE}.")
+  int seeds;
+
+  @Option(names = "--seed", defaultValue = "1", paramLabel = "S", description = "Experiment mode: first seed. Default: ${DEFAULT-VALUE}.")
+  long seed;
+
+  @Option(names = "--gpus-needed", negatable = true, defaultValue = "false", fallbackValue = "true",
+      description = "Experiment mode: also solve for the fewest GPUs serving the demand exclusive use serves on the whole cluster (doubles the run). Default: ${DEFAULT-VALUE}.")
+  boolean gpusNeeded;
+
+  @Option(names = "--threads", paramLabel = "N", description = "Experiment mode: mixes planned in parallel (default: the machine's cores, at most 8).")
+  Integer threads;
+
+  @Option(names = "--out", defaultValue = "colocate-results", paramLabel = "DIR",
+      description = "Experiment mode: folder for e2.csv (every seed and planner), e2-summary.csv/.md and the charts (PNG, SVG). Default: ${DEFAULT-VALUE}.")
+  Path out;
+
+  int run(PrintWriter stdout, double timeLimitSeconds) {
+    if (!(timeLimitSeconds > 0 && timeLimitSeconds <= 3600)) {
+      throw Invalid.value("--time-limit-s", timeLimitSeconds, "must lie in (0, 3600]");
+    }
+    if (fromCsv != null) {
+      List<ClusterExperiment.Row> rows = new ArrayList<>();
+      fromCsv.forEach(f -> rows.addAll(ClusterInputs.raw(f)));
+      SimulateCommand.prepareOutput(out, OUTPUTS);
+      ClusterReport.write(rows, out);
+      stdout.print(ClusterReport.table(ClusterReport.summarise(rows), ClusterReport.headlines(rows)));
+      stdout.printf("%nWrote %s from %s%n", out, fromCsv);
+      return 0;
+    }
+    List<Regime> regimes = new ArrayList<>();
+    for (String text : batchCaps) {
+      if (text.equals("none")) {
+        continue;
+      }
+      int b;
+      try {
+        b = Integer.parseInt(text.trim());
+      } catch (NumberFormatException e) {
+        b = -1;
+      }
+      if (b < 1 || b > ClusterMixes.LARGE_BATCH) {
+        throw Invalid.value("--batch-caps", text, "each cap must be an integer in [1, " + ClusterMixes.LARGE_BATCH + "] (or none)");
+      }
+      regimes.add(Regime.cap(b));
+    }
+    for (String text : smallShares) {
+      if (text.equals("none")) {
+        continue;
+      }
+      double f;
+      try {
+        f = Double.parseDouble(text.trim());
+      } catch (NumberFormatException e) {
+        f = Double.NaN;
+      }
+      if (!(f >= 0 && f <= 1)) {
+        throw Invalid.value("--small-batch-shares", text, "each share must lie in [0, 1] (or none)");
+      }
+      regimes.add(Regime.small(f));
+    }
+    if (regimes.isEmpty()) {
+      throw Invalid.value("--batch-caps", batchCaps, "with --small-batch-shares must give at least one regime");
+    }
+    int[] range = serviceRange();
+    if (seeds < 1 || seeds > MAX_SEEDS) {
+      throw Invalid.value("--seeds", seeds, "must lie in [1, " + MAX_SEEDS + "]");
+    }
+    List<String> names = planners == null ? ClusterExperiment.PLANNERS : new ArrayList<>(planners);
+    for (String p : names) {
+      if (!ClusterExperiment.PLANNERS.contains(p)) {
+        throw Invalid.value("--planners", p, "is not a co-location planner", "use some of " + ClusterExperiment.PLANNERS);
+      }
+    }
+    if (!names.contains("exclusive")) {
+      names = new ArrayList<>(names);
+      names.add("exclusive");
+    }
+    int workers = threads == null ? Math.min(8, Runtime.getRuntime().availableProcessors()) : threads;
+    if (workers < 1 || workers > 64) {
+      throw Invalid.value("--threads", workers, "must lie in [1, 64]");
+    }
+    List<ClusterMixes.Cluster> chosen = new ArrayList<>();
+    if (clusterFile != null) {
+      chosen.add(ClusterInputs.cluster(clusterFile));
+    } else {
+      for (String c : clusters) {
+        chosen.add(ClusterMixes.Cluster.of(c));
+      }
+    }
+    chosen.forEach(ClusterMixes::models); // refuses a cluster that cannot be planned before anything runs
+    List<ClusterMixes.DemandLine> demand = demandFile == null ? List.of() : ClusterInputs.demand(demandFile);
+    List<ClusterExperiment.Config> configs = demand.isEmpty() ? ClusterExperiment.configs(chosen, regimes, seed, seeds, range[0], range[1])
+        : ClusterExperiment.configs(chosen, demand);
+    if (!demand.isEmpty()) {
+      // a demand file is one mix: check every model against each cluster before planning
+      configs.forEach(c -> c.problem(org.rampa.colocation.ColocationObjective.MAX_SCALE));
+    }
+    SimulateCommand.prepareOutput(out, OUTPUTS);
+    String what = demand.isEmpty()
+        ? String.format(Locale.ROOT, "%s x seeds %d..%d, %d-%d services", regimes.stream().map(Regime::label).toList(), seed, seed + seeds - 1,
+            range[0], range[1])
+        : "the demand in " + demandFile + " (" + demand.size() + " services)";
+    stdout.printf(Locale.ROOT, "E2: %d mixes (%s; %s), planners %s, %.0f s limit each, %d threads%n", configs.size(),
+        chosen.stream().map(ClusterMixes.Cluster::label).toList(), what, names, timeLimitSeconds, workers);
+    stdout.flush();
+    long t0 = System.nanoTime();
+    List<ClusterExperiment.Row> rows;
+    try (ProgressBar bar = new ProgressBarBuilder().setTaskName("colocate").setInitialMax(configs.size()).setStyle(ProgressBarStyle.ASCII)
+        .setConsumer(new ConsoleProgressBarConsumer(System.err)).continuousUpdate().build()) {
+      rows = ClusterExperiment.run(configs, names, Duration.ofNanos((long) (timeLimitSeconds * 1e9)), gpusNeeded, workers, c -> bar.step());
+    }
+    ClusterReport.write(rows, out);
+    List<ClusterReport.Summary> summaries = ClusterReport.summarise(rows);
+    stdout.print(ClusterReport.table(summaries, ClusterReport.headlines(rows)));
+    stdout.printf(Locale.ROOT, "%nWall time %.1f s. Wrote %s (e2.csv, e2-summary.csv, e2-summary.md, charts e2-*.png/.svg)%n",
+        (System.nanoTime() - t0) / 1e9, out);
+    return 0;
+  }
+
+  private int[] serviceRange() {
+    String[] parts = services.split("-", -1);
+    try {
+      int lo = Integer.parseInt(parts[0].trim());
+      int hi = parts.length == 1 ? lo : Integer.parseInt(parts[1].trim());
+      if (parts.length > 2 || lo < 1 || hi < lo || hi > MAX_SERVICES) {
+        throw new NumberFormatException();
+      }
+      return new int[] {lo, hi};
+    } catch (NumberFormatException e) {
+      throw Invalid.value("--services", services, "must be N or MIN-MAX with 1 <= MIN <= MAX <= " + MAX_SERVICES, "--services 100-400");
+    }
+  }
+}
