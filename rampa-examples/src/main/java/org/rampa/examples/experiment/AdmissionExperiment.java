@@ -25,6 +25,7 @@ import org.rampa.examples.experiment.ExperimentResult.TraceBound;
 import org.rampa.examples.sim.ArrivalTrace;
 import org.rampa.examples.sim.RunResult;
 import org.rampa.examples.sim.Simulator;
+import org.rampa.examples.sim.StrandedCapacity;
 import org.rampa.heuristics.importance.ServiceClass;
 import org.rampa.heuristics.importance.WorkloadForecast;
 import org.rampa.strategy.ImmutableStrategyOptions;
@@ -50,33 +51,56 @@ public final class AdmissionExperiment {
    * @param threads runs executed at once
    * @param boundNodeLimit branch-and-bound nodes of each offline-bound solve ({@link OfflineBound#ROOT_ONLY},
    *     -1 until proven optimal); 0 skips the bound
+   * @param sharing the sharing modes every scheduler runs in, on the same arrivals: {@code false}
+   *     holds whole GPUs only, {@code true} lets it place services on parts of GPUs
+   *     ({@link Schedulers#named(String, StrategyOptions, boolean)})
+   * @param measureStranded whether every run also samples the free capacity no class could use
+   *     ({@link StrandedCapacity}), at every arrival
    */
   public record Settings(Cluster cluster, WorkloadForecast workload, List<Double> offeredLoads, int arrivalsPerLoad,
       double meanLifetimeSeconds, long firstSeed, int seeds, List<String> schedulers, StrategyOptions options, int threads,
-      long boundNodeLimit) {
+      long boundNodeLimit, List<Boolean> sharing, boolean measureStranded) {
+
+    /** Whole GPUs only, fragmentation not measured: the admission experiment as it always ran. */
+    public Settings(Cluster cluster, WorkloadForecast workload, List<Double> offeredLoads, int arrivalsPerLoad,
+        double meanLifetimeSeconds, long firstSeed, int seeds, List<String> schedulers, StrategyOptions options, int threads,
+        long boundNodeLimit) {
+      this(cluster, workload, offeredLoads, arrivalsPerLoad, meanLifetimeSeconds, firstSeed, seeds, schedulers, options, threads,
+          boundNodeLimit, List.of(false), false);
+    }
 
     public Settings {
       offeredLoads = List.copyOf(offeredLoads);
       schedulers = List.copyOf(schedulers);
+      sharing = List.copyOf(new java.util.LinkedHashSet<>(sharing));
+      if (sharing.isEmpty()) {
+        throw Invalid.value("sharing", "[]", "name at least one sharing mode", "off, on, or both");
+      }
       if (seeds < 1) {
         throw Invalid.value("seeds", seeds, "must be >= 1", "use 1 for a single trace per load");
       }
       if (threads < 1) {
         throw Invalid.value("threads", threads, "must be >= 1");
       }
-      schedulers.forEach(name -> Schedulers.named(name, options)); // fails fast on an unknown name
+      for (boolean mode : sharing) {
+        schedulers.forEach(name -> Schedulers.named(name, options, mode)); // fails fast on an unknown name or one that cannot share
+      }
     }
   }
 
   private final Settings settings;
+  private final Optional<StrandedCapacity> stranded;
 
   public AdmissionExperiment(Settings settings) {
     this.settings = settings;
+    this.stranded = settings.measureStranded()
+        ? Optional.of(new StrandedCapacity(settings.cluster(), settings.workload()))
+        : Optional.empty();
   }
 
   /** How many tasks (runs and bounds) {@link #run} executes, or {@link #replay} when {@code replaying}. */
   public int taskCount(boolean replaying) {
-    int perTrace = settings.schedulers().size() + (computesBound() ? 1 : 0);
+    int perTrace = settings.schedulers().size() * settings.sharing().size() + (computesBound() ? 1 : 0);
     return replaying ? perTrace : settings.offeredLoads().size() * settings.seeds() * perTrace;
   }
 
@@ -120,11 +144,13 @@ public final class AdmissionExperiment {
 
   private void addTasks(ArrivalTrace trace, double load, long seed, List<List<int[]>> options,
       List<Callable<RunResult>> runs, List<Callable<TraceBound>> bounds) {
-    Simulator simulator = new Simulator(settings.cluster(), settings.workload());
+    Simulator simulator = new Simulator(settings.cluster(), settings.workload(), stranded);
     StrategyOptions seeded = ImmutableStrategyOptions.copyOf(settings.options()).withSeed(seed);
     for (String name : settings.schedulers()) {
-      var spec = Schedulers.named(name, seeded);
-      runs.add(() -> simulator.run(spec, trace, load, seed));
+      for (boolean sharing : settings.sharing()) {
+        var spec = Schedulers.named(name, seeded, sharing);
+        runs.add(() -> simulator.run(spec, trace, load, seed));
+      }
     }
     if (computesBound()) {
       int[] capacity = GpuCountOptions.capacity(settings.cluster());
@@ -144,9 +170,10 @@ public final class AdmissionExperiment {
     });
     try {
       List<Future<RunResult>> runFutures = new ArrayList<>(Collections.nCopies(runs.size(), null));
-      int perTrace = settings.schedulers().size();
+      int modes = settings.sharing().size();
+      int perTrace = settings.schedulers().size() * modes;
       for (int i = 0; i < runs.size(); i++) {
-        if (settings.schedulers().get(i % perTrace).startsWith("rampa-exact")) {
+        if (settings.schedulers().get(i % perTrace / modes).startsWith("rampa-exact")) {
           runFutures.set(i, pool.submit(withProgress(runs.get(i), progress)));
         }
       }
@@ -176,11 +203,15 @@ public final class AdmissionExperiment {
   }
 
   /**
-   * No scheduler may admit more than the offline bound of its trace; one that does means the bound
-   * is not a relaxation, and every number reported against it would be wrong.
+   * No scheduler on whole GPUs may admit more than the offline bound of its trace; one that does
+   * means the bound is not a relaxation, and every number reported against it would be wrong. The
+   * bound counts whole GPUs, so schedulers that share GPUs may exceed it.
    */
   private static void requireWithinBound(ExperimentResult result) {
     for (RunResult r : result.runs()) {
+      if (r.capacity().sharing()) {
+        continue;
+      }
       result.bound(r.offeredLoad(), r.seed()).ifPresent(b -> {
         if (r.admitted() > b.admissions()) {
           throw new IllegalStateException(String.format(Locale.ROOT,

@@ -58,6 +58,29 @@ public final class Schedulers {
     return names;
   }
 
+  /** What a scheduler's name gets when it may share GPUs: "rampa-greedy/scarcity (sharing)". */
+  public static final String SHARING_SUFFIX = " (sharing)";
+
+  /**
+   * The scheduler called {@code name}, with {@code options}; with {@code sharing} it may place
+   * services on parts of GPUs next to others (the strategies' {@code sharing} option on) and is
+   * named {@code name + }{@value #SHARING_SUFFIX}, so both modes can run side by side.
+   */
+  public static SchedulerSpec named(String name, StrategyOptions options, boolean sharing) {
+    if (!sharing) {
+      return named(name, options);
+    }
+    SchedulerSpec whole = named(name, sharingOn(options));
+    return new SchedulerSpec(name + SHARING_SUFFIX, whole.factory(), true);
+  }
+
+  /** {@code options} with the strategies' sharing option on. */
+  static StrategyOptions sharingOn(StrategyOptions options) {
+    java.util.Map<String, String> extra = new java.util.LinkedHashMap<>(options.extra());
+    extra.put("sharing", "on");
+    return org.rampa.strategy.ImmutableStrategyOptions.copyOf(options).withExtra(extra);
+  }
+
   /** The scheduler called {@code name}, its strategies configured with {@code options}. */
   public static SchedulerSpec named(String name, StrategyOptions options) {
     if (BASELINES.contains(name)) {

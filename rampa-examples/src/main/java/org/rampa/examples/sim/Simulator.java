@@ -1,11 +1,13 @@
 package org.rampa.examples.sim;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.TreeMap;
 import org.rampa.domain.Cluster;
@@ -17,10 +19,12 @@ import org.rampa.domain.Gpu;
 import org.rampa.domain.Holding;
 import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
+import org.rampa.domain.share.Whole;
 import org.rampa.heuristics.importance.ServiceClass;
 import org.rampa.heuristics.importance.WorkloadForecast;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.SolveStatus;
+import org.rampa.verify.InterferenceGuard;
 import org.rampa.verify.PlanRejectedException;
 
 /**
@@ -33,16 +37,28 @@ import org.rampa.verify.PlanRejectedException;
  * <p>Every plan {@code Rampa.place} returns has passed the plan verifier against the state it was
  * made on, and the commit re-checks that it fits: zero SLO violations is a measured result. A plan
  * the verifier rejects (a strategy bug) or the commit refuses is counted as a violation and not
- * admitted.
+ * admitted. A scheduler that shares GPUs has its plans admitted through the interference guard
+ * ({@link ClusterStateHolder#admit}), which keeps every service's request so that later admissions
+ * re-time it with its new co-runners. After every commit the simulator verifies the admission again
+ * on its own ({@link AdmissionAudit}): the newcomer, and every incumbent sharing a GPU with it.
  */
 public final class Simulator {
 
   private final Cluster cluster;
   private final WorkloadForecast workload;
+  private final Optional<StrandedCapacity> stranded;
+  private final InterferenceGuard guard = InterferenceGuard.defaults();
+  private final AdmissionAudit audit = new AdmissionAudit();
 
   public Simulator(Cluster cluster, WorkloadForecast workload) {
+    this(cluster, workload, Optional.empty());
+  }
+
+  /** A simulator that also samples, at every arrival, the free capacity no class could use ({@code stranded}). */
+  public Simulator(Cluster cluster, WorkloadForecast workload, Optional<StrandedCapacity> stranded) {
     this.cluster = cluster;
     this.workload = workload;
+    this.stranded = stranded;
   }
 
   private record Departure(double time, String serviceId) {}
@@ -71,7 +87,11 @@ public final class Simulator {
     int admitted = 0;
     int violations = 0;
     int rejected = 0;
+    int sharedPlans = 0;
+    List<String> auditFindings = new ArrayList<>();
     double freePerNodeSum = 0;
+    double freeEquivalentSum = 0;
+    double strandedSum = 0;
     double now = 0;
 
     for (int i = 0; i < arrivals.size(); i++) {
@@ -87,6 +107,11 @@ public final class Simulator {
       now = a.timeSeconds();
       ClusterState state = holder.current();
       freePerNodeSum += meanFreePerNode(state);
+      if (stranded.isPresent()) {
+        StrandedCapacity.Sample sample = stranded.get().sample(state);
+        freeEquivalentSum += sample.freeGpuEquivalents();
+        strandedSum += sample.strandedGpuEquivalents();
+      }
 
       ServiceClass serviceClass = workload.classes().get(a.classIndex());
       String className = serviceClass.template().id();
@@ -113,8 +138,14 @@ public final class Simulator {
 
       if (result.plan().isPresent()) {
         Plan plan = result.plan().get();
-        CommitResult commit = holder.commit(plan, state.version());
+        CommitResult commit = spec.sharing()
+            ? holder.admit(request, plan, state.version(), guard)
+            : holder.commit(plan, state.version());
         if (commit.outcome() == Outcome.COMMITTED) {
+          auditFindings.addAll(audit.violations(state, commit.state(), request, plan));
+          if (plan.stages().stream().anyMatch(s -> !(s.placement() instanceof Whole))) {
+            sharedPlans++;
+          }
           changeHeld(heldShareByType, commit.state(), plan.serviceId(), +1);
           departures.add(new Departure(a.timeSeconds() + a.lifetimeSeconds(), plan.serviceId()));
           admitted++;
@@ -139,7 +170,9 @@ public final class Simulator {
     });
     return new RunResult(spec.name(), offeredLoad, seed, arrivals.size(), admitted, violations, gpuHours, utilisation,
         arrivals.isEmpty() ? 0 : freePerNodeSum / arrivals.size(), decisions, statuses, admittedByClass, arrivalsByClass,
-        reasons, freeAtRejection, (System.nanoTime() - wallStart) / 1e9);
+        reasons, freeAtRejection, (System.nanoTime() - wallStart) / 1e9,
+        new RunResult.CapacityUse(spec.sharing(), sharedPlans, auditFindings, arrivals.isEmpty() ? 0 : freeEquivalentSum / arrivals.size(),
+            arrivals.isEmpty() ? 0 : strandedSum / arrivals.size()));
   }
 
   /** Counts one rejection and the free GPUs by type it happened with; returns the new count. */
