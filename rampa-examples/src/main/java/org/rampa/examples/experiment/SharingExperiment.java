@@ -70,28 +70,22 @@ public final class SharingExperiment {
       Interval gainPercent, Interval strandedOff, Interval strandedOn, Interval freeOff, Interval freeOn, Interval sharedPlansOn,
       int violationsOff, int violationsOn) {}
 
-  private final Settings settings;
+  private final Map<String, AdmissionExperiment> experiments = new LinkedHashMap<>();
 
+  /** Checks every setting (planner names included) before anything runs. */
   public SharingExperiment(Settings settings) {
-    this.settings = settings;
-    settings.loads().keySet().forEach(w -> new AdmissionExperiment(settings.admission(w)));
+    settings.loads().keySet().forEach(w -> experiments.put(w, new AdmissionExperiment(settings.admission(w))));
   }
 
   /** How many runs {@link #run} executes. */
   public int taskCount() {
-    int total = 0;
-    for (String w : settings.loads().keySet()) {
-      total += new AdmissionExperiment(settings.admission(w)).taskCount(false);
-    }
-    return total;
+    return experiments.values().stream().mapToInt(e -> e.taskCount(false)).sum();
   }
 
   /** Every planner, both modes, every load and seed of every workload; {@code progress} is told after each run. */
   public List<WorkloadResult> run(Runnable progress) {
     List<WorkloadResult> out = new ArrayList<>();
-    for (String w : settings.loads().keySet()) {
-      out.add(new WorkloadResult(w, new AdmissionExperiment(settings.admission(w)).run(progress)));
-    }
+    experiments.forEach((w, e) -> out.add(new WorkloadResult(w, e.run(progress))));
     return out;
   }
 

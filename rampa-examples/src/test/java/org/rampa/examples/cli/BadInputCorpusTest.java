@@ -55,6 +55,7 @@ class BadInputCorpusTest {
     colocateCases();
     trainCases();
     vastpipeCases();
+    vastpipeE4Cases();
     assertThat(cases).hasSizeGreaterThanOrEqualTo(100);
     return cases.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> {
       BadInputs.Run r = assertTimeoutPreemptively(java.time.Duration.ofSeconds(10), () -> BadInputs.run(c.args()));
@@ -452,5 +453,23 @@ class BadInputCorpusTest {
     bad("vastpipe-e1: --out a file", args("vastpipe-e1", "--out", file), "--out", "e1-file", "not a folder");
     Path blocked = Files.createDirectories(dir.resolve("e1-blocked").resolve("e1.csv")).getParent();
     bad("vastpipe-e1: --out holds a folder named like an output", args("vastpipe-e1", "--out", blocked), "--out", "e1.csv", "cannot be overwritten");
+  }
+
+  private void vastpipeE4Cases() throws Exception {
+    String out = dir.resolve("e4").toString();
+    bad("vastpipe-e4: --seeds 0", args("vastpipe-e4", "--out", out, "--seeds", 0), "--seeds = 0", "[1, 1000]");
+    bad("vastpipe-e4: --arrivals 0", args("vastpipe-e4", "--out", out, "--arrivals", 0), "--arrivals = 0");
+    bad("vastpipe-e4: --loads 0", args("vastpipe-e4", "--out", out, "--loads", "16,0"), "--loads = 0", "(0, ");
+    bad("vastpipe-e4: --loads NaN", args("vastpipe-e4", "--out", out, "--loads", "NaN"), "--loads = NaN");
+    bad("vastpipe-e4: --lifetime 0", args("vastpipe-e4", "--out", out, "--lifetime", 0), "--lifetime = 0");
+    bad("vastpipe-e4: --threads 0", args("vastpipe-e4", "--out", out, "--threads", 0), "--threads = 0");
+    bad("vastpipe-e4: unknown workload", args("vastpipe-e4", "--out", out, "--workloads", "standard,heavy"), "--workloads = heavy",
+        "standard, light");
+    bad("vastpipe-e4: unknown planner", args("vastpipe-e4", "--out", out, "--planners", "rampa-greedy/magic"), "--planners",
+        "rampa-greedy/magic");
+    bad("vastpipe-e4: --time-limit PT0S", args("vastpipe-e4", "--out", out, "--time-limit", "PT0S"), "--time-limit");
+    bad("vastpipe-e4: unknown preset", args("vastpipe-e4", "--out", out, "--preset", "huge"), "preset = huge");
+    Path file = Files.writeString(dir.resolve("e4-file"), "x");
+    bad("vastpipe-e4: --out a file", args("vastpipe-e4", "--out", file), "--out", "e4-file", "not a folder");
   }
 }
