@@ -8,6 +8,7 @@ import org.rampa.domain.ServiceRequest;
 import org.rampa.importance.ImportanceModel;
 import org.rampa.importance.StaticImportance;
 import org.rampa.perf.PerformanceModel;
+import org.rampa.perf.share.InterferenceModel;
 
 /**
  * One placement decision: put {@code request} on the free resources of {@code state} at the least
@@ -49,6 +50,15 @@ public record PlacementProblem(
   public PlacementProblem(ServiceRequest request, ClusterState state, ImportanceModel importance, PerformanceModel performance,
       StrategyOptions options) {
     this(request, state, importance, performance, options, Ticker.systemTicker());
+  }
+
+  /**
+   * How co-runners on shared GPUs slow each other in this problem: the default model (linear,
+   * γ = 0.05; none under isolation), the one the verifying step judges every plan by. Strategies
+   * that place shares ask here, so the search and the verifier agree.
+   */
+  public InterferenceModel interference() {
+    return InterferenceModel.defaults();
   }
 
   /** The same problem timed by {@code newTicker}. */

@@ -40,7 +40,7 @@ final class VerifiedStrategy implements PlacementStrategy {
       return result;
     }
     Plan plan = result.plan().get();
-    new PlanVerifier(problem.performance()).verify(problem.request(), plan, problem.state()).orThrow(problem.request().id());
+    new PlanVerifier(problem.performance(), problem.interference()).verify(problem.request(), plan, problem.state()).orThrow(problem.request().id());
     return ImmutablePlacementResult.copyOf(result).withMpsFaultDomains(mpsFaultDomains(plan, problem.state()));
   }
 

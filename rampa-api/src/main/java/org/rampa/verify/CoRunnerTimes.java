@@ -48,9 +48,17 @@ final class CoRunnerTimes {
 
   /** Every described service holding part of {@code gpus} in {@code state}, re-timed. */
   List<Retimed> retime(ClusterState state, Collection<String> gpus) {
+    return retime(state, gpus, Map.of());
+  }
+
+  /**
+   * As {@link #retime(ClusterState, Collection)} with {@code extra} co-runners added on their GPUs
+   * as if they held parts of them too: what-if probes of newcomers that are not in the ledger.
+   */
+  List<Retimed> retime(ClusterState state, Collection<String> gpus, Map<String, List<CoRunner>> extra) {
     Set<String> services = new LinkedHashSet<>();
     for (String g : gpus) {
-      if (state.holdingsOn(g).size() > 1) {
+      if (state.holdingsOn(g).size() + extra.getOrDefault(g, List.of()).size() > 1) {
         services.addAll(state.servicesOn(g));
       }
     }
@@ -59,13 +67,24 @@ final class CoRunnerTimes {
     for (String id : services) {
       Allocation a = state.allocations().get(id);
       if (a.request().isPresent()) {
-        out.add(retime(state, a.request().get(), a.plan().get(), alone));
+        out.add(retime(state, a.request().get(), a.plan().get(), alone, extra));
       }
     }
     return out;
   }
 
-  private Retimed retime(ClusterState state, ServiceRequest request, Plan plan, Map<String, PlanEstimate> alone) {
+  /** Everything already on {@code gpu} in {@code state}, as the co-runners of a newcomer there. */
+  List<CoRunner> incumbents(ClusterState state, String gpu) {
+    return others(state, "", -1, gpu, new HashMap<>());
+  }
+
+  /** α of {@code self} against {@code others} on {@code gpu}, by this model. */
+  double slowdown(ClusterState state, String gpu, CoRunner self, List<CoRunner> others) {
+    return interference.slowdown(state.cluster().typeOf(gpu), self, others);
+  }
+
+  private Retimed retime(ClusterState state, ServiceRequest request, Plan plan, Map<String, PlanEstimate> alone,
+      Map<String, List<CoRunner>> extra) {
     List<Double> slowdowns = new ArrayList<>();
     int worstStage = 0;
     String worstGpu = plan.stages().get(0).gpus().get(0);
@@ -77,6 +96,10 @@ final class CoRunnerTimes {
       double alpha = 1;
       for (String g : s.gpus()) {
         List<CoRunner> others = others(state, request.id(), i, g, alone);
+        if (extra.containsKey(g)) {
+          others = new ArrayList<>(others);
+          others.addAll(extra.get(g));
+        }
         double a = interference.slowdown(state.cluster().typeOf(g), self, others);
         if (a > alpha) {
           alpha = a;

@@ -3,6 +3,7 @@ package org.rampa.verify;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import org.rampa.domain.Allocation;
@@ -11,7 +12,9 @@ import org.rampa.domain.ClusterState;
 import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.Stage;
+import org.rampa.domain.share.Placement;
 import org.rampa.perf.PerformanceModel;
+import org.rampa.perf.share.CoRunner;
 import org.rampa.perf.share.InterferenceModel;
 
 /**
@@ -62,6 +65,66 @@ public final class InterferenceGuard {
     }
     return state.allocate(Allocation.of(request, plan));
   }
+
+  /**
+   * The slowdown α a new holding of {@code placement} on {@code gpu} would see from everything
+   * {@code state} holds there, before the newcomer's stage is known: the largest α over the
+   * corners of its utilisations (L2 and DRAM each 0 or 1, DRAM demand its compute fraction of the
+   * card's bandwidth when memory-bound), so an upper bound under every model that is linear or
+   * monotone in the newcomer's utilisations (none, linear, gpu-lets, bandwidth overflow) and exact
+   * under the linear default, which counts co-runners only. 1 on an empty GPU and on isolated
+   * placements.
+   */
+  public double newcomerSlowdown(ClusterState state, String gpu, Placement placement) {
+    List<CoRunner> incumbents = times.incumbents(state, gpu);
+    if (incumbents.isEmpty()) {
+      return 1;
+    }
+    double worst = 1;
+    for (CoRunner self : corners(state, gpu, placement)) {
+      worst = Math.max(worst, times.slowdown(state, gpu, self, incumbents));
+    }
+    return worst;
+  }
+
+  /**
+   * How many new holdings of {@code placement} {@code gpu} can take, at most {@code cap}, before a
+   * service already on it (with its request and plan in the ledger) would miss its SLO: the guard's
+   * rule (re-time every incumbent with its co-runners, judge by {@code SloPredicate}) with the new
+   * holdings as fully memory-bound co-runners, the worst case the guard assumes for a holding it
+   * cannot re-time. Compute sums, client limits and memory are not this count's business (the
+   * ledger's rules judge them); {@code cap} when no incumbent can be re-timed.
+   */
+  public int incumbentBudget(ClusterState state, String gpu, Placement placement, int cap) {
+    if (state.holdingsOn(gpu).isEmpty()) {
+      return cap;
+    }
+    CoRunner newcomer = worstCase(state, gpu, placement, 1, 1);
+    List<CoRunner> added = new ArrayList<>();
+    for (int n = 1; n <= cap; n++) {
+      added.add(newcomer);
+      for (CoRunnerTimes.Retimed r : times.retime(state, List.of(gpu), Map.of(gpu, List.copyOf(added)))) {
+        if (!r.meetsSlo()) {
+          return n - 1;
+        }
+      }
+    }
+    return cap;
+  }
+
+  private static List<CoRunner> corners(ClusterState state, String gpu, Placement placement) {
+    return List.of(worstCase(state, gpu, placement, 1, 1), worstCase(state, gpu, placement, 1, 0),
+        worstCase(state, gpu, placement, 0, 1), worstCase(state, gpu, placement, 0, 0));
+  }
+
+  private static CoRunner worstCase(ClusterState state, String gpu, Placement placement, double l2, double dram) {
+    double share = Math.min(1, placement.computeFraction(state.partitioning(gpu)));
+    double bandwidth = state.cluster().typeOf(gpu).effectiveBandwidthBytesPerSecond();
+    return new CoRunner(NEWCOMER, placement, share, l2, dram, dram * share * bandwidth);
+  }
+
+  /** The name a not-yet-placed newcomer goes by in what-if probes (no service id can be blank-prefixed like this). */
+  private static final String NEWCOMER = " newcomer";
 
   static Set<String> gpus(Plan plan) {
     Set<String> gpus = new LinkedHashSet<>();

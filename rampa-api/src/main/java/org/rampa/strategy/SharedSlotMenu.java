@@ -1,0 +1,299 @@
+package org.rampa.strategy;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.rampa.catalog.SharingCatalog;
+import org.rampa.domain.Capacity;
+import org.rampa.domain.Cluster;
+import org.rampa.domain.ClusterState;
+import org.rampa.domain.Gpu;
+import org.rampa.domain.GpuType;
+import org.rampa.domain.Holding;
+import org.rampa.domain.Invalid;
+import org.rampa.domain.share.GpuPartitioning;
+import org.rampa.domain.share.MigSlice;
+import org.rampa.domain.share.MpsShare;
+import org.rampa.domain.share.Placement;
+import org.rampa.domain.share.Whole;
+import org.rampa.importance.GpuCosts;
+import org.rampa.perf.DeviceKind;
+import org.rampa.verify.InterferenceGuard;
+
+/**
+ * The slots a stage replica of a {@link PlacementProblem} may take when sharing is on
+ * (SHARING.md section 5, "per service"): the one menu every per-service strategy that places
+ * shares searches, so they all search the same space.
+ *
+ * <p><b>What is searched.</b>
+ * <ul>
+ *   <li><b>Free GPUs</b> (nobody holds any part, no MIG layout), one slot per GPU type and node with
+ *       the class's GPUs cheapest first, for each placement of a small menu: the whole GPU and, on
+ *       types with MPS, every level of {@link SharingOptions#mpsLevels()} (default 1/2, 1/3, 1/4).
+ *       Nobody runs there yet, so α = 1 and the budget is {@link #UNLIMITED}.
+ *   <li><b>Partly used MPS GPUs</b> (in MPS mode, with MPS on the type, below the client limit):
+ *       each menu level that fits the free compute ({@link Capacity#freeMpsShares()}), with the
+ *       memory the ledger's rules leave for one more MPS process ({@link #memoryCapBytes}).
+ *   <li><b>Free instances of configured MIG layouts</b> ({@link Capacity#freeMigInstances()}), as
+ *       they are (isolated: α = 1).
+ * </ul>
+ * Of the partly used GPUs, only the {@link SharingOptions#topK()} best fits per GPU type and
+ * placement shape are kept: for MPS the least compute left after taking the level, for MIG the
+ * GPU with the fewest other free instances; ties by cost, then cluster order. A partly used slot
+ * whose incumbents' budget is 0 is left out.
+ *
+ * <p><b>What is not searched.</b> MPS fractions other than the menu's levels (not the free
+ * remainder itself); a new MIG layout on a free GPU (a reconfiguration); MIG+MPS processes inside
+ * an instance; CU masks and NPU templates; overcommit beyond the ledger's; GPUs in exclusive use.
+ *
+ * <p><b>Contract for the strategies.</b> A plan takes at most one slot per GPU (one holding of
+ * the newcomer per GPU), so α of a slot is a constant: the slowdown its incumbents cause the
+ * newcomer, bounded over the newcomer's unknown utilisations by
+ * {@link InterferenceGuard#newcomerSlowdown} (exact under the default linear model). A stage's
+ * time on a slot is its time alone on {@link Slot#kind()} times α, its period uses the largest α
+ * over its replicas; its placement is {@link Slot#placementFor(long)} of its memory. The
+ * incumbents' budget ({@link InterferenceGuard#incumbentBudget}) counts how many new holdings the
+ * GPU takes before an incumbent misses its SLO; with one holding per GPU a slot is usable when it
+ * is at least 1, which the menu already ensures. The menu never replaces the verifier: strategies
+ * still verify shared plans (the interference rule re-times every service on the touched GPUs).
+ */
+public final class SharedSlotMenu {
+
+  /** The budget of a GPU nobody else runs on: no incumbent can miss its SLO. */
+  public static final int UNLIMITED = Integer.MAX_VALUE;
+
+  /** How many new holdings the budget probe counts at most on a partly used GPU. */
+  public static final int BUDGET_PROBE_CAP = 8;
+
+  /** Where a slot's GPUs come from. */
+  public enum Origin {
+    /** GPUs nobody holds any part of. */
+    FREE_GPUS,
+    /** One GPU others already hold parts of. */
+    PARTLY_USED
+  }
+
+  /**
+   * One entry of the menu: a placement on any of {@code gpus} (one for a partly used GPU, the free
+   * GPUs of one type on one node otherwise, cheapest first), with their costs.
+   *
+   * @param origin free GPUs or one partly used GPU
+   * @param type the GPU type of every GPU of the slot
+   * @param node the node of every GPU of the slot
+   * @param gpus the GPUs, cheapest first (cluster order among equal costs)
+   * @param costs the cost of holding {@code placement} on each GPU ({@link GpuCosts#of(ClusterState, String, Placement)})
+   * @param placement the placement; for MPS its reservation is {@link #memoryCapBytes}, see {@link #placementFor}
+   * @param memoryCapBytes the most memory a stage on this slot may need
+   * @param alpha the slowdown α ≥ 1 the incumbents cause a newcomer here
+   * @param incumbentBudget how many new holdings the GPU takes before an incumbent misses its SLO
+   */
+  public record Slot(Origin origin, GpuType type, String node, List<String> gpus, List<Double> costs, Placement placement,
+      long memoryCapBytes, double alpha, int incumbentBudget) {
+
+    /** Copies the lists and checks that every GPU has a cost. */
+    public Slot {
+      Objects.requireNonNull(origin, "origin");
+      Objects.requireNonNull(type, "type");
+      Objects.requireNonNull(placement, "placement");
+      gpus = List.copyOf(gpus);
+      costs = List.copyOf(costs);
+      if (gpus.isEmpty() || gpus.size() != costs.size()) {
+        throw new IllegalArgumentException("a slot needs one cost per GPU, and at least one GPU");
+      }
+    }
+
+    /**
+     * The placement a stage needing {@code stageMemoryBytes} holds here: the MPS share reserving
+     * exactly that memory (what the ledger then books), any other placement as it is.
+     *
+     * @throws IllegalArgumentException when the stage does not fit {@link #memoryCapBytes}
+     */
+    public Placement placementFor(long stageMemoryBytes) {
+      if (stageMemoryBytes > memoryCapBytes) {
+        throw Invalid.value("stage.memoryBytes", stageMemoryBytes, "exceeds the " + memoryCapBytes + " B slot " + label());
+      }
+      return placement instanceof MpsShare s ? new MpsShare(s.fraction(), stageMemoryBytes) : placement;
+    }
+
+    /** What a stage replica runs on here, for stage times ({@code StageCursor}): the type and placement. */
+    public DeviceKind kind() {
+      return DeviceKind.of(type, placement);
+    }
+
+    /**
+     * The placement shape: stages whose replicas use slots of one shape have the same time alone
+     * (type and compute part), e.g. {@code "A100-SXM4-80GB mps 0.5"}.
+     */
+    public String shape() {
+      return shapeOf(type, placement);
+    }
+
+    /** A short description for messages. */
+    public String label() {
+      return shape() + (origin == Origin.PARTLY_USED ? " on " + gpus.get(0) : " on " + gpus.size() + " free GPUs of " + node);
+    }
+  }
+
+  private final List<Slot> slots;
+
+  private SharedSlotMenu(List<Slot> slots) {
+    this.slots = slots;
+  }
+
+  /**
+   * The menu of {@code problem} under {@code options}, costs from {@code costs} (the problem's
+   * importance evaluated on its state). With sharing off: the whole free GPUs only, one slot per
+   * type and node, exactly the GPUs the strategies always used.
+   */
+  public static SharedSlotMenu of(PlacementProblem problem, SharingOptions options, GpuCosts costs) {
+    ClusterState state = problem.state();
+    Cluster cluster = state.cluster();
+    Capacity capacity = state.capacity();
+    List<Slot> slots = new ArrayList<>();
+    for (Map.Entry<String, Map<String, List<Gpu>>> byType : capacity.byTypeAndNode().entrySet()) {
+      GpuType type = cluster.type(byType.getKey());
+      GpuPartitioning parts = SharingCatalog.standard().partitioningFor(type);
+      List<Placement> menu = new ArrayList<>();
+      menu.add(new Whole());
+      if (options.enabled() && parts.mps()) {
+        for (double level : options.mpsLevels()) {
+          menu.add(new MpsShare(level, parts.memoryBytes() - parts.mpsProcessOverheadBytes()));
+        }
+      }
+      for (Map.Entry<String, List<Gpu>> byNode : byType.getValue().entrySet()) {
+        for (Placement p : menu) {
+          slots.add(freeSlot(state, costs, type, byNode.getKey(), byNode.getValue(), p));
+        }
+      }
+    }
+    if (options.enabled()) {
+      slots.addAll(partlyUsed(problem, options, costs));
+    }
+    return new SharedSlotMenu(Collections.unmodifiableList(slots));
+  }
+
+  /** As {@link #of(PlacementProblem, SharingOptions, GpuCosts)}, evaluating the problem's importance. */
+  public static SharedSlotMenu of(PlacementProblem problem, SharingOptions options) {
+    return of(problem, options, problem.importance().evaluate(problem.state()));
+  }
+
+  /** Every slot: free-GPU classes (type order, node order, whole first), then partly used GPUs. */
+  public List<Slot> slots() {
+    return slots;
+  }
+
+  /** The type and compute part of {@code placement} on {@code type}, as {@link Slot#shape()} names it. */
+  public static String shapeOf(GpuType type, Placement placement) {
+    if (placement instanceof MpsShare s) {
+      return type.name() + " mps " + s.fraction();
+    }
+    return type.name() + " " + placement.label();
+  }
+
+  private static Slot freeSlot(ClusterState state, GpuCosts costs, GpuType type, String node, List<Gpu> gpus, Placement p) {
+    List<Gpu> sorted = new ArrayList<>(gpus);
+    List<Double> cost = new ArrayList<>(gpus.size());
+    Map<String, Double> byGpu = new LinkedHashMap<>();
+    for (Gpu g : gpus) {
+      byGpu.put(g.id(), p instanceof Whole ? costs.of(g.id()) : costs.of(state, g.id(), p));
+    }
+    // stable: cluster order among equal costs
+    sorted.sort(Comparator.comparingDouble(g -> byGpu.get(g.id())));
+    List<String> ids = new ArrayList<>(sorted.size());
+    for (Gpu g : sorted) {
+      ids.add(g.id());
+      cost.add(byGpu.get(g.id()));
+    }
+    long cap = p instanceof Whole ? type.memoryBytes() : p.memoryBytes(SharingCatalog.standard().partitioningFor(type));
+    return new Slot(Origin.FREE_GPUS, type, node, ids, cost, p, cap, 1, UNLIMITED);
+  }
+
+  /** A partly used GPU's candidate before top-k: its placement, memory, fit and cost. */
+  private record Candidate(Gpu gpu, int clusterIndex, Placement placement, long memoryCap, double leftover, double cost) {}
+
+  private static List<Slot> partlyUsed(PlacementProblem problem, SharingOptions options, GpuCosts costs) {
+    ClusterState state = problem.state();
+    Cluster cluster = state.cluster();
+    Capacity capacity = state.capacity();
+    Map<String, Integer> index = new LinkedHashMap<>();
+    for (int i = 0; i < cluster.gpus().size(); i++) {
+      index.put(cluster.gpus().get(i).id(), i);
+    }
+    Map<String, List<Candidate>> byShape = new LinkedHashMap<>();
+    for (Map.Entry<String, Double> e : capacity.freeMpsShares().entrySet()) {
+      Gpu gpu = cluster.gpu(e.getKey());
+      GpuPartitioning parts = state.partitioning(gpu.id());
+      if (!parts.mps() || mpsClients(state, gpu.id()) >= parts.mpsClientLimit()) {
+        continue;
+      }
+      long cap = mpsMemoryCap(state, gpu.id(), parts);
+      if (cap <= 0) {
+        continue;
+      }
+      for (double level : options.mpsLevels()) {
+        if (level <= e.getValue()) {
+          Placement p = new MpsShare(level, cap);
+          byShape.computeIfAbsent(shapeOf(cluster.typeOf(gpu.id()), p), k -> new ArrayList<>())
+              .add(new Candidate(gpu, index.get(gpu.id()), p, cap, e.getValue() - level, costs.of(state, gpu.id(), p)));
+        }
+      }
+    }
+    for (Map.Entry<String, List<MigSlice>> e : capacity.freeMigInstances().entrySet()) {
+      Gpu gpu = cluster.gpu(e.getKey());
+      GpuPartitioning parts = state.partitioning(gpu.id());
+      for (MigSlice instance : e.getValue()) {
+        byShape.computeIfAbsent(shapeOf(cluster.typeOf(gpu.id()), instance), k -> new ArrayList<>())
+            .add(new Candidate(gpu, index.get(gpu.id()), instance, instance.memoryBytes(parts), e.getValue().size() - 1,
+                costs.of(state, gpu.id(), instance)));
+      }
+    }
+    InterferenceGuard guard = new InterferenceGuard(problem.performance(), problem.interference());
+    List<Slot> out = new ArrayList<>();
+    for (List<Candidate> candidates : byShape.values()) {
+      candidates.sort(Comparator.comparingDouble(Candidate::leftover).thenComparingDouble(Candidate::cost)
+          .thenComparingInt(Candidate::clusterIndex));
+      int kept = 0;
+      for (Candidate c : candidates) {
+        if (kept == options.topK()) {
+          break;
+        }
+        int budget = guard.incumbentBudget(state, c.gpu().id(), c.placement(), BUDGET_PROBE_CAP);
+        if (budget < 1) {
+          continue;
+        }
+        double alpha = guard.newcomerSlowdown(state, c.gpu().id(), c.placement());
+        out.add(new Slot(Origin.PARTLY_USED, cluster.typeOf(c.gpu().id()), c.gpu().node(), List.of(c.gpu().id()),
+            List.of(c.cost()), c.placement(), c.memoryCap(), alpha, budget));
+        kept++;
+      }
+    }
+    return out;
+  }
+
+  private static int mpsClients(ClusterState state, String gpu) {
+    int n = 0;
+    for (Holding h : state.holdingsOn(gpu)) {
+      if (h.placement() instanceof MpsShare) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /**
+   * The reservation one more MPS process may make on {@code gpu}: the card's memory less every
+   * reservation (each MPS process with its context) and the new process's own context, and no
+   * more than the memory nobody holds.
+   */
+  private static long mpsMemoryCap(ClusterState state, String gpu, GpuPartitioning parts) {
+    long used = 0;
+    for (Holding h : state.holdingsOn(gpu)) {
+      used += h.placement() instanceof MpsShare s ? s.memoryBytes() + parts.mpsProcessOverheadBytes() : h.placement().memoryBytes(parts);
+    }
+    return Math.min(parts.memoryBytes() - used - parts.mpsProcessOverheadBytes(), state.freeMemoryBytes(gpu));
+  }
+}

@@ -1,0 +1,129 @@
+package org.rampa.strategy;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.rampa.domain.Invalid;
+import org.rampa.domain.share.GpuPartitioning;
+
+/**
+ * Whether a per-service strategy may place stages on shared GPUs, and how wide the menu of
+ * {@link SharedSlotMenu} is, read once from {@link StrategyOptions#extra()} by the strategies that
+ * support sharing (their option families include {@link #KEYS}). Sharing is opt-in: without the
+ * {@code sharing} key a strategy places whole free GPUs exactly as it always did.
+ *
+ * <ul>
+ *   <li>{@code sharing}: {@code off} (default) or {@code on};
+ *   <li>{@code sharingMpsLevels}: the MPS shares offered on GPUs nobody holds, as {@code 1/n} fractions
+ *       separated by commas (default {@code 1/2,1/3,1/4}; the whole GPU is always offered);
+ *   <li>{@code sharingTopK}: how many partly used GPUs per GPU type and placement shape the menu keeps,
+ *       best fit first (default 4).
+ * </ul>
+ *
+ * @param enabled whether shares may be placed at all
+ * @param mpsLevels the MPS fractions offered on GPUs nobody holds, largest first, each in (0, 1)
+ * @param topK partly used GPUs kept per GPU type and placement shape, at least 1
+ */
+public record SharingOptions(boolean enabled, List<Double> mpsLevels, int topK) {
+
+  /** The option keys a strategy family that supports sharing must accept. */
+  public static final Set<String> KEYS = Set.of("sharing", "sharingMpsLevels", "sharingTopK");
+
+  /** The default MPS levels: harmonic shares 1/2, 1/3, 1/4. */
+  public static final List<Double> DEFAULT_MPS_LEVELS = List.of(1.0 / 2, 1.0 / 3, 1.0 / 4);
+
+  /** The default number of partly used GPUs kept per type and placement shape. */
+  public static final int DEFAULT_TOP_K = 4;
+
+  /** Checks the levels and the bound, and keeps the levels largest first without repeats. */
+  public SharingOptions {
+    List<Double> sorted = new ArrayList<>();
+    for (double level : mpsLevels) {
+      if (!(level > 0 && level < 1)) {
+        throw Invalid.value("options.extra.sharingMpsLevels", level, "every level must lie in (0, 1)", "e.g. 1/2,1/3,1/4");
+      }
+      if (!sorted.contains(level)) {
+        sorted.add(level);
+      }
+    }
+    sorted.sort((a, b) -> Double.compare(b, a));
+    mpsLevels = List.copyOf(sorted);
+    if (topK < 1) {
+      throw Invalid.value("options.extra.sharingTopK", topK, "must be an integer >= 1");
+    }
+  }
+
+  /** Sharing off: whole free GPUs only. */
+  public static SharingOptions off() {
+    return new SharingOptions(false, DEFAULT_MPS_LEVELS, DEFAULT_TOP_K);
+  }
+
+  /** Sharing on with the default menu. */
+  public static SharingOptions on() {
+    return new SharingOptions(true, DEFAULT_MPS_LEVELS, DEFAULT_TOP_K);
+  }
+
+  /**
+   * The sharing settings among {@code extra}, which the strategy family read with {@link #KEYS}
+   * among its known keys.
+   *
+   * @throws IllegalArgumentException naming the key, the value and the rule when a value is malformed
+   */
+  public static SharingOptions of(ExtraOptions extra) {
+    boolean enabled = extra.choice("sharing", "off", List.of("off", "on")).equals("on");
+    List<Double> levels = extra.text("sharingMpsLevels").map(SharingOptions::parseLevels).orElse(DEFAULT_MPS_LEVELS);
+    return new SharingOptions(enabled, levels, extra.positiveInt("sharingTopK", DEFAULT_TOP_K));
+  }
+
+  /**
+   * These settings as {@link StrategyOptions#extra()} entries, so a caller (the fluent API, a
+   * scheduler, a simulator) can pass them to any strategy that supports sharing; empty when off
+   * with the default menu, so options without sharing stay exactly as they were.
+   */
+  public Map<String, String> asExtra() {
+    Map<String, String> out = new LinkedHashMap<>();
+    if (enabled) {
+      out.put("sharing", "on");
+    }
+    if (!mpsLevels.equals(DEFAULT_MPS_LEVELS)) {
+      out.put("sharingMpsLevels", mpsLevels.stream().map(l -> "1/" + Math.round(1 / l)).collect(Collectors.joining(",")));
+    }
+    if (topK != DEFAULT_TOP_K) {
+      out.put("sharingTopK", Integer.toString(topK));
+    }
+    return out;
+  }
+
+  /** {@code options} with these settings added to its extra options. */
+  public StrategyOptions applyTo(StrategyOptions options) {
+    Map<String, String> extra = new LinkedHashMap<>(options.extra());
+    KEYS.forEach(extra::remove);
+    extra.putAll(asExtra());
+    return ImmutableStrategyOptions.copyOf(options).withExtra(extra);
+  }
+
+  private static List<Double> parseLevels(String text) {
+    List<Double> levels = new ArrayList<>();
+    for (String part : text.split(",", -1)) {
+      String p = part.trim();
+      int n = -1;
+      if (p.startsWith("1/")) {
+        try {
+          n = Integer.parseInt(p.substring(2).trim());
+        } catch (NumberFormatException e) {
+          n = -1; // reported below with the rule
+        }
+      }
+      if (n < 2 || n > GpuPartitioning.MPS_CLIENTS_PER_GPU) {
+        throw Invalid.value("options.extra.sharingMpsLevels", text,
+            "must list fractions 1/n with an integer n in [2, " + GpuPartitioning.MPS_CLIENTS_PER_GPU + "], separated by commas",
+            "e.g. \"1/2,1/3,1/4\"");
+      }
+      levels.add(1.0 / n);
+    }
+    return levels;
+  }
+}
