@@ -18,6 +18,7 @@ import org.rampa.heuristics.importance.SlidingWindowForecast;
 import org.rampa.importance.ImportanceModel;
 import org.rampa.importance.StaticImportance;
 import org.rampa.perf.PerformanceModel;
+import org.rampa.strategy.SharingOptions;
 import org.rampa.strategy.Strategies;
 import org.rampa.strategy.StrategyOptions;
 
@@ -74,11 +75,9 @@ public final class Schedulers {
     return new SchedulerSpec(name + SHARING_SUFFIX, whole.factory(), true);
   }
 
-  /** {@code options} with the strategies' sharing option on. */
+  /** {@code options} with the strategies' sharing option on, default menu. */
   static StrategyOptions sharingOn(StrategyOptions options) {
-    java.util.Map<String, String> extra = new java.util.LinkedHashMap<>(options.extra());
-    extra.put("sharing", "on");
-    return org.rampa.strategy.ImmutableStrategyOptions.copyOf(options).withExtra(extra);
+    return SharingOptions.on().applyTo(options);
   }
 
   /** The scheduler called {@code name}, its strategies configured with {@code options}. */

@@ -21,13 +21,18 @@ import org.rampa.heuristics.importance.WorkloadForecast;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.SloPredicate;
 import org.rampa.perf.StageAssignment;
+import org.rampa.strategy.SharingOptions;
 
 /**
  * Fragmentation as capacity nobody can use: of the free capacity of a cluster state, in
  * GPU-equivalents, the part on which no service class of the workload could be served. A free piece
  * is a free whole GPU, the compute an MPS GPU has left, or an unheld instance of a MIG layout (its
  * {@link Placement#shareEquivalent share equivalent}); it is usable when some class, its whole model
- * as one stage with one replica on that piece alone, meets its SLO and fits its memory.
+ * as one stage with one replica on that piece alone, meets its SLO and fits its memory. On an MPS
+ * GPU the class may take one of the share levels of the planners' menu
+ * ({@link org.rampa.strategy.SharingOptions#mpsLevels()}) that fits the compute left, as the
+ * planners do ({@link org.rampa.strategy.SharedSlotMenu}): 1/6 of a GPU left beside shares of 1/2
+ * and 1/3 is stranded under the default levels 1/2, 1/3, 1/4, however small the classes.
  *
  * <p>The test is deliberately simple and says so in both directions: a pipeline could put one
  * stage on a piece too small for the whole model (so some capacity counted as stranded is not), and
@@ -54,10 +59,20 @@ public final class StrandedCapacity {
   private final List<ServiceRequest> classes = new ArrayList<>();
   private final Map<String, String> gpuOfType = new LinkedHashMap<>();
   private final PerformanceModel performance = PerformanceModel.defaults();
+  private final List<Double> mpsLevels;
 
-  /** The test for {@code workload}'s classes on {@code cluster}; the per-type answers are computed once. */
+  /** The test for {@code workload}'s classes on {@code cluster} with the default MPS levels. */
   public StrandedCapacity(Cluster cluster, WorkloadForecast workload) {
+    this(cluster, workload, SharingOptions.DEFAULT_MPS_LEVELS);
+  }
+
+  /**
+   * The test for {@code workload}'s classes on {@code cluster}, MPS shares taken at {@code mpsLevels}
+   * (fractions in (0, 1)); the per-type answers are computed once.
+   */
+  public StrandedCapacity(Cluster cluster, WorkloadForecast workload, List<Double> mpsLevels) {
     this.cluster = cluster;
+    this.mpsLevels = List.copyOf(mpsLevels);
     for (ServiceClass c : workload.classes()) {
       classes.add(c.template());
     }
@@ -118,8 +133,15 @@ public final class StrandedCapacity {
     }
     // every MPS client, the newcomer included, costs its context memory besides its reservation
     long left = p.memoryBytes() - held - (holdings.size() + 1L) * p.mpsProcessOverheadBytes();
+    // the largest menu level the compute left allows: every class it serves, a smaller level would too
+    double level = 0;
+    for (double l : mpsLevels) {
+      if (l <= share + 1e-9) {
+        level = Math.max(level, l);
+      }
+    }
     for (MpsNeed need : mpsNeeds.getOrDefault(state.cluster().typeOf(gpu).name(), List.of())) {
-      if (need.share() <= share + 1e-9 && need.memoryBytes() <= left) {
+      if (need.share() <= level + 1e-9 && need.memoryBytes() <= left) {
         return true;
       }
     }

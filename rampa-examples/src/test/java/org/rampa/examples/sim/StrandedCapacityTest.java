@@ -37,6 +37,11 @@ class StrandedCapacityTest {
     StrandedCapacity.Sample quarter = light.sample(holding(0.75, 1L << 30));
     assertThat(quarter.freeGpuEquivalents()).isCloseTo(others + 0.25, offset(1e-9));
     assertThat(quarter.strandedGpuEquivalents()).isZero();
+    // a fifth of a GPU would serve MobileNetV2 too, but no menu level (1/2, 1/3, 1/4) fits in it
+    assertThat(light.sample(holding(0.8, 1L << 30)).strandedGpuEquivalents()).isCloseTo(0.2, offset(1e-9));
+    // with a level of 1/5 on the menu it is usable
+    StrandedCapacity fifths = new StrandedCapacity(cluster, WorkloadSpec.lightMix().resolve(cluster), List.of(0.5, 0.2));
+    assertThat(fifths.sample(holding(0.8, 1L << 30)).strandedGpuEquivalents()).isZero();
     // a sliver of compute serves nobody
     StrandedCapacity.Sample sliver = light.sample(holding(1 - 1.0 / 4096, 1L << 30));
     assertThat(sliver.strandedGpuEquivalents()).isCloseTo(1.0 / 4096, offset(1e-9));
