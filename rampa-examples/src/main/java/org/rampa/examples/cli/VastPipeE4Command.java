@@ -23,8 +23,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "vastpipe-e4", mixinStandardHelpOptions = true,
-    description = "VastPipe experiment E4, RAMPA with sharing: the admission experiment with every planner holding whole GPUs only and "
-        + "then allowed to place services on parts of GPUs (MPS shares), on the same arrivals. Reports admitted services, SLO "
+    description = "VastPipe experiment E4, RAMPA with sharing: the admission experiment with every planner holding whole GPUs only and, "
+        + "where it can, allowed to place services on parts of GPUs (MPS shares), on the same arrivals. Reports admitted services, SLO "
         + "violations (verifier-checked, incumbents included) and stranded capacity, mean and 95 % interval over seeds. "
         + "Writes e4.csv, e4-summary.csv and a chart per workload (e4-WORKLOAD.png, .svg).")
 final class VastPipeE4Command implements Callable<Integer> {
@@ -43,7 +43,8 @@ final class VastPipeE4Command implements Callable<Integer> {
   List<String> workloads;
 
   @Option(names = "--planners", split = ",", defaultValue = "performance-first,rampa-greedy/scarcity",
-      description = "Planners, each run with sharing off and on. Default: ${DEFAULT-VALUE}.")
+      description = "Planners, each run on whole GPUs and, if its strategy can share (rampa-greedy), once more with sharing on. "
+          + "Default: ${DEFAULT-VALUE}.")
   List<String> planners;
 
   @Option(names = "--loads", split = ",",
@@ -104,8 +105,9 @@ final class VastPipeE4Command implements Callable<Integer> {
     List<String> outputs = new ArrayList<>(List.of("e4.csv", "e4-summary.csv"));
     byWorkload.keySet().forEach(w -> outputs.addAll(SharingExperiment.chartFiles(w)));
     SimulateCommand.prepareOutput(out, outputs);
-    stdout.printf("VastPipe E4: %d GPUs on %d nodes, workloads %s, %d planners x sharing off/on x %d seeds x %d arrivals (seeds %d..%d)%n",
-        cluster.gpus().size(), cluster.nodes().size(), byWorkload, planners.size(), seeds, arrivals, seed, seed + seeds - 1);
+    stdout.printf("VastPipe E4: %d GPUs on %d nodes, loads per workload %s, planners %s on whole GPUs and, where they can, with "
+            + "sharing; %d seeds x %d arrivals (seeds %d..%d)%n",
+        cluster.gpus().size(), cluster.nodes().size(), byWorkload, planners, seeds, arrivals, seed, seed + seeds - 1);
     stdout.flush();
     long t0 = System.nanoTime();
     List<SharingExperiment.WorkloadResult> results;

@@ -51,40 +51,32 @@ public final class AdmissionExperiment {
    * @param threads runs executed at once
    * @param boundNodeLimit branch-and-bound nodes of each offline-bound solve ({@link OfflineBound#ROOT_ONLY},
    *     -1 until proven optimal); 0 skips the bound
-   * @param sharing the sharing modes every scheduler runs in, on the same arrivals: {@code false}
-   *     holds whole GPUs only, {@code true} lets it place services on parts of GPUs
-   *     ({@link Schedulers#named(String, StrategyOptions, boolean)})
-   * @param measureStranded whether every run also samples the free capacity no class could use
-   *     ({@link StrandedCapacity}), at every arrival
+   * @param measureSharing whether every run also audits every admission and samples, at every
+   *     arrival, the free capacity no class could use ({@link StrandedCapacity}): experiment E4's
+   *     measurements; runs of schedulers that share GPUs are audited anyway
    */
   public record Settings(Cluster cluster, WorkloadForecast workload, List<Double> offeredLoads, int arrivalsPerLoad,
       double meanLifetimeSeconds, long firstSeed, int seeds, List<String> schedulers, StrategyOptions options, int threads,
-      long boundNodeLimit, List<Boolean> sharing, boolean measureStranded) {
+      long boundNodeLimit, boolean measureSharing) {
 
-    /** Whole GPUs only, fragmentation not measured: the admission experiment as it always ran. */
+    /** Without experiment E4's measurements: the admission experiment as it always ran. */
     public Settings(Cluster cluster, WorkloadForecast workload, List<Double> offeredLoads, int arrivalsPerLoad,
         double meanLifetimeSeconds, long firstSeed, int seeds, List<String> schedulers, StrategyOptions options, int threads,
         long boundNodeLimit) {
       this(cluster, workload, offeredLoads, arrivalsPerLoad, meanLifetimeSeconds, firstSeed, seeds, schedulers, options, threads,
-          boundNodeLimit, List.of(false), false);
+          boundNodeLimit, false);
     }
 
     public Settings {
       offeredLoads = List.copyOf(offeredLoads);
       schedulers = List.copyOf(schedulers);
-      sharing = List.copyOf(new java.util.LinkedHashSet<>(sharing));
-      if (sharing.isEmpty()) {
-        throw Invalid.value("sharing", "[]", "name at least one sharing mode", "off, on, or both");
-      }
       if (seeds < 1) {
         throw Invalid.value("seeds", seeds, "must be >= 1", "use 1 for a single trace per load");
       }
       if (threads < 1) {
         throw Invalid.value("threads", threads, "must be >= 1");
       }
-      for (boolean mode : sharing) {
-        schedulers.forEach(name -> Schedulers.named(name, options, mode)); // fails fast on an unknown name or one that cannot share
-      }
+      schedulers.forEach(name -> Schedulers.named(name, options)); // fails fast on an unknown name or one that cannot share
     }
   }
 
@@ -93,14 +85,14 @@ public final class AdmissionExperiment {
 
   public AdmissionExperiment(Settings settings) {
     this.settings = settings;
-    this.stranded = settings.measureStranded()
+    this.stranded = settings.measureSharing()
         ? Optional.of(new StrandedCapacity(settings.cluster(), settings.workload()))
         : Optional.empty();
   }
 
   /** How many tasks (runs and bounds) {@link #run} executes, or {@link #replay} when {@code replaying}. */
   public int taskCount(boolean replaying) {
-    int perTrace = settings.schedulers().size() * settings.sharing().size() + (computesBound() ? 1 : 0);
+    int perTrace = settings.schedulers().size() + (computesBound() ? 1 : 0);
     return replaying ? perTrace : settings.offeredLoads().size() * settings.seeds() * perTrace;
   }
 
@@ -147,10 +139,8 @@ public final class AdmissionExperiment {
     Simulator simulator = new Simulator(settings.cluster(), settings.workload(), stranded);
     StrategyOptions seeded = ImmutableStrategyOptions.copyOf(settings.options()).withSeed(seed);
     for (String name : settings.schedulers()) {
-      for (boolean sharing : settings.sharing()) {
-        var spec = Schedulers.named(name, seeded, sharing);
-        runs.add(() -> simulator.run(spec, trace, load, seed));
-      }
+      var spec = Schedulers.named(name, seeded);
+      runs.add(() -> simulator.run(spec, trace, load, seed));
     }
     if (computesBound()) {
       int[] capacity = GpuCountOptions.capacity(settings.cluster());
@@ -170,10 +160,9 @@ public final class AdmissionExperiment {
     });
     try {
       List<Future<RunResult>> runFutures = new ArrayList<>(Collections.nCopies(runs.size(), null));
-      int modes = settings.sharing().size();
-      int perTrace = settings.schedulers().size() * modes;
+      int perTrace = settings.schedulers().size();
       for (int i = 0; i < runs.size(); i++) {
-        if (settings.schedulers().get(i % perTrace / modes).startsWith("rampa-exact")) {
+        if (settings.schedulers().get(i % perTrace).startsWith("rampa-exact")) {
           runFutures.set(i, pool.submit(withProgress(runs.get(i), progress)));
         }
       }

@@ -23,13 +23,13 @@ import org.rampa.examples.sim.WorkloadSpec;
 import org.rampa.strategy.StrategyOptions;
 
 /**
- * VastPipe experiment E4, RAMPA with sharing: the admission experiment run twice on the same
- * arrivals, once with every planner holding whole GPUs only and once with it allowed to place
- * services on parts of GPUs, for one or more workloads. Per planner, load and mode it reports
- * admitted services, SLO violations (plans the verifier or the commit refused, plus services the
- * simulator's own audit found missing their SLO after an admission: both must be 0) and
- * fragmentation (free capacity no class of the workload could use), each as a mean with a 95 %
- * interval over the seeds; the gain of sharing is paired per seed.
+ * VastPipe experiment E4, RAMPA with sharing: the admission experiment on the same arrivals with
+ * every planner holding whole GPUs only and, for every planner that can share
+ * ({@link Schedulers#canShare}), once more allowed to place services on parts of GPUs, for one or
+ * more workloads. Per configuration and load it reports admitted services, SLO violations (plans
+ * the verifier or the commit refused, plus services the simulator's own audit found missing their
+ * SLO after an admission: both must be 0) and fragmentation (free capacity no class of the workload
+ * could use), each as a mean with a 95 % interval over the seeds; gains are paired per seed.
  */
 public final class SharingExperiment {
 
@@ -50,9 +50,21 @@ public final class SharingExperiment {
       planners = List.copyOf(planners);
     }
 
+    /** Every planner, then with sharing every one that can share. */
+    List<String> schedulers() {
+      List<String> out = new ArrayList<>();
+      for (String p : planners) {
+        out.add(p);
+        if (Schedulers.canShare(p)) {
+          out.add(p + Schedulers.SHARING_SUFFIX);
+        }
+      }
+      return out;
+    }
+
     AdmissionExperiment.Settings admission(String workload) {
       return new AdmissionExperiment.Settings(cluster, WorkloadSpec.named(workload).resolve(cluster), loads.get(workload), arrivals,
-          meanLifetimeSeconds, firstSeed, seeds, planners, options, threads, 0, List.of(false, true), true);
+          meanLifetimeSeconds, firstSeed, seeds, schedulers(), options, threads, 0, true);
     }
   }
 
@@ -60,15 +72,23 @@ public final class SharingExperiment {
   public record WorkloadResult(String workload, ExperimentResult result) {}
 
   /**
-   * One planner at one load of one workload, sharing off against on: means and 95 % intervals over
-   * seeds; {@code gainPercent} is taken per seed (both modes saw the same arrivals).
+   * One planner in one sharing mode at one load of one workload: means and 95 % intervals over
+   * seeds. Gains are in percent, taken per seed (every configuration saw the same arrivals).
    *
-   * @param violationsOff plans refused by the verifier or the commit, plus audit findings, over all seeds, sharing off
-   * @param violationsOn the same, sharing on
+   * @param planner the planner's name without {@value Schedulers#SHARING_SUFFIX}
+   * @param gainOverWhole with sharing, the gain over the same planner on whole GPUs; empty without
+   * @param gainOverPerformanceFirst the gain over performance-first on whole GPUs, when it ran
+   * @param violations plans refused by the verifier or the commit, plus audit findings, over all seeds
    */
-  public record Row(String workload, String planner, double load, int seeds, Interval admittedOff, Interval admittedOn,
-      Interval gainPercent, Interval strandedOff, Interval strandedOn, Interval freeOff, Interval freeOn, Interval sharedPlansOn,
-      int violationsOff, int violationsOn) {}
+  public record Row(String workload, String planner, boolean sharing, double load, int seeds, Interval admitted,
+      java.util.Optional<Interval> gainOverWhole, java.util.Optional<Interval> gainOverPerformanceFirst, Interval stranded,
+      Interval free, Interval sharedPlans, int violations) {
+
+    /** "rampa-greedy/scarcity, sharing on". */
+    public String label() {
+      return planner + (sharing ? ", sharing on" : ", sharing off");
+    }
+  }
 
   private final Map<String, AdmissionExperiment> experiments = new LinkedHashMap<>();
 
@@ -89,30 +109,33 @@ public final class SharingExperiment {
     return out;
   }
 
-  /** The sharing-off against sharing-on statistics, per workload, planner and load. */
+  /** The statistics per workload, load and configuration (planner and sharing mode), in run order. */
   public static List<Row> summarise(List<WorkloadResult> results) {
     List<Row> rows = new ArrayList<>();
     for (WorkloadResult w : results) {
       ExperimentResult r = w.result();
-      for (String planner : planners(r)) {
-        String shared = planner + Schedulers.SHARING_SUFFIX;
-        for (double load : r.loads()) {
-          List<RunResult> off = r.runs(planner, load);
-          List<RunResult> on = r.runs(shared, load);
-          rows.add(new Row(w.workload(), planner, load, off.size(), r.admitted(planner, load), r.admitted(shared, load),
-              r.gainPercent(shared, planner, load), over(off, x -> x.capacity().meanStrandedGpuEquivalents()),
-              over(on, x -> x.capacity().meanStrandedGpuEquivalents()), over(off, x -> x.capacity().meanFreeGpuEquivalents()),
-              over(on, x -> x.capacity().meanFreeGpuEquivalents()), over(on, x -> x.capacity().sharedPlans()), violations(off),
-              violations(on)));
+      boolean hasReference = r.schedulers().contains(ExperimentSummary.PERFORMANCE_FIRST);
+      for (double load : r.loads()) {
+        for (String scheduler : r.schedulers()) {
+          List<RunResult> runs = r.runs(scheduler, load);
+          boolean sharing = runs.get(0).capacity().sharing();
+          String planner = baseName(scheduler);
+          rows.add(new Row(w.workload(), planner, sharing, load, runs.size(), r.admitted(scheduler, load),
+              sharing ? java.util.Optional.of(r.gainPercent(scheduler, planner, load)) : java.util.Optional.empty(),
+              hasReference ? java.util.Optional.of(r.gainPercent(scheduler, ExperimentSummary.PERFORMANCE_FIRST, load))
+                  : java.util.Optional.empty(),
+              over(runs, x -> x.capacity().meanStrandedGpuEquivalents()), over(runs, x -> x.capacity().meanFreeGpuEquivalents()),
+              over(runs, x -> x.capacity().sharedPlans()), violations(runs)));
         }
       }
     }
     return rows;
   }
 
-  /** The planners of {@code r}, without their sharing twins. */
-  private static List<String> planners(ExperimentResult r) {
-    return r.schedulers().stream().filter(s -> !s.endsWith(Schedulers.SHARING_SUFFIX)).toList();
+  private static String baseName(String scheduler) {
+    return scheduler.endsWith(Schedulers.SHARING_SUFFIX)
+        ? scheduler.substring(0, scheduler.length() - Schedulers.SHARING_SUFFIX.length())
+        : scheduler;
   }
 
   private static Interval over(List<RunResult> runs, ToDoubleFunction<RunResult> metric) {
@@ -120,17 +143,21 @@ public final class SharingExperiment {
   }
 
   private static int violations(List<RunResult> runs) {
+    if (!runs.stream().allMatch(r -> r.capacity().audited())) {
+      throw new IllegalStateException("E4 reports audited violations, but a run was not audited");
+    }
     return runs.stream().mapToInt(x -> x.violations() + x.capacity().auditFindings().size()).sum();
   }
 
-  /** One line per workload, planner and load. */
+  /** One line per workload, load and configuration. */
   public static void printTable(List<Row> rows, PrintWriter out) {
-    out.printf("%-9s %-24s %6s %5s %15s %15s %18s %6s %6s %12s %12s %10s%n", "workload", "planner", "load", "seeds", "admitted off",
-        "admitted on", "gain % (paired)", "viol", "viol", "stranded off", "stranded on", "shared");
+    out.printf("%-9s %6s %-38s %5s %15s %16s %16s %5s %13s %13s %8s%n", "workload", "load", "planner", "seeds", "admitted",
+        "gain vs whole %", "gain vs perf-1st", "viol", "stranded GPUs", "free GPUs", "shared");
     for (Row r : rows) {
-      out.printf(Locale.ROOT, "%-9s %-24s %6.1f %5d %15s %15s %18s %6d %6d %12s %12s %10.1f%n", r.workload(), r.planner(), r.load(),
-          r.seeds(), r.admittedOff().format(1), r.admittedOn().format(1), r.gainPercent().format(1), r.violationsOff(),
-          r.violationsOn(), r.strandedOff().format(2), r.strandedOn().format(2), r.sharedPlansOn().mean());
+      out.printf(Locale.ROOT, "%-9s %6.1f %-38s %5d %15s %16s %16s %5d %13s %13s %8.1f%n", r.workload(), r.load(), r.label(), r.seeds(),
+          r.admitted().format(1), r.gainOverWhole().map(i -> i.format(1)).orElse("-"),
+          r.gainOverPerformanceFirst().map(i -> i.format(1)).orElse("-"), r.violations(), r.stranded().format(2), r.free().format(2),
+          r.sharedPlans().mean());
     }
   }
 
@@ -141,9 +168,7 @@ public final class SharingExperiment {
         + "decision_p50_ms,decision_p99_ms,wall_s\n");
     for (WorkloadResult w : results) {
       for (RunResult r : w.result().runs()) {
-        String planner = r.capacity().sharing()
-            ? r.scheduler().substring(0, r.scheduler().length() - Schedulers.SHARING_SUFFIX.length())
-            : r.scheduler();
+        String planner = baseName(r.scheduler());
         b.append(String.format(Locale.ROOT, "%s,%s,%s,%.3f,%d,%d,%d,%.5f,%d,%d,%d,%.4f,%.4f,%.4f,%.4f,%.3f%n", w.workload(), planner,
             r.capacity().sharing() ? "on" : "off", r.offeredLoad(), r.seed(), r.arrivals(), r.admitted(), r.admissionRatio(),
             r.violations(), r.capacity().auditFindings().size(), r.capacity().sharedPlans(), r.capacity().meanFreeGpuEquivalents(),
@@ -153,21 +178,21 @@ public final class SharingExperiment {
     write(file, b);
   }
 
-  /** The summary rows: every interval as mean, low and high. */
+  /** The summary rows: every interval as mean, low and high (empty where a gain does not apply). */
   public static void writeSummaryCsv(List<Row> rows, Path file) {
-    StringBuilder b = new StringBuilder("workload,planner,offered_load,seeds");
-    for (String m : List.of("admitted_off", "admitted_on", "gain_percent", "stranded_gpu_eq_off", "stranded_gpu_eq_on", "free_gpu_eq_off",
-        "free_gpu_eq_on", "shared_plans_on")) {
+    StringBuilder b = new StringBuilder("workload,planner,sharing,offered_load,seeds");
+    for (String m : List.of("admitted", "gain_vs_whole_percent", "gain_vs_performance_first_percent", "stranded_gpu_eq", "free_gpu_eq",
+        "shared_plans")) {
       b.append(',').append(m).append("_mean,").append(m).append("_low,").append(m).append("_high");
     }
-    b.append(",slo_violations_off,slo_violations_on\n");
+    b.append(",slo_violations\n");
     for (Row r : rows) {
-      b.append(String.format(Locale.ROOT, "%s,%s,%.3f,%d", r.workload(), r.planner(), r.load(), r.seeds()));
-      for (Interval i : List.of(r.admittedOff(), r.admittedOn(), r.gainPercent(), r.strandedOff(), r.strandedOn(), r.freeOff(), r.freeOn(),
-          r.sharedPlansOn())) {
-        b.append(String.format(Locale.ROOT, ",%.4f,%.4f,%.4f", i.mean(), i.low(), i.high()));
+      b.append(String.format(Locale.ROOT, "%s,%s,%s,%.3f,%d", r.workload(), r.planner(), r.sharing() ? "on" : "off", r.load(), r.seeds()));
+      for (java.util.Optional<Interval> i : List.of(java.util.Optional.of(r.admitted()), r.gainOverWhole(), r.gainOverPerformanceFirst(),
+          java.util.Optional.of(r.stranded()), java.util.Optional.of(r.free()), java.util.Optional.of(r.sharedPlans()))) {
+        b.append(i.map(x -> String.format(Locale.ROOT, ",%.4f,%.4f,%.4f", x.mean(), x.low(), x.high())).orElse(",,,"));
       }
-      b.append(String.format(Locale.ROOT, ",%d,%d%n", r.violationsOff(), r.violationsOn()));
+      b.append(String.format(Locale.ROOT, ",%d%n", r.violations()));
     }
     write(file, b);
   }
@@ -178,8 +203,9 @@ public final class SharingExperiment {
   }
 
   /**
-   * Per workload, admitted services against offered load: one solid line per planner with sharing
-   * on and a dashed one with it off, mean over seeds with the 95 % interval as error bars.
+   * Per workload, admitted services against offered load: one colour per planner, a solid line
+   * with sharing on and a dashed one with it off, mean over seeds with the 95 % interval as error
+   * bars.
    */
   public static void writeCharts(List<Row> rows, int gpus, Path directory) {
     for (String workload : rows.stream().map(Row::workload).distinct().toList()) {
@@ -192,21 +218,17 @@ public final class SharingExperiment {
       List<Row> mine = rows.stream().filter(r -> r.workload().equals(workload)).toList();
       java.awt.Color[] palette = chart.getStyler().getSeriesColors();
       List<String> planners = mine.stream().map(Row::planner).distinct().toList();
-      for (int p = 0; p < planners.size(); p++) {
-        String planner = planners.get(p);
-        java.awt.Color colour = palette[p % palette.length];
-        List<Row> series = mine.stream().filter(r -> r.planner().equals(planner)).toList();
-        double[] x = series.stream().mapToDouble(Row::load).toArray();
-        XYSeries on = chart.addSeries(planner + ", sharing on", x, series.stream().mapToDouble(r -> r.admittedOn().mean()).toArray(),
-            series.stream().mapToDouble(r -> r.admittedOn().halfWidth()).toArray());
-        XYSeries off = chart.addSeries(planner + ", sharing off", x,
-            series.stream().mapToDouble(r -> r.admittedOff().mean()).toArray(),
-            series.stream().mapToDouble(r -> r.admittedOff().halfWidth()).toArray());
-        on.setLineColor(colour);
-        on.setMarkerColor(colour);
-        off.setLineColor(colour);
-        off.setMarkerColor(colour);
-        off.setLineStyle(org.knowm.xchart.style.lines.SeriesLines.DASH_DASH);
+      for (String label : mine.stream().map(Row::label).distinct().toList()) {
+        List<Row> series = mine.stream().filter(r -> r.label().equals(label)).toList();
+        java.awt.Color colour = palette[planners.indexOf(series.get(0).planner()) % palette.length];
+        XYSeries line = chart.addSeries(label, series.stream().mapToDouble(Row::load).toArray(),
+            series.stream().mapToDouble(r -> r.admitted().mean()).toArray(),
+            series.stream().mapToDouble(r -> r.admitted().halfWidth()).toArray());
+        line.setLineColor(colour);
+        line.setMarkerColor(colour);
+        if (!series.get(0).sharing()) {
+          line.setLineStyle(org.knowm.xchart.style.lines.SeriesLines.DASH_DASH);
+        }
       }
       List<String> files = chartFiles(workload);
       try {

@@ -43,14 +43,16 @@ public record RunResult(
    *
    * @param sharing whether the scheduler could place services on parts of GPUs
    * @param sharedPlans admitted plans holding at least one GPU in part (an MPS share, a MIG slice)
-   * @param auditedViolations services found missing their SLO when every admission was verified again
-   *     after its commit, incumbents sharing its GPUs included ({@link AdmissionAudit}; must be 0)
+   * @param audited whether every admission was audited (always when sharing, and in experiment E4)
+   * @param auditFindings the services found missing their SLO when an admission was verified again
+   *     after its commit, incumbents sharing its GPUs included, each with its first violation
+   *     ({@link AdmissionAudit}; must be empty)
    * @param meanFreeGpuEquivalents at arrivals, the mean free capacity in GPU-equivalents (whole free
    *     GPUs, MPS compute left, unheld MIG instances)
    * @param meanStrandedGpuEquivalents at arrivals, the mean part of it no class of the workload could
    *     use ({@link StrandedCapacity})
    */
-  public record CapacityUse(boolean sharing, int sharedPlans, List<String> auditFindings, double meanFreeGpuEquivalents,
+  public record CapacityUse(boolean sharing, int sharedPlans, boolean audited, List<String> auditFindings, double meanFreeGpuEquivalents,
       double meanStrandedGpuEquivalents) {
 
     public CapacityUse {
