@@ -13,6 +13,7 @@ import org.rampa.strategy.ImmutableStrategyOptions;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.PlacementStrategy;
+import org.rampa.strategy.SharingOptions;
 import org.rampa.strategy.Strategies;
 import org.rampa.strategy.StrategyOptions;
 
@@ -111,6 +112,16 @@ public final class Rampa {
     /** How inter-stage transfers enter the period; the performance model follows it. */
     public Planner transfers(TransferMode mode) {
       return options(ImmutableStrategyOptions.copyOf(options).withTransfers(mode));
+    }
+
+    /**
+     * Lets a strategy that supports sharing ("greedy" and the others whose options accept
+     * {@link SharingOptions#KEYS}) place stages on shared GPUs as {@code sharing} says; off by
+     * default. Plans on shared GPUs are verified with the interference rule; commit them through
+     * {@link org.rampa.domain.ClusterStateHolder#admit}.
+     */
+    public Planner sharing(SharingOptions sharing) {
+      return options(Objects.requireNonNull(sharing, "sharing").applyTo(options));
     }
 
     /** Replaces every strategy option at once (time limit, gap, seed, transfers and the rest). */

@@ -3,11 +3,12 @@ package org.rampa.heuristics.strategy;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.rampa.domain.GpuType;
+import java.util.Set;
 import org.rampa.domain.Plan;
 import org.rampa.perf.SloPredicate;
 import org.rampa.perf.TransferMode;
@@ -47,8 +48,12 @@ final class GreedyStrategy implements PlacementStrategy {
     return NAME;
   }
 
-  /** The first {@code gpus} GPUs of {@code pool} in groups of {@code replicas}, costing {@code costBound} at most. */
-  private record Candidate(double costBound, int gpus, List<FreeGpu> pool, int replicas) {
+  /**
+   * The first {@code gpus} GPUs of {@code pool} in groups of {@code replicas}, costing
+   * {@code costBound} at most; {@code shared} when the set may hold shares (counted apart, so that
+   * sharing never crowds out the whole-GPU sets a search without it would try).
+   */
+  private record Candidate(double costBound, int gpus, List<FreeGpu> pool, int replicas, boolean shared) {
     List<List<FreeGpu>> groups() {
       return groupsOf(pool.subList(0, gpus), replicas);
     }
@@ -59,81 +64,86 @@ final class GreedyStrategy implements PlacementStrategy {
     TimeBudget budget = TimeBudget.start(problem);
     GreedyOptions options = GreedyOptions.of(problem.options());
     PlacementContext c = new PlacementContext(problem);
-    String obvious = Infeasibility.obviousReason(c);
+    boolean sharing = options.sharing().enabled();
+    // the necessary conditions count whole free GPUs only: with sharing they prove nothing
+    String obvious = sharing ? "" : Infeasibility.obviousReason(c);
     if (!obvious.isEmpty()) {
       return Results.infeasible(NAME, obvious, budget, Map.of("candidatesEvaluated", 0.0));
     }
+    List<FreeGpu> units = c.units(options.sharing());
     int maxReplicas = options.maxReplicas();
     int maxCandidates = options.maxCandidates();
-    boolean transfersMatter = transfersMatter(c);
-    Map<String, Integer> freePerNodeAndType = new HashMap<>();
-    for (FreeGpu g : c.free) {
-      freePerNodeAndType.merge(g.node() + "\u0000" + g.typeName(), 1, Integer::sum);
+    boolean transfersMatter = transfersMatter(c, units);
+    Map<String, Integer> freePerNodeAndShape = new HashMap<>();
+    for (FreeGpu g : units) {
+      freePerNodeAndShape.merge(g.node() + "\u0000" + g.shape(), 1, Integer::sum);
     }
-    // sort keys computed once: cost, then (co-location or best fit) the node's free GPUs of the type
-    int[] nodeRank = new int[c.cluster.gpus().size()];
-    int[] nodeOrder = new int[c.cluster.gpus().size()];
+    // sort keys computed once: cost, then (co-location or best fit) the node's free GPUs of the shape
+    int[] nodeRank = new int[units.size()];
+    int[] nodeOrder = new int[units.size()];
     Map<String, Integer> nodeIndex = new HashMap<>();
-    for (FreeGpu g : c.free) {
-      int free = freePerNodeAndType.get(g.node() + "\u0000" + g.typeName());
-      nodeRank[g.clusterIndex()] = transfersMatter ? -free : free;
-      nodeOrder[g.clusterIndex()] = nodeIndex.computeIfAbsent(g.node(), k -> nodeIndex.size());
+    for (FreeGpu g : units) {
+      int free = freePerNodeAndShape.get(g.node() + "\u0000" + g.shape());
+      nodeRank[g.unit()] = transfersMatter ? -free : free;
+      nodeOrder[g.unit()] = nodeIndex.computeIfAbsent(g.node(), k -> nodeIndex.size());
     }
     // equal cost: GPUs of one node together (fuller or emptier nodes first), then cluster order
     Comparator<FreeGpu> order = Comparator.comparingDouble(FreeGpu::cost)
-        .thenComparingInt(g -> nodeRank[g.clusterIndex()])
-        .thenComparingInt(g -> nodeOrder[g.clusterIndex()])
+        .thenComparingInt(g -> nodeRank[g.unit()])
+        .thenComparingInt(g -> nodeOrder[g.unit()])
         .thenComparingInt(FreeGpu::clusterIndex);
 
     List<Candidate> candidates = new ArrayList<>();
-    Map<String, List<FreeGpu>> byType = new LinkedHashMap<>();
-    for (FreeGpu g : c.free) {
-      byType.computeIfAbsent(g.typeName(), k -> new ArrayList<>()).add(g);
+    Map<String, List<FreeGpu>> byShape = new LinkedHashMap<>();
+    for (FreeGpu g : units) {
+      byShape.computeIfAbsent(g.shape(), k -> new ArrayList<>()).add(g);
     }
     int layers = c.model.size();
     int maxStages = Math.min(c.request.maxStages(), layers);
     double latencyBudget = SloPredicate.latencyBudgetSeconds(c.request.slo());
     long weights = weightsOnly(c);
-    for (List<FreeGpu> gpus : byType.values()) {
+    for (List<FreeGpu> gpus : byShape.values()) {
       gpus.sort(order);
-      GpuType type = gpus.get(0).type();
-      double modelSeconds = c.modelSeconds(type);
+      FreeGpu first = gpus.get(0);
+      double modelSeconds = c.modelSeconds(first);
       if (modelSeconds > latencyBudget) {
-        continue; // a request passes every layer on this type: no split can meet the latency bound
+        continue; // a request passes every layer on this shape: no split can meet the latency bound
       }
+      long memory = first.isWhole() ? first.type().memoryBytes() : gpus.stream().mapToLong(FreeGpu::memoryCapBytes).max().orElse(0);
       double[] prefixCost = new double[gpus.size() + 1];
       for (int i = 0; i < gpus.size(); i++) {
         prefixCost[i + 1] = prefixCost[i] + gpus.get(i).cost();
       }
       for (int k = 1; k <= maxStages; k++) {
-        if (weights > (long) k * type.memoryBytes()) {
-          continue; // the weights cannot fit in k GPUs of this type
+        if (weights > k * memory) {
+          continue; // the weights cannot fit in k GPUs of this shape
         }
         for (int r = 1; r <= maxReplicas && k * r <= gpus.size(); r++) {
           if (!SloPredicate.meetsPeriod(modelSeconds / (k * r), c.request.slo())) {
             continue; // even a perfect balance over k·r GPUs is too slow
           }
-          candidates.add(new Candidate(prefixCost[k * r], k * r, gpus, r));
+          candidates.add(new Candidate(prefixCost[k * r], k * r, gpus, r, !first.isWhole()));
         }
       }
     }
-    List<FreeGpu> all = new ArrayList<>(c.free);
-    all.sort(order);
-    double prefix = 0;
-    for (int m = 1; m <= Math.min(maxStages, all.size()); m++) {
-      prefix += all.get(m - 1).cost();
-      candidates.add(new Candidate(prefix, m, all, 1));
+    addCheapest(candidates, c.free.size() == units.size() ? units : units.subList(0, c.free.size()), order, maxStages, false);
+    if (sharing) {
+      addCheapest(candidates, units, order, maxStages, true);
     }
     candidates.sort(Comparator.comparingDouble(Candidate::costBound).thenComparingInt(Candidate::gpus));
 
     Plan best = null;
-    int tried = 0;
+    int triedWhole = 0;
+    int triedShared = 0;
     for (Candidate cand : candidates) {
       if (best != null && cand.costBound() >= best.cost()) {
         break;
       }
-      if (tried++ >= maxCandidates) {
+      if (triedWhole >= maxCandidates && (!sharing || triedShared >= maxCandidates)) {
         break;
+      }
+      if (cand.shared() ? triedShared++ >= maxCandidates : triedWhole++ >= maxCandidates) {
+        continue;
       }
       Optional<Plan> plan = c.evaluate(cand.groups(), SplitRule.MIN_PERIOD, true, NAME);
       if (plan.isPresent() && (best == null || plan.get().cost() < best.cost())) {
@@ -143,9 +153,30 @@ final class GreedyStrategy implements PlacementStrategy {
     Map<String, Double> stats = Map.of(
         "candidates", (double) candidates.size(), "candidatesEvaluated", (double) c.candidatesEvaluated());
     if (best == null) {
-      return Results.noPlanFound(NAME, Infeasibility.afterSearch(c, candidates.size() + " GPU sets by increasing cost"), budget, stats);
+      String searched = candidates.size() + " GPU sets by increasing cost"
+          + (sharing ? " (" + (units.size() - c.free.size()) + " shared slots besides " + c.free.size() + " whole free GPUs)" : "");
+      return Results.noPlanFound(NAME, Infeasibility.afterSearch(c, searched), budget, stats);
     }
     return Results.withPlan(NAME, SolveStatus.FEASIBLE, best, "cheapest GPU set on which the min-period split meets the SLO", budget, stats);
+  }
+
+  /**
+   * The {@code m} cheapest of {@code units}, one stage each, for {@code m ≤ maxStages}; a GPU
+   * offering several units counts once, at its cheapest (one slot per GPU).
+   */
+  private static void addCheapest(List<Candidate> candidates, List<FreeGpu> units, Comparator<FreeGpu> order, int maxStages,
+      boolean shared) {
+    List<FreeGpu> all = new ArrayList<>(units);
+    all.sort(order);
+    if (shared) {
+      Set<String> seen = new HashSet<>();
+      all.removeIf(g -> !seen.add(g.id()));
+    }
+    double prefix = 0;
+    for (int m = 1; m <= Math.min(maxStages, all.size()); m++) {
+      prefix += all.get(m - 1).cost();
+      candidates.add(new Candidate(prefix, m, all, 1, shared));
+    }
   }
 
   private static long weightsOnly(PlacementContext c) {
@@ -160,7 +191,7 @@ final class GreedyStrategy implements PlacementStrategy {
    * Transfers matter when they are charged at all and shipping the largest cut over the network
    * takes more than 1 % of the model's compute on the slowest free GPU type.
    */
-  private static boolean transfersMatter(PlacementContext c) {
+  private static boolean transfersMatter(PlacementContext c, List<FreeGpu> units) {
     if (c.performance.transferMode() == TransferMode.NONE || c.model.size() < 2) {
       return false;
     }
@@ -170,7 +201,7 @@ final class GreedyStrategy implements PlacementStrategy {
     }
     double transfer = c.cluster.network().transferSeconds((double) c.batch * largestCut);
     double compute = 0;
-    for (FreeGpu g : c.free) {
+    for (FreeGpu g : units) {
       compute = Math.max(compute, c.modelSeconds(g.type()));
     }
     return transfer > 0.01 * compute;

@@ -15,7 +15,11 @@ import org.rampa.domain.Model;
 import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.heuristics.split.PeriodSplitters;
+import org.rampa.domain.share.MpsShare;
+import org.rampa.domain.share.Placement;
+import org.rampa.domain.share.Whole;
 import org.rampa.importance.GpuCosts;
+import org.rampa.perf.DeviceKind;
 import org.rampa.perf.LayerMemory;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.PlanEstimate;
@@ -28,6 +32,10 @@ import org.rampa.split.SplitProblem;
 import org.rampa.split.SplitResult;
 import org.rampa.split.SplitStage;
 import org.rampa.strategy.PlacementProblem;
+import org.rampa.strategy.SharedSlotMenu;
+import org.rampa.strategy.SharingOptions;
+import org.rampa.verify.PlanVerifier;
+import org.rampa.verify.Verification;
 
 /**
  * Everything one placement decision computes once: the free GPUs and their costs, per-type layer
@@ -47,6 +55,8 @@ final class PlacementContext {
   private final PeriodSplitter splitter = PeriodSplitters.exact();
   private final Map<String, List<Double>> layerTimesByKind = new HashMap<>();
   private final Map<String, double[]> layerSecondsByType = new HashMap<>();
+  private final Map<String, double[]> layerSecondsByShape = new HashMap<>();
+  private PlanVerifier verifier;
   private final Map<String, List<Double>> cutTimesByLink = new HashMap<>();
   private LayerMemory layerMemory;
   private long candidatesEvaluated;
@@ -66,10 +76,39 @@ final class PlacementContext {
     for (int i = 0; i < gpus.size(); i++) {
       Gpu g = gpus.get(i);
       if (capacity.contains(g.id())) {
-        list.add(new FreeGpu(g, cluster.type(g.type()), costs.of(g.id()), i));
+        list.add(FreeGpu.whole(g, cluster.type(g.type()), costs.of(g.id()), i, problem.state().freeMemoryBytes(g.id()), list.size()));
       }
     }
     this.free = List.copyOf(list);
+  }
+
+  /**
+   * What stage replicas may take under {@code sharing}: {@link #free} when it is off; when on, the
+   * free GPUs whole (the same units, first, in the same order) followed by every other slot of the
+   * {@link SharedSlotMenu}, one unit per GPU and slot.
+   */
+  List<FreeGpu> units(SharingOptions sharing) {
+    if (!sharing.enabled()) {
+      return free;
+    }
+    Map<String, Integer> index = new HashMap<>();
+    List<Gpu> gpus = cluster.gpus();
+    for (int i = 0; i < gpus.size(); i++) {
+      index.put(gpus.get(i).id(), i);
+    }
+    List<FreeGpu> units = new ArrayList<>(free);
+    for (SharedSlotMenu.Slot slot : SharedSlotMenu.of(problem, sharing, costs).slots()) {
+      if (slot.placement() instanceof Whole) {
+        continue; // already there, as the free GPUs
+      }
+      String shape = slot.shape();
+      for (int i = 0; i < slot.gpus().size(); i++) {
+        String id = slot.gpus().get(i);
+        units.add(new FreeGpu(cluster.gpu(id), slot.type(), slot.costs().get(i), index.get(id), slot.placement(), shape, slot.alpha(),
+            slot.memoryCapBytes(), units.size()));
+      }
+    }
+    return List.copyOf(units);
   }
 
   long candidatesEvaluated() {
@@ -89,6 +128,30 @@ final class PlacementContext {
       }
       return t;
     });
+  }
+
+  /** Per layer, the time alone on {@code unit}'s type and placement (the whole-GPU times for a whole GPU). */
+  double[] layerSeconds(FreeGpu unit) {
+    if (unit.isWhole()) {
+      return layerSeconds(unit.type());
+    }
+    return layerSecondsByShape.computeIfAbsent(unit.shape(), k -> {
+      DeviceKind kind = DeviceKind.of(unit.type(), unit.placement());
+      double[] t = new double[model.size()];
+      for (int l = 0; l < t.length; l++) {
+        t[l] = performance.cursor(model, batch, l, List.of(kind)).add().seconds(0);
+      }
+      return t;
+    });
+  }
+
+  /** The whole model's time alone on {@code unit}, layer by layer. */
+  double modelSeconds(FreeGpu unit) {
+    double sum = 0;
+    for (double t : layerSeconds(unit)) {
+      sum += t;
+    }
+    return sum;
   }
 
   double modelSeconds(GpuType type) {
@@ -112,6 +175,9 @@ final class PlacementContext {
       return Optional.empty();
     }
     List<StageAssignment> assignments = new ArrayList<>(ranges.size());
+    List<Double> slowdowns = new ArrayList<>(ranges.size());
+    List<Long> caps = new ArrayList<>(ranges.size());
+    boolean shared = false;
     double cost = 0;
     for (int[] range : ranges) {
       List<FreeGpu> group = groups.get(range[2]);
@@ -120,9 +186,67 @@ final class PlacementContext {
         ids.add(g.id());
         cost += g.cost();
       }
-      assignments.add(StageAssignment.whole(range[0], range[1], ids));
+      FreeGpu first = group.get(0);
+      if (first.isWhole()) {
+        assignments.add(StageAssignment.whole(range[0], range[1], ids));
+      } else {
+        shared = true;
+        long memory = performance.stageMemoryBytes(model, range[0], range[1], batch);
+        Placement p = first.placement() instanceof MpsShare s ? new MpsShare(s.fraction(), Math.min(memory, s.memoryBytes())) : first.placement();
+        assignments.add(new StageAssignment(range[0], range[1], ids, p));
+      }
+      slowdowns.add(alpha(group));
+      caps.add(memoryCap(group));
     }
-    return check(assignments, cost, strategy);
+    return shared ? checkShared(assignments, cost, strategy, slowdowns, caps) : check(assignments, cost, strategy);
+  }
+
+  /**
+   * As {@link #check} for a plan holding shares: predicts with each stage slowed by its α, checks
+   * each stage's memory against its slots' caps and the SLO, and then (as the plan changes its
+   * neighbours' times) runs the verifier, interference rule included, so a share the incumbents
+   * cannot take is a rejected candidate here and never a rejected plan at the verifying step.
+   */
+  private Optional<Plan> checkShared(List<StageAssignment> assignments, double cost, String strategy, List<Double> slowdowns, List<Long> caps) {
+    PlanEstimate e = performance.estimate(request, assignments, cluster, slowdowns);
+    for (int i = 0; i < assignments.size(); i++) {
+      if (e.stageMemoryBytes().get(i) > caps.get(i)) {
+        lastRejection = "stage [" + assignments.get(i).from() + ", " + assignments.get(i).to() + ") needs " + e.stageMemoryBytes().get(i)
+            + " B, its slots hold " + caps.get(i) + " B";
+        return Optional.empty();
+      }
+    }
+    if (!SloPredicate.meets(e, request.slo())) {
+      lastRejection = String.format("with co-runners: throughput %.4g req/s (needs %.4g), latency %.4g s (bound %.4g s)",
+          e.throughput(), request.slo().requiredThroughput(), e.latencySeconds(), request.slo().latencyBoundSeconds());
+      return Optional.empty();
+    }
+    Plan plan = performance.plan(request, assignments, cluster, cost, strategy);
+    if (verifier == null) {
+      verifier = new PlanVerifier(performance, problem.interference());
+    }
+    Verification v = verifier.verify(request, plan, problem.state());
+    if (!v.ok()) {
+      lastRejection = "the verifier refuses it: " + v.violations().get(0).message();
+      return Optional.empty();
+    }
+    return Optional.of(plan);
+  }
+
+  private static double alpha(List<FreeGpu> group) {
+    double alpha = 1;
+    for (FreeGpu g : group) {
+      alpha = Math.max(alpha, g.alpha());
+    }
+    return alpha;
+  }
+
+  private static long memoryCap(List<FreeGpu> group) {
+    long cap = Long.MAX_VALUE;
+    for (FreeGpu g : group) {
+      cap = Math.min(cap, g.memoryCapBytes());
+    }
+    return cap;
   }
 
   /**
@@ -197,9 +321,10 @@ final class PlacementContext {
         Map<String, List<Double>> kinds = new LinkedHashMap<>();
         List<String> devices = new ArrayList<>(k);
         for (List<FreeGpu> group : groups) {
-          GpuType type = group.get(0).type();
-          String kind = type.name() + "x" + group.size();
-          kinds.computeIfAbsent(kind, x -> kindTimes(type, group.size()));
+          FreeGpu first = group.get(0);
+          double alpha = alpha(group);
+          String kind = first.shape() + "x" + group.size() + (alpha == 1 ? "" : "@" + alpha);
+          kinds.computeIfAbsent(kind, x -> kindTimes(first, alpha, group.size()));
           devices.add(kind);
         }
         LayerCostTable table = table(kinds, linkFor(groups));
@@ -216,11 +341,7 @@ final class PlacementContext {
   private List<Long> memoryCaps(List<List<FreeGpu>> groups) {
     List<Long> caps = new ArrayList<>(groups.size());
     for (List<FreeGpu> group : groups) {
-      long cap = Long.MAX_VALUE;
-      for (FreeGpu g : group) {
-        cap = Math.min(cap, problem.state().freeMemoryBytes(g.id()));
-      }
-      caps.add(cap);
+      caps.add(memoryCap(group));
     }
     return caps;
   }
@@ -243,14 +364,24 @@ final class PlacementContext {
 
   /** Layer times of a stage with {@code replicas} replicas of {@code type}: its busy time per batch. */
   private List<Double> kindTimes(GpuType type, int replicas) {
-    return layerTimesByKind.computeIfAbsent(type.name() + "x" + replicas, k -> {
-      double[] t = layerSeconds(type);
-      List<Double> list = new ArrayList<>(t.length);
-      for (double x : t) {
-        list.add(x / replicas);
-      }
-      return List.copyOf(list);
-    });
+    return layerTimesByKind.computeIfAbsent(type.name() + "x" + replicas, k -> perReplica(layerSeconds(type), 1, replicas));
+  }
+
+  /** As {@link #kindTimes(GpuType, int)} on {@code unit}'s placement, each layer slowed by {@code alpha}. */
+  private List<Double> kindTimes(FreeGpu unit, double alpha, int replicas) {
+    if (unit.isWhole() && alpha == 1) {
+      return kindTimes(unit.type(), replicas);
+    }
+    return layerTimesByKind.computeIfAbsent(unit.shape() + "x" + replicas + "@" + alpha,
+        k -> perReplica(layerSeconds(unit), alpha, replicas));
+  }
+
+  private static List<Double> perReplica(double[] t, double alpha, int replicas) {
+    List<Double> list = new ArrayList<>(t.length);
+    for (double x : t) {
+      list.add(alpha == 1 ? x / replicas : x * alpha / replicas);
+    }
+    return List.copyOf(list);
   }
 
   private LayerCostTable table(Map<String, List<Double>> kinds, Link link) {
