@@ -32,7 +32,7 @@ final class VastPipeE4Command implements Callable<Integer> {
   /** The loads each built-in workload runs at unless --loads says otherwise. */
   static final Map<String, List<Double>> DEFAULT_LOADS = Map.of(
       "standard", List.of(16.0, 32.0, 48.0),
-      "light", List.of(48.0, 96.0, 144.0, 192.0));
+      "light", List.of(48.0, 96.0, 192.0, 384.0));
 
   @Spec
   CommandSpec spec;
@@ -42,13 +42,13 @@ final class VastPipeE4Command implements Callable<Integer> {
           + "Default: ${DEFAULT-VALUE}.")
   List<String> workloads;
 
-  @Option(names = "--planners", split = ",", defaultValue = "performance-first,rampa-greedy/scarcity",
+  @Option(names = "--planners", split = ",", defaultValue = "performance-first,rampa-greedy/scarcity,rampa-greedy/capability",
       description = "Planners, each run on whole GPUs and, if its strategy can share (rampa-greedy), once more with sharing on. "
           + "Default: ${DEFAULT-VALUE}.")
   List<String> planners;
 
   @Option(names = "--loads", split = ",",
-      description = "Offered loads in Erlangs for every workload, each in (0, 1e6] (default: standard 16,32,48; light 48,96,144,192).")
+      description = "Offered loads in Erlangs for every workload, each in (0, 1e6] (default: standard 16,32,48; light 48,96,192,384).")
   List<Double> loads;
 
   @Option(names = "--preset", defaultValue = "small", description = "Cluster: small, large or a cluster JSON file. Default: ${DEFAULT-VALUE}.")
