@@ -21,7 +21,7 @@ class SharingExperimentTest {
   @Test
   void sharingRunsOnTheSameArrivalsAdmitMoreWithEveryAdmissionAuditedAndNoViolation(@TempDir Path dir) throws Exception {
     // light services at twice the load 48 whole GPUs can hold: only sharing can admit the surplus
-    var settings = new SharingExperiment.Settings(cluster, Map.of("light", List.of(96.0)), 60, 3600, 1, 2,
+    var settings = new SharingExperiment.Settings(cluster, Map.of("light", List.of(96.0)), 40, 3600, 1, 2,
         List.of("performance-first", "rampa-greedy/capability"), StrategyOptions.builder().timeLimit(Duration.ofSeconds(2)).build(), 2);
     SharingExperiment experiment = new SharingExperiment(settings);
     assertThat(experiment.taskCount()).isEqualTo(3 * 2);
