@@ -38,6 +38,13 @@ final class ArcGenerator {
     final boolean needsBetterOut;
     final boolean needsSomeBetter;
     int variable;
+    /** Shared arcs only ({@link #shared()}); a whole-GPU arc keeps the defaults. */
+    SharedUse share;
+
+    /** An arc on shares (MPS levels, MIG instances) rather than whole free GPUs: always a network arc. */
+    boolean shared() {
+      return share != null;
+    }
 
     Arc(int from, int to, int type, int replicas, int slot, double computeSeconds,
         boolean needsBetterIn, boolean needsBetterOut, boolean needsSomeBetter) {
@@ -50,6 +57,36 @@ final class ArcGenerator {
       this.needsBetterIn = needsBetterIn;
       this.needsBetterOut = needsBetterOut;
       this.needsSomeBetter = needsSomeBetter;
+    }
+  }
+
+  /**
+   * What a shared arc holds: placement {@code key} (an MPS share without its reservation, or a MIG
+   * instance) for a stage of {@code memory} bytes, charged slowdown {@code alpha} (its compute
+   * already includes it); its replicas come from fresh GPUs of its type offering the key (when
+   * {@code fresh}) and from the partly used slots {@code parts}, whose α is at most {@code alpha}.
+   * {@code incumbentAlpha[p]}: per entry of that part's incumbent stages, the stage's α once this
+   * arc's stage joins the GPU.
+   */
+  static final class SharedUse {
+    final org.rampa.domain.share.Placement key;
+    final int keyIndex;
+    final double alpha;
+    final long memory;
+    final boolean fresh;
+    final int[] parts;
+    final double[][] incumbentAlpha;
+    int[] partVariables;
+
+    SharedUse(org.rampa.domain.share.Placement key, int keyIndex, double alpha, long memory, boolean fresh, int[] parts,
+        double[][] incumbentAlpha) {
+      this.key = key;
+      this.keyIndex = keyIndex;
+      this.alpha = alpha;
+      this.memory = memory;
+      this.fresh = fresh;
+      this.parts = parts;
+      this.incumbentAlpha = incumbentAlpha;
     }
   }
 
@@ -70,7 +107,7 @@ final class ArcGenerator {
    * The least replica count r <= max with meetsPeriod(T/r + transfers), or -1. Binary search: the
    * load T/r + transfers falls monotonically with r, also in floating point.
    */
-  private int leastReplicas(double compute, double transfers, int max) {
+  int leastReplicas(double compute, double transfers, int max) {
     if (max < 1 || !f.meetsPeriod(compute / max + transfers)) {
       return -1;
     }
@@ -103,6 +140,11 @@ final class ArcGenerator {
       before[l + 1] = before[l] + fastest[l];
     }
     double budget = SloPredicate.latencyBudgetSeconds(f.request.slo());
+    if (f.shared != null) {
+      // a share's time comes from other tiers (measured whole-model stages among them), so no
+      // whole-GPU layer time bounds it from below: each stage is judged on its own compute only
+      Arrays.fill(before, 0);
+    }
     for (int i = 0; i < f.layers; i++) {
       f.checkTime();
       for (int t = 0; t < f.types.size(); t++) {
@@ -122,6 +164,9 @@ final class ArcGenerator {
           addArcs(i, j, t, compute);
         }
       }
+    }
+    if (f.shared != null) {
+      new SharedArcs(f, m, this::leastReplicas, budget).build();
     }
     removeDominatedNetworkArcs();
   }
@@ -161,22 +206,26 @@ final class ArcGenerator {
       return;
     }
     Map<Long, List<Arc>> byLayers = new LinkedHashMap<>();
+    java.util.Map<Arc, Integer> order = new java.util.IdentityHashMap<>();
     for (Arc a : f.arcs) {
       if (a.slot < 0) {
         byLayers.computeIfAbsent((long) a.from * (f.layers + 1) + a.to, k -> new ArrayList<>()).add(a);
+        order.put(a, order.size());
       }
     }
     java.util.Set<Arc> dominated = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     for (List<Arc> same : byLayers.values()) {
       for (Arc a : same) {
         for (Arc b : same) {
-          if (a == b || !plentiful[b.type] || dominated.contains(b)) {
+          // b replaces a on fresh GPUs only: whole ones, or ones offering b's shared placement
+          if (a == b || !plentiful[b.type] || dominated.contains(b) || b.shared() && !b.share.fresh) {
             continue;
           }
-          double costA = a.replicas * cheapest[a.type];
-          double costB = b.replicas * dearest[b.type];
+          double costA = a.replicas * (a.shared() ? cheapestShared(a) : cheapest[a.type]);
+          double costB = b.replicas * (b.shared() ? dearestFresh(b) : dearest[b.type]);
           boolean noWorse = costB <= costA && b.computeSeconds <= a.computeSeconds;
-          boolean better = costB < costA || b.computeSeconds < a.computeSeconds || b.type < a.type;
+          boolean better = costB < costA || b.computeSeconds < a.computeSeconds || b.type < a.type
+              || b.type == a.type && order.get(b) < order.get(a);
           if (noWorse && better) {
             dominated.add(a);
             break;
@@ -185,6 +234,31 @@ final class ArcGenerator {
       }
     }
     f.arcs.removeIf(dominated::contains);
+  }
+
+  /** The least a GPU of shared arc {@code a} costs: a fresh GPU offering its placement, or one of its slots. */
+  private double cheapestShared(Arc a) {
+    double best = Double.POSITIVE_INFINITY;
+    for (CostGroup g : f.groups) {
+      if (a.share.fresh && g.type == a.type && g.outsideSlowNodes > 0 && !Double.isNaN(g.sharedCosts[a.share.keyIndex])) {
+        best = Math.min(best, g.sharedCosts[a.share.keyIndex]);
+      }
+    }
+    for (int p : a.share.parts) {
+      best = Math.min(best, f.shared.parts.get(p).cost);
+    }
+    return best;
+  }
+
+  /** The most a fresh GPU offering shared arc {@code b}'s placement costs. */
+  private double dearestFresh(Arc b) {
+    double worst = Double.NEGATIVE_INFINITY;
+    for (CostGroup g : f.groups) {
+      if (g.type == b.type && g.outsideSlowNodes > 0 && !Double.isNaN(g.sharedCosts[b.share.keyIndex])) {
+        worst = Math.max(worst, g.sharedCosts[b.share.keyIndex]);
+      }
+    }
+    return worst;
   }
 
   private void addArcs(int i, int j, int t, double compute) {

@@ -27,6 +27,9 @@ import org.rampa.strategy.PlacementStrategy;
 import org.rampa.strategy.SolveStatus;
 import org.rampa.strategy.TimeBudget;
 import org.rampa.strategy.WarmStart;
+import org.rampa.strategy.SharedSlotMenu;
+import org.rampa.domain.share.Whole;
+import org.rampa.verify.InterferenceGuard;
 import org.rampa.strategy.StrategyOptions;
 
 /**
@@ -139,6 +142,8 @@ public final class ExactStrategy implements PlacementStrategy {
     double bound = Double.NaN;
     /** The network-only plan, when it met the SLO: an incumbent for the co-location model. */
     Plan incumbent;
+    /** The shared-GPU menu when sharing is on, else null (whole free GPUs only, as always). */
+    SharedSlotMenu menu;
 
     Cascade(PlacementProblem problem) {
       this.problem = problem;
@@ -166,16 +171,31 @@ public final class ExactStrategy implements PlacementStrategy {
     }
 
     private IntervalFlowFormulation formulation(IntervalFlowFormulation.Charging charging) {
-      return new IntervalFlowFormulation(request, state, costs, performance, charging, budget::expired);
+      return new IntervalFlowFormulation(request, state, costs, performance, charging, budget::expired, menu,
+          problem.interference());
+    }
+
+    /**
+     * Sharing: the co-location model keeps shared stages on the network (only whole stages get node
+     * slots), so it is not exact there; its plan is optimal only when it reaches the relaxation's
+     * bound, and its infeasibility proves nothing. Without sharing: as the solver says.
+     */
+    private boolean provenUnderSharing(Plan plan, IntervalFlowFormulation f) {
+      return menu == null || (!f.inexact && !Double.isNaN(bound) && relativeGap(plan.cost(), bound) <= OPTIMALITY_GAP);
     }
 
     /** Necessary conditions, the relaxed model and its structural check, LP export, warm start. */
     Optional<PlacementResult> checks() {
-      Optional<String> precheck = NecessaryConditions.firstFailure(problem);
+      // the necessary conditions reason about whole free GPUs only: with sharing, the relaxation decides
+      Optional<String> precheck = settings.sharing().enabled() ? Optional.empty() : NecessaryConditions.firstFailure(problem);
       if (precheck.isPresent()) {
         return Optional.of(PlacementResult.infeasible(name, precheck.get(), budget.elapsed()));
       }
       costs = problem.importance().evaluate(state);
+      if (settings.sharing().enabled()) {
+        menu = SharedSlotMenu.of(problem, settings.sharing(), costs);
+        stats.put("sharedSlots", (double) menu.slots().size());
+      }
       try {
         relaxed = formulation(IntervalFlowFormulation.Charging.OPTIMISTIC);
       } catch (IntervalFlowFormulation.OutOfTime e) {
@@ -189,8 +209,8 @@ public final class ExactStrategy implements PlacementStrategy {
         return Optional.of(PlacementResult.infeasible(name, structural.get(), budget.elapsed()));
       }
       if (settings.exportLp().isPresent()) {
-        writeLp(new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.NETWORK).model,
-            settings.exportLp().get());
+        writeLp(new IntervalFlowFormulation(request, state, costs, performance, IntervalFlowFormulation.Charging.NETWORK,
+            () -> false, menu, problem.interference()).model, settings.exportLp().get());
       }
       if (warmStart != null) {
         heuristicPlan = warmStart.plan(problem, budget.remaining());
@@ -212,10 +232,13 @@ public final class ExactStrategy implements PlacementStrategy {
         return Optional.of(first.terminal);
       }
       if (first.holds) {
-        return Optional.of(result(first.plan, first.solution.outcome() == MilpBackend.Outcome.OPTIMAL,
+        return Optional.of(result(first.plan, first.solution.outcome() == MilpBackend.Outcome.OPTIMAL && !relaxed.inexact,
             first.solution.bestBound(), "", budget, stats));
       }
       bound = first.solution.bestBound();
+      if (menu != null) {
+        return Optional.empty(); // packing re-maps whole GPUs only
+      }
       // Same stages, packed onto shared nodes: if that gets the intra-node links the relaxation
       // charged, at no extra cost, it is as good as the relaxation's optimum.
       List<StageAssignment> packedStages = new SolutionDecoder(relaxed).decodePacked(first.solution.values());
@@ -244,7 +267,7 @@ public final class ExactStrategy implements PlacementStrategy {
       }
       if (fallback.terminal == null && fallback.holds) {
         incumbent = fallback.plan;
-        if (fallback.solution.outcome() == MilpBackend.Outcome.OPTIMAL
+        if (fallback.solution.outcome() == MilpBackend.Outcome.OPTIMAL && !fallback.formulation.inexact
             && relativeGap(incumbent.cost(), bound) <= OPTIMALITY_GAP) {
           return Optional.of(result(incumbent, true, bound, "", budget, stats));
         }
@@ -267,12 +290,25 @@ public final class ExactStrategy implements PlacementStrategy {
         return exactHint;
       }, "exact");
       if (second.terminal != null) {
+        if (menu != null && second.terminal.status() == SolveStatus.INFEASIBLE) {
+          return incumbent != null ? result(incumbent, false, bound, "", budget, stats)
+              : PlacementResult.builder().status(SolveStatus.NO_PLAN_FOUND).strategy(name).reason(
+                  "with sharing, the co-location model keeps shared stages on the network and found no plan that meets "
+                  + "the SLO on the links it really gets; the relaxation did not prove infeasibility, so a plan may exist")
+                  .solveTime(budget.elapsed()).statistics(stats).build();
+        }
         if (incumbent != null && second.terminal.status() == SolveStatus.NO_SOLUTION_IN_TIME) {
           return result(incumbent, false, bound, "the co-location model was not solved within the time limit; "
               + "this plan ignores co-location (every cut on the network) and is within the reported gap of the optimum",
               budget, stats);
         }
         return second.terminal;
+      }
+      if (!second.holds && menu != null) {
+        return incumbent != null ? result(incumbent, false, bound, "", budget, stats)
+            : PlacementResult.builder().status(SolveStatus.NO_PLAN_FOUND).strategy(name).reason(
+                "with sharing, the co-location model's plan misses an SLO on the links it really gets")
+                .solveTime(budget.elapsed()).statistics(stats).build();
       }
       if (!second.holds) {
         throw new IllegalStateException("the exact co-location model produced a plan that misses the SLO on the links "
@@ -283,7 +319,8 @@ public final class ExactStrategy implements PlacementStrategy {
           && incumbent.cost() < second.plan.cost()) {
         return result(incumbent, false, bound, "", budget, stats);
       }
-      return result(second.plan, second.solution.outcome() == MilpBackend.Outcome.OPTIMAL, bound, "", budget, stats);
+      return result(second.plan, second.solution.outcome() == MilpBackend.Outcome.OPTIMAL
+          && provenUnderSharing(second.plan, second.formulation), bound, "", budget, stats);
     }
   }
 
@@ -322,15 +359,20 @@ public final class ExactStrategy implements PlacementStrategy {
         solverParameters));
     a.solution.statistics().forEach((k, v) -> stats.merge(k, v, Double::sum));
     switch (a.solution.outcome()) {
-      case INFEASIBLE -> a.terminal = PlacementResult.infeasible(name, solverReason(problem.request(), problem.state()),
-          budget.elapsed());
+      case INFEASIBLE -> a.terminal = f.inexact
+          ? PlacementResult.builder().status(SolveStatus.NO_PLAN_FOUND).strategy(name).reason("the " + label + " model found no plan; "
+              + "some incumbent's latency rows were summed rather than enumerated (too many choices), so this is no proof")
+              .solveTime(budget.elapsed()).statistics(stats).build()
+          : PlacementResult.infeasible(name, solverReason(problem.request(), problem.state()), budget.elapsed());
       case UNKNOWN -> a.terminal = noSolution("no plan found within the time limit of " + options.timeLimit()
           + " (the " + label + " model has " + f.arcs.size() + " stage candidates); feasibility is unknown. "
           + "Maybe raise the time limit", budget, stats);
       default -> {
         List<StageAssignment> stages = new SolutionDecoder(f).decode(a.solution.values());
-        a.plan = problem.performance().plan(problem.request(), stages, problem.state().cluster(), costOf(stages, costs), name);
-        a.holds = meetsSlo(problem, stages);
+        a.plan = problem.performance().plan(problem.request(), stages, problem.state().cluster(), costOf(stages, costs, f), name);
+        a.holds = meetsSlo(problem, stages) && (f.shared == null
+            || new InterferenceGuard(problem.performance(), problem.interference()).refusals(problem.state(), problem.request(), a.plan)
+                .isEmpty());
       }
     }
     return a;
@@ -376,10 +418,15 @@ public final class ExactStrategy implements PlacementStrategy {
 
   /** The cost of the whole GPUs the formulation places stages on. */
   private static double costOf(List<StageAssignment> stages, GpuCosts costs) {
+    return costOf(stages, costs, null);
+  }
+
+  /** The cost of what the stages hold: whole GPUs at their cost, shares as {@code f}'s menu prices them. */
+  private static double costOf(List<StageAssignment> stages, GpuCosts costs, IntervalFlowFormulation f) {
     double cost = 0;
     for (StageAssignment s : stages) {
       for (String gpu : s.gpus()) {
-        cost += costs.of(gpu);
+        cost += s.placement() instanceof Whole ? costs.of(gpu) : f.shared.cost(gpu, s.placement());
       }
     }
     return cost;

@@ -66,6 +66,9 @@ final class FlowModelBuilder {
     addGpuCountRows();
     f.checkTime();
     addSlotOrderRows();
+    if (f.shared != null) {
+      new SharedRows(f).build();
+    }
   }
 
   /**
@@ -79,7 +82,7 @@ final class FlowModelBuilder {
         f.checkTime();
       }
       a.variable = f.model.addVariable("x_" + a.from + "_" + a.to + "_" + f.types.get(a.type).name() + "_r" + a.replicas
-          + (a.slot < 0 ? "_net" : "_s" + a.slot), 0, 1);
+          + (a.slot < 0 ? "_net" : "_s" + a.slot) + (a.shared() ? "_" + a.share.key.label() + "_a" + a.share.alpha : ""), 0, 1);
     }
     for (Slot s : f.slots) {
       for (int j = 1; j < f.layers; j++) {
@@ -276,7 +279,7 @@ final class FlowModelBuilder {
         if (!spread.isEmpty()) {
           onSlowNodes = true;
           for (Arc a : f.arcs) {
-            if (a.slot < 0 && a.type == t && a.replicas > 1) {
+            if (a.slot < 0 && !a.shared() && a.type == t && a.replicas > 1) {
               spread.add(new Term(a.variable, -(a.replicas - 1.0) * pool.nodes.size()));
             }
           }
@@ -285,7 +288,7 @@ final class FlowModelBuilder {
         }
       }
       for (Arc a : f.arcs) {
-        if (a.slot < 0 && a.type == t) {
+        if (a.slot < 0 && !a.shared() && a.type == t) {
           row.add(new Term(a.variable, -a.replicas));
           if (a.replicas == 1) {
             outside.add(new Term(a.variable, 1));

@@ -19,6 +19,8 @@ import org.rampa.importance.GpuCosts;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.SloPredicate;
 import org.rampa.perf.TransferMode;
+import org.rampa.perf.share.InterferenceModel;
+import org.rampa.strategy.SharedSlotMenu;
 import org.rampa.solver.ArcGenerator.Arc;
 import org.rampa.solver.NodeSlots.Slot;
 import org.rampa.solver.NodeSlots.SlowNodes;
@@ -135,6 +137,13 @@ final class IntervalFlowFormulation {
     /** Its GPUs not on a slow node: what {@code netVariable} may take. */
     int outsideSlowNodes;
     int netVariable;
+    /**
+     * Sharing only: the cost of each of the type's fresh shared placements
+     * ({@link SharedSlots#freshKeys}) on one of its GPUs (NaN where not offered), and the variables
+     * counting its GPUs shared network stages take per placement (-1: none).
+     */
+    double[] sharedCosts = new double[0];
+    int[] sharedVariables = new int[0];
 
     CostGroup(int type, double cost) {
       this.type = type;
@@ -162,6 +171,10 @@ final class IntervalFlowFormulation {
   /** tau charged for a network cut j (0 at j = 0 and j = L). */
   final double[] networkSeconds;
   final LinearModel model = new LinearModel();
+  /** The shared-GPU menu's candidates; null when sharing is off (the model is then exactly the whole-GPU one). */
+  final SharedSlots shared;
+  /** Sharing only: some incumbent's latency rows were summed rather than enumerated (safe, not exact). */
+  boolean inexact;
 
   /** What a cut not marked intra-node is charged, and whether slots (co-location) are modelled. */
   enum Charging {
@@ -203,6 +216,15 @@ final class IntervalFlowFormulation {
    */
   IntervalFlowFormulation(ServiceRequest request, ClusterState state, GpuCosts costs, PerformanceModel performance,
       Charging charging, BooleanSupplier outOfTime) {
+    this(request, state, costs, performance, charging, outOfTime, null, null);
+  }
+
+  /**
+   * As above, with the stages' shared placements of {@code menu} (SHARING.md section 5) judged by
+   * {@code interference}; {@code menu} null: whole free GPUs only, exactly the model without sharing.
+   */
+  IntervalFlowFormulation(ServiceRequest request, ClusterState state, GpuCosts costs, PerformanceModel performance,
+      Charging charging, BooleanSupplier outOfTime, SharedSlotMenu menu, InterferenceModel interference) {
     this.outOfTime = outOfTime;
     this.request = request;
     this.cluster = state.cluster();
@@ -215,23 +237,31 @@ final class IntervalFlowFormulation {
     // Free GPUs by type and by (type, cost); nodes by their free GPUs.
     Map<String, Integer> typeIndex = new LinkedHashMap<>();
     for (GpuType t : cluster.gpuTypes()) {
-      for (Gpu g : state.capacity().gpus()) {
-        if (g.type().equals(t.name())) {
-          typeIndex.put(t.name(), types.size());
-          types.add(t);
-          break;
-        }
+      boolean offered = state.capacity().gpus().stream().anyMatch(g -> g.type().equals(t.name()))
+          || menu != null && menu.slots().stream().anyMatch(s -> s.type().name().equals(t.name()));
+      if (offered) {
+        typeIndex.put(t.name(), types.size());
+        types.add(t);
       }
     }
     freePerType = new int[types.size()];
+    this.shared = menu == null ? null : new SharedSlots(request, state, performance, interference, types, menu);
     Map<List<Object>, Integer> groupIndex = new LinkedHashMap<>();
     Map<String, List<Integer>> freeGroupsByNode = new LinkedHashMap<>();
     for (Gpu g : state.capacity().gpus()) {
       int t = typeIndex.get(g.type());
       freePerType[t]++;
       double cost = costs.of(g.id());
-      int gi = groupIndex.computeIfAbsent(List.of(t, cost), k -> {
-        groups.add(new CostGroup(t, cost));
+      double[] sharedCosts = shared == null ? null : sharedCostsOf(g.id(), t);
+      List<Object> key = shared == null ? List.of(t, cost) : List.of(t, cost, Arrays.stream(sharedCosts).boxed().toList());
+      int gi = groupIndex.computeIfAbsent(key, k -> {
+        CostGroup group = new CostGroup(t, cost);
+        if (sharedCosts != null) {
+          group.sharedCosts = sharedCosts;
+          group.sharedVariables = new int[sharedCosts.length];
+          Arrays.fill(group.sharedVariables, -1);
+        }
+        groups.add(group);
         return groups.size() - 1;
       });
       groups.get(gi).gpus.add(g);
@@ -246,6 +276,11 @@ final class IntervalFlowFormulation {
         for (String node : freeGroupsByNode.keySet()) {
           best = Math.min(best, performance.transferSeconds(m, j, batch, cluster.node(node).intraLink()));
         }
+        if (shared != null) {
+          for (SharedSlots.Part p : shared.parts) {
+            best = Math.min(best, performance.transferSeconds(m, j, batch, cluster.node(nodeOf(p.gpu)).intraLink()));
+          }
+        }
       }
       networkSeconds[j] = best;
     }
@@ -259,6 +294,17 @@ final class IntervalFlowFormulation {
     ArcGenerator.build(this, m);
     checkTime();
     FlowModelBuilder.build(this);
+  }
+
+  /** Per fresh shared placement of type {@code t}, what holding it on free GPU {@code gpu} costs (NaN: not offered). */
+  private double[] sharedCostsOf(String gpu, int t) {
+    double[] offered = shared.freshCosts.get(gpu);
+    if (offered != null) {
+      return offered.clone();
+    }
+    double[] none = new double[shared.freshKeys.get(t).size()];
+    Arrays.fill(none, Double.NaN);
+    return none;
   }
 
   /** The model's layer count: boundaries run from 0 to it. */
@@ -323,10 +369,13 @@ final class IntervalFlowFormulation {
     double[] values = new double[model.variableCount()];
     int[] perType = new int[types.size()];
     for (Stage stage : plan.stages()) {
+      if (!(stage.placement() instanceof org.rampa.domain.share.Whole)) {
+        return Optional.empty();
+      }
       String typeName = cluster.gpu(stage.gpus().get(0)).type();
       Arc match = null;
       for (Arc a : arcs) {
-        if (a.slot < 0 && a.from == stage.from() && a.to == stage.to() && types.get(a.type).name().equals(typeName)) {
+        if (a.slot < 0 && !a.shared() && a.from == stage.from() && a.to == stage.to() && types.get(a.type).name().equals(typeName)) {
           match = a;
         }
       }

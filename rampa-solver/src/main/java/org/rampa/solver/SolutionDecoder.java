@@ -192,7 +192,7 @@ final class SolutionDecoder {
       List<Integer> singles = new ArrayList<>();
       List<Integer> spread = new ArrayList<>();
       for (int k = 0; k < path.size(); k++) {
-        if (path.get(k).slot < 0 && path.get(k).type == t) {
+        if (path.get(k).slot < 0 && !path.get(k).shared() && path.get(k).type == t) {
           (path.get(k).replicas == 1 || pool.stream().noneMatch(this::onSlowNode) ? singles : spread).add(k);
         }
       }
@@ -205,7 +205,55 @@ final class SolutionDecoder {
         stages.set(k, StageAssignment.whole(path.get(k).from, path.get(k).to, spreadOffSlowNodes(pool, path.get(k))));
       }
     }
+    if (f.shared != null) {
+      assignShared(path, values, used, stages);
+    }
     return stages;
+  }
+
+  /**
+   * Shared stages: their partly used slots as the solution chose them, the rest from fresh GPUs
+   * off slow nodes that nothing else took, group by group in the counts the solution gives.
+   */
+  private void assignShared(List<Arc> path, double[] values, Set<String> used, List<StageAssignment> stages) {
+    Map<List<Integer>, List<String>> fresh = new LinkedHashMap<>();
+    for (CostGroup g : f.groups) {
+      for (int k = 0; k < g.sharedVariables.length; k++) {
+        if (g.sharedVariables[k] < 0) {
+          continue;
+        }
+        long count = Math.round(values[g.sharedVariables[k]]);
+        for (Gpu gpu : g.gpus) {
+          if (count == 0) {
+            break;
+          }
+          if (!f.slowNodeIds.contains(gpu.node()) && used.add(gpu.id())) {
+            fresh.computeIfAbsent(List.of(g.type, k), x -> new ArrayList<>()).add(gpu.id());
+            count--;
+          }
+        }
+      }
+    }
+    for (int k = 0; k < path.size(); k++) {
+      Arc a = path.get(k);
+      if (!a.shared()) {
+        continue;
+      }
+      List<String> gpus = new ArrayList<>();
+      for (int u = 0; u < a.share.parts.length; u++) {
+        if (values[a.share.partVariables[u]] > 0.5) {
+          gpus.add(f.shared.parts.get(a.share.parts[u]).gpu);
+        }
+      }
+      List<String> pool = fresh.getOrDefault(List.of(a.type, a.share.keyIndex), new ArrayList<>());
+      while (gpus.size() < a.replicas) {
+        if (pool.isEmpty()) {
+          throw new IllegalStateException("solution counts too few fresh GPUs for shared stage [" + a.from + ", " + a.to + ")");
+        }
+        gpus.add(pool.remove(0));
+      }
+      stages.set(k, new StageAssignment(a.from, a.to, gpus, SharedSlots.withMemory(a.share.key, a.share.memory)));
+    }
   }
 
   private boolean onSlowNode(String gpu) {

@@ -1,0 +1,229 @@
+package org.rampa.solver;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import org.rampa.domain.GpuType;
+import org.rampa.domain.Model;
+import org.rampa.domain.share.Placement;
+import org.rampa.perf.DeviceKind;
+import org.rampa.perf.StageCursor;
+import org.rampa.perf.TransferMode;
+import org.rampa.perf.share.CoRunner;
+import org.rampa.solver.ArcGenerator.Arc;
+import org.rampa.solver.ArcGenerator.SharedUse;
+import org.rampa.solver.IntervalFlowFormulation.CostGroup;
+import org.rampa.solver.SharedSlots.Part;
+
+/**
+ * The shared arcs of an {@link IntervalFlowFormulation}: "layers {@code [i, j)} with placement
+ * {@code p} on {@code r} GPUs of one type, each a fresh GPU offering {@code p} or a partly used
+ * slot offering it, at slowdown α", always on the network.
+ *
+ * <p><b>α levels.</b> A stage's time is its time alone times the largest α over its replicas'
+ * GPUs (1 on a fresh GPU, the menu's α on a partly used one). For each (layers, type, placement)
+ * one arc per distinct α among the eligible GPUs is generated: it charges that α and may take only
+ * GPUs whose α is at most it, with the least replica count that keeps the period at that α. Every
+ * real stage is such an arc (its largest α names the level), and every arc's stage is charged at
+ * least its real time: exact.
+ *
+ * <p><b>Incumbents.</b> A partly used slot is eligible for an arc only when every incumbent stage
+ * on its GPU keeps its period with the arc's stage as a new co-runner there (a per-stage test, so
+ * exact); the latency of each incumbent is left to {@link FlowModelBuilder}'s rows, from the α each
+ * incumbent stage would get, which is recorded per (arc, slot).
+ */
+final class SharedArcs {
+
+  /** The least replica count at a load, as {@link ArcGenerator} computes it. */
+  @FunctionalInterface
+  interface LeastReplicas {
+    int of(double compute, double transfers, int max);
+  }
+
+  private final IntervalFlowFormulation f;
+  private final Model m;
+  private final LeastReplicas least;
+  private final double budget;
+  private final SharedSlots shared;
+
+  SharedArcs(IntervalFlowFormulation f, Model m, LeastReplicas least, double budget) {
+    this.f = f;
+    this.m = m;
+    this.least = least;
+    this.budget = budget;
+    this.shared = f.shared;
+  }
+
+  void build() {
+    int types = f.types.size();
+    // fresh GPUs per type and key, outside slow nodes: what shared network stages may take
+    int[][] fresh = new int[types][];
+    for (int t = 0; t < types; t++) {
+      fresh[t] = new int[shared.freshKeys.get(t).size()];
+    }
+    for (CostGroup g : f.groups) {
+      for (int k = 0; k < fresh[g.type].length; k++) {
+        if (!Double.isNaN(g.sharedCosts[k])) {
+          fresh[g.type][k] += g.outsideSlowNodes;
+        }
+      }
+    }
+    boolean[] plentiful = plentifulFreshTypes();
+    double[][] dearestFresh = new double[types][];
+    for (int t = 0; t < types; t++) {
+      dearestFresh[t] = new double[fresh[t].length];
+      java.util.Arrays.fill(dearestFresh[t], Double.NaN);
+    }
+    for (CostGroup g : f.groups) {
+      for (int k = 0; k < fresh[g.type].length; k++) {
+        if (!Double.isNaN(g.sharedCosts[k]) && g.outsideSlowNodes > 0) {
+          dearestFresh[g.type][k] = Double.isNaN(dearestFresh[g.type][k]) ? g.sharedCosts[k]
+              : Math.max(dearestFresh[g.type][k], g.sharedCosts[k]);
+        }
+      }
+    }
+    for (int i = 0; i < f.layers; i++) {
+      f.checkTime();
+      for (int t = 0; t < types; t++) {
+        GpuType type = f.types.get(t);
+        List<Placement> keys = new ArrayList<>(shared.freshKeys.get(t));
+        List<List<Part>> partsByKey = new ArrayList<>();
+        keys.forEach(k -> partsByKey.add(new ArrayList<>()));
+        for (Part p : shared.parts) {
+          if (p.type != t || f.slowNodeIds.contains(f.nodeOf(p.gpu))) {
+            continue; // a stage wholly on a slow node would be charged too little
+          }
+          Placement key = SharedSlots.key(p.slot.placement());
+          int k = keys.indexOf(key);
+          if (plentiful[t] && k >= 0 && k < fresh[t].length && !Double.isNaN(dearestFresh[t][k])
+              && p.cost >= dearestFresh[t][k]) {
+            continue; // dominated by any fresh GPU offering the same placement (see plentifulFreshTypes)
+          }
+          if (k < 0) {
+            keys.add(key);
+            partsByKey.add(new ArrayList<>());
+            k = keys.size() - 1;
+          }
+          partsByKey.get(k).add(p);
+        }
+        for (int k = 0; k < keys.size(); k++) {
+          int freshCount = k < fresh[t].length ? fresh[t][k] : 0;
+          long freshCap = k < fresh[t].length ? shared.freshMemoryCaps.get(t)[k] : -1;
+          addArcs(i, t, type, keys.get(k), k, freshCount, freshCap, partsByKey.get(k));
+        }
+      }
+    }
+  }
+
+  private void addArcs(int i, int t, GpuType type, Placement key, int keyIndex, int freshCount, long freshCap, List<Part> parts) {
+    if (freshCount == 0 && parts.isEmpty()) {
+      return;
+    }
+    long largestCap = freshCount > 0 ? freshCap : -1;
+    for (Part p : parts) {
+      largestCap = Math.max(largestCap, p.slot.memoryCapBytes());
+    }
+    DeviceKind kind = DeviceKind.of(type, SharedSlots.withMemory(key, largestCap));
+    StageCursor stage = f.performance.cursor(m, f.batch, i, List.of(kind));
+    double transfers = f.mode == TransferMode.SERIAL ? -1 : 0;
+    for (int j = i + 1; j <= f.layers; j++) {
+      stage.add();
+      long memory = stage.memoryBytes();
+      if (memory > largestCap) {
+        break; // memory grows with j
+      }
+      double compute = stage.seconds(0);
+      double tr = transfers < 0 ? f.in(i) + f.out(j) : 0;
+      int available = freshCount + parts.size();
+      if (least.of(compute, tr, available) < 0) {
+        break; // T grows with j, and α >= 1 only slows it further
+      }
+      if (compute > budget) {
+        break;
+      }
+      Placement placement = SharedSlots.withMemory(key, memory);
+      boolean freshOk = freshCount > 0 && memory <= freshCap;
+      List<Part> eligible = new ArrayList<>();
+      List<double[]> incumbentAlpha = new ArrayList<>();
+      TreeSet<Double> levels = new TreeSet<>();
+      if (freshOk) {
+        levels.add(1.0);
+      }
+      for (Part p : parts) {
+        if (memory > p.slot.memoryCapBytes()) {
+          continue;
+        }
+        double[] alphas = new double[p.incumbentStages.size()];
+        boolean keeps = true;
+        if (alphas.length > 0) {
+          CoRunner newcomer = shared.newcomer(i, j, p.gpu, placement, compute);
+          for (int e = 0; e < alphas.length && keeps; e++) {
+            int[] ik = p.incumbentStages.get(e);
+            alphas[e] = shared.incumbentAlphaWith(p, e, newcomer);
+            keeps = shared.incumbents.get(ik[0]).keepsPeriod(ik[1], alphas[e]);
+          }
+        }
+        if (keeps) {
+          eligible.add(p);
+          incumbentAlpha.add(alphas);
+          levels.add(p.slot.alpha());
+        }
+      }
+      for (double level : levels) {
+        if (compute * level > budget) {
+          break;
+        }
+        List<Integer> use = new ArrayList<>();
+        List<double[]> useAlpha = new ArrayList<>();
+        for (int e = 0; e < eligible.size(); e++) {
+          if (eligible.get(e).slot.alpha() <= level) {
+            use.add(eligible.get(e).index);
+            useAlpha.add(incumbentAlpha.get(e));
+          }
+        }
+        int r = least.of(compute * level, tr, (freshOk ? freshCount : 0) + use.size());
+        if (r < 0) {
+          continue;
+        }
+        Arc a = new Arc(i, j, t, r, -1, compute * level, false, false, false);
+        a.share = new SharedUse(key, keyIndex, level, memory, freshOk, use.stream().mapToInt(Integer::intValue).toArray(),
+            useAlpha.toArray(new double[0][]));
+        f.arcs.add(a);
+      }
+    }
+  }
+
+  /**
+   * Types whose free GPUs outside slow nodes no plan can exhaust: at least maxStages times the
+   * most replicas any stage of the type takes (whole arcs as generated; a shared stage is charged
+   * at most the latency budget, so it needs no more replicas than that compute at the largest
+   * transfer load). There a partly used slot that costs at least the dearest fresh GPU offering
+   * the same placement is dominated: swapping it for a fresh GPU left free keeps the stage's α or
+   * lowers it (α = 1 there), relieves the slot's incumbents, and costs no more. So it is left out,
+   * exactly.
+   */
+  private boolean[] plentifulFreshTypes() {
+    int types = f.types.size();
+    int[] outside = new int[types];
+    for (CostGroup g : f.groups) {
+      outside[g.type] += g.outsideSlowNodes;
+    }
+    int[] largest = new int[types];
+    for (Arc a : f.arcs) {
+      largest[a.type] = Math.max(largest[a.type], a.replicas);
+    }
+    double transfers = 0;
+    if (f.mode == TransferMode.SERIAL) {
+      for (int j = 1; j < f.layers; j++) {
+        transfers = Math.max(transfers, f.networkSeconds[j]);
+      }
+      transfers *= 2;
+    }
+    int sharedMost = least.of(budget, transfers, Integer.MAX_VALUE / 2);
+    boolean[] plentiful = new boolean[types];
+    for (int t = 0; t < types; t++) {
+      plentiful[t] = sharedMost > 0 && outside[t] >= (long) f.request.maxStages() * Math.max(largest[t], sharedMost);
+    }
+    return plentiful;
+  }
+}
