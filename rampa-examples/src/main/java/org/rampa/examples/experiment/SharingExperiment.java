@@ -213,7 +213,7 @@ public final class SharingExperiment {
           .title("E4: admitted services, sharing off and on (" + workload + " workload, " + gpus + " GPUs)")
           .xAxisTitle("offered load (Erlangs: arrival rate x mean lifetime)")
           .yAxisTitle("admitted services (mean, 95 % interval over seeds)").build();
-      chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNW);
+      chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideS);
       chart.getStyler().setMarkerSize(6);
       List<Row> mine = rows.stream().filter(r -> r.workload().equals(workload)).toList();
       java.awt.Color[] palette = chart.getStyler().getSeriesColors();
