@@ -77,6 +77,8 @@ final class ArcGenerator {
     final int[] parts;
     final double[][] incumbentAlpha;
     int[] partVariables;
+    /** One replica on its one slot: the arc's variable is the slot's too (no y, no row). */
+    boolean single;
 
     SharedUse(org.rampa.domain.share.Placement key, int keyIndex, double alpha, long memory, boolean fresh, int[] parts,
         double[][] incumbentAlpha) {
@@ -135,16 +137,14 @@ final class ArcGenerator {
         }
       }
     }
+    if (f.shared != null) {
+      SharedArcs.fastestShared(f, m, fastest);
+    }
     double[] before = new double[f.layers + 1];
     for (int l = 0; l < f.layers; l++) {
       before[l + 1] = before[l] + fastest[l];
     }
     double budget = SloPredicate.latencyBudgetSeconds(f.request.slo());
-    if (f.shared != null) {
-      // a share's time comes from other tiers (measured whole-model stages among them), so no
-      // whole-GPU layer time bounds it from below: each stage is judged on its own compute only
-      Arrays.fill(before, 0);
-    }
     for (int i = 0; i < f.layers; i++) {
       f.checkTime();
       for (int t = 0; t < f.types.size(); t++) {
@@ -166,7 +166,7 @@ final class ArcGenerator {
       }
     }
     if (f.shared != null) {
-      new SharedArcs(f, m, this::leastReplicas, budget).build();
+      new SharedArcs(f, m, this::leastReplicas, budget, before).build();
     }
     removeDominatedNetworkArcs();
   }

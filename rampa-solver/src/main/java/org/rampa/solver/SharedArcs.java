@@ -45,13 +45,43 @@ final class SharedArcs {
   private final LeastReplicas least;
   private final double budget;
   private final SharedSlots shared;
+  /** Per boundary: the least compute the layers before it take on any GPU type and placement. */
+  private final double[] before;
 
-  SharedArcs(IntervalFlowFormulation f, Model m, LeastReplicas least, double budget) {
+  SharedArcs(IntervalFlowFormulation f, Model m, LeastReplicas least, double budget, double[] before) {
     this.f = f;
+    this.before = before;
     this.m = m;
     this.least = least;
     this.budget = budget;
     this.shared = f.shared;
+  }
+
+  /**
+   * Lowers {@code fastest[l]} to the least time layer {@code l} alone takes on any shared placement
+   * the menu offers, so that the latency bound of the other layers holds for shared stages too. A
+   * stage that is not the whole model is timed by the analytic tier, a sum over its layers
+   * (measured and fitted series answer whole-model stages only, whose other layers are none).
+   */
+  static void fastestShared(IntervalFlowFormulation f, Model m, double[] fastest) {
+    for (int t = 0; t < f.types.size(); t++) {
+      List<Placement> keys = new ArrayList<>(f.shared.freshKeys.get(t));
+      for (Part p : f.shared.parts) {
+        if (p.type == t && !keys.contains(SharedSlots.key(p.slot.placement()))) {
+          keys.add(SharedSlots.key(p.slot.placement()));
+        }
+      }
+      for (Placement key : keys) {
+        long cap = key instanceof org.rampa.domain.share.MpsShare ? f.types.get(t).memoryBytes() : -1;
+        DeviceKind kind = DeviceKind.of(f.types.get(t), cap < 0 ? key : SharedSlots.withMemory(key, cap / 2));
+        for (int l = 0; l < f.layers; l++) {
+          StageCursor one = f.performance.cursor(m, f.batch, l, List.of(kind)).add();
+          if (one.fitsOn(kind) || cap > 0) {
+            fastest[l] = Math.min(fastest[l], one.seconds(0));
+          }
+        }
+      }
+    }
   }
 
   void build() {
@@ -141,6 +171,7 @@ final class SharedArcs {
       if (compute > budget) {
         break;
       }
+      double rest = before[i] + before[f.layers] - before[j];
       Placement placement = SharedSlots.withMemory(key, memory);
       boolean freshOk = freshCount > 0 && memory <= freshCap;
       List<Part> eligible = new ArrayList<>();
@@ -170,8 +201,8 @@ final class SharedArcs {
         }
       }
       for (double level : levels) {
-        if (compute * level > budget) {
-          break;
+        if (rest + compute * level > budget) {
+          break; // even with the other layers at their fastest and free transfers, too slow
         }
         List<Integer> use = new ArrayList<>();
         List<double[]> useAlpha = new ArrayList<>();
@@ -185,10 +216,22 @@ final class SharedArcs {
         if (r < 0) {
           continue;
         }
-        Arc a = new Arc(i, j, t, r, -1, compute * level, false, false, false);
-        a.share = new SharedUse(key, keyIndex, level, memory, freshOk, use.stream().mapToInt(Integer::intValue).toArray(),
+        if (r == 1) {
+          // one replica: one arc per GPU it may take, each at that GPU's own α (a fresh GPU at 1);
+          // the arc's variable is then the slot's own, with no row tying the two
+          if (level == 1.0 && freshOk) {
+            add(i, j, t, 1, compute, key, keyIndex, 1.0, memory, true, new int[0], new double[0][]);
+          }
+          for (int e = 0; e < eligible.size(); e++) {
+            if (eligible.get(e).slot.alpha() == level) {
+              add(i, j, t, 1, compute * level, key, keyIndex, level, memory, false, new int[] {eligible.get(e).index},
+                  new double[][] {incumbentAlpha.get(e)}).share.single = true;
+            }
+          }
+          continue;
+        }
+        add(i, j, t, r, compute * level, key, keyIndex, level, memory, freshOk, use.stream().mapToInt(Integer::intValue).toArray(),
             useAlpha.toArray(new double[0][]));
-        f.arcs.add(a);
       }
     }
   }
@@ -225,5 +268,13 @@ final class SharedArcs {
       plentiful[t] = sharedMost > 0 && outside[t] >= (long) f.request.maxStages() * Math.max(largest[t], sharedMost);
     }
     return plentiful;
+  }
+
+  private Arc add(int i, int j, int t, int r, double compute, Placement key, int keyIndex, double level, long memory,
+      boolean fresh, int[] parts, double[][] incumbentAlpha) {
+    Arc a = new Arc(i, j, t, r, -1, compute, false, false, false);
+    a.share = new SharedUse(key, keyIndex, level, memory, fresh, parts, incumbentAlpha);
+    f.arcs.add(a);
+    return a;
   }
 }

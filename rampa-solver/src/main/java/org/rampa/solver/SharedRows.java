@@ -59,6 +59,11 @@ final class SharedRows {
         continue;
       }
       a.share.partVariables = new int[a.share.parts.length];
+      if (a.share.single) {
+        a.share.partVariables[0] = a.variable;
+        f.model.setObjective(a.variable, shared.parts.get(a.share.parts[0]).cost);
+        continue;
+      }
       for (int u = 0; u < a.share.parts.length; u++) {
         Part p = shared.parts.get(a.share.parts[u]);
         int y = f.model.addVariable("y_" + a.variable + "_p" + p.index, 0, 1);
@@ -80,7 +85,7 @@ final class SharedRows {
   /** A shared arc's slots: none unless chosen, at most its replicas, all of them without fresh GPUs. */
   private void addArcRows() {
     for (Arc a : f.arcs) {
-      if (!a.shared() || a.share.fresh && a.share.parts.length == 0) {
+      if (!a.shared() || a.share.single || a.share.fresh && a.share.parts.length == 0) {
         continue; // fresh GPUs only: nothing to tie to the arc
       }
       List<Term> row = new ArrayList<>();

@@ -25,6 +25,8 @@ static final int SPREAD = -1;
   final int from;
   final int[] take;
   boolean dead;
+  /** Sharing only: the placement shape of the last stage (an index of the search's shapes); -1 without sharing. */
+  int shape = -1;
 
   Label(int boundary, int[] used, int prevNode, int stages, double cost, double latency, double pendingBusy,
       double priority, Label parent, int from, int[] take) {

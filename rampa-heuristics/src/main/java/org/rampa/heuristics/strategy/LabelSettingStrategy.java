@@ -77,6 +77,9 @@ final class LabelSettingStrategy implements PlacementStrategy {
   @Override
   public PlacementResult place(PlacementProblem problem) {
     LabelSettingOptions options = LabelSettingOptions.of(problem.options());
+    if (options.sharing().enabled()) {
+      return new SharedLabelSearch(problem, options).run();
+    }
     return new Search(problem, options, warmStart).run();
   }
 

@@ -174,6 +174,14 @@ final class PlacementContext {
     if (ranges == null) {
       return Optional.empty();
     }
+    return evaluateRanges(groups, ranges, strategy);
+  }
+
+  /**
+   * As {@link #evaluate} for a split already made: {@code ranges} are {from, to, group index} in
+   * pipeline order.
+   */
+  Optional<Plan> evaluateRanges(List<List<FreeGpu>> groups, List<int[]> ranges, String strategy) {
     List<StageAssignment> assignments = new ArrayList<>(ranges.size());
     List<Double> slowdowns = new ArrayList<>(ranges.size());
     List<Long> caps = new ArrayList<>(ranges.size());

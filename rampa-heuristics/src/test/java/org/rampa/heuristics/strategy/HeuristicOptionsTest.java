@@ -17,7 +17,7 @@ class HeuristicOptionsTest {
   @Test
   void defaultsAreEachFamilysOwn() {
     assertThat(GreedyOptions.of(StrategyOptions.defaults())).isEqualTo(new GreedyOptions(64, 256, SharingOptions.off()));
-    assertThat(LabelSettingOptions.of(StrategyOptions.defaults())).isEqualTo(new LabelSettingOptions(200_000, 64, 64, true));
+    assertThat(LabelSettingOptions.of(StrategyOptions.defaults())).isEqualTo(new LabelSettingOptions(200_000, 64, 64, true, SharingOptions.off()));
     assertThat(BaselineOptions.of(StrategyOptions.defaults(), "first-fit")).isEqualTo(new BaselineOptions(32));
   }
 
@@ -27,7 +27,8 @@ class HeuristicOptionsTest {
     assertThat(GreedyOptions.of(with(Map.of("sharing", "on", "sharingTopK", "2"))).sharing())
         .isEqualTo(new SharingOptions(true, SharingOptions.DEFAULT_MPS_LEVELS, 2));
     assertThat(LabelSettingOptions.of(with(Map.of("incumbent", "none", "maxLabels", "1"))))
-        .isEqualTo(new LabelSettingOptions(1, 64, 64, false));
+        .isEqualTo(new LabelSettingOptions(1, 64, 64, false, SharingOptions.off()));
+    assertThat(LabelSettingOptions.of(with(Map.of("sharing", "on"))).sharing()).isEqualTo(SharingOptions.on());
   }
 
   @Test
