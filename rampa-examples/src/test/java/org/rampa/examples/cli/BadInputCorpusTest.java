@@ -471,5 +471,9 @@ class BadInputCorpusTest {
     bad("vastpipe-e4: unknown preset", args("vastpipe-e4", "--out", out, "--preset", "huge"), "preset = huge");
     Path file = Files.writeString(dir.resolve("e4-file"), "x");
     bad("vastpipe-e4: --out a file", args("vastpipe-e4", "--out", file), "--out", "e4-file", "not a folder");
+    bad("vastpipe-e4: a baseline with +sharing", args("vastpipe-e4", "--out", out, "--planners", "performance-first+sharing"),
+        "performance-first+sharing", "whole GPUs only");
+    bad("simulate: a strategy that cannot share with +sharing", args("simulate", "--out", out, "--planners", "first-fit+sharing"),
+        "first-fit+sharing", "cannot share GPUs");
   }
 }
