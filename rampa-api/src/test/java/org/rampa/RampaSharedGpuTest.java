@@ -30,7 +30,7 @@ import org.rampa.verify.Violation;
 /**
  * Plans on shared GPUs through the fluent entry point: an incumbent holds an MPS share of the one
  * A100-SXM4-80GB, and a strategy returning a hand-built plan lands a newcomer on the same GPU. The
- * strategies place whole GPUs only, so a fixed-plan strategy stands in for a share-aware one.
+ * fixed-plan strategy controls exactly which plan arrives (greedy with sharing on is tested in rampa-heuristics).
  */
 class RampaSharedGpuTest {
 

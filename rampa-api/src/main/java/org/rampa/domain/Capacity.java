@@ -14,7 +14,8 @@ import org.rampa.domain.share.MigSlice;
  * strategies and importance models ask, instead of reading the ledger and each assuming "a
  * completely free GPU" on its own: the GPUs a new stage may take whole (nobody holds any part of
  * them and they have no MIG layout), grouped by type and node, and besides them the free compute
- * of GPUs in MPS mode and the free instances of MIG layouts. Strategies use the whole GPUs today.
+ * of GPUs in MPS mode and the free instances of MIG layouts. Strategies use the whole GPUs, and with
+ * sharing on also the rest ({@link org.rampa.strategy.SharedSlotMenu}).
  * Immutable; obtain it from {@link ClusterState#capacity()}.
  */
 public final class Capacity {

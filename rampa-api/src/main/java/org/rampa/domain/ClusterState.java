@@ -81,15 +81,27 @@ public abstract class ClusterState {
     return holdingsByGpu().getOrDefault(gpuId, List.of());
   }
 
-  /** The services holding any part of {@code gpuId}, in ledger order. */
-  public final List<String> servicesOn(String gpuId) {
-    List<String> out = new ArrayList<>();
+  /** The services holding any part of each GPU that has any, in ledger order, each once. */
+  @Value.Lazy
+  @JsonIgnore
+  protected Map<String, List<String>> servicesByGpu() {
+    Map<String, List<String>> on = new HashMap<>();
     allocations().forEach((id, a) -> {
-      if (a.holdings().stream().anyMatch(h -> h.gpu().equals(gpuId))) {
-        out.add(id);
+      for (Holding h : a.holdings()) {
+        List<String> services = on.computeIfAbsent(h.gpu(), g -> new ArrayList<>());
+        // while one allocation is read, its id is the last entry of every GPU it already holds
+        if (services.isEmpty() || !services.get(services.size() - 1).equals(id)) {
+          services.add(id);
+        }
       }
     });
-    return out;
+    on.replaceAll((g, list) -> List.copyOf(list));
+    return Collections.unmodifiableMap(on);
+  }
+
+  /** The services holding any part of {@code gpuId}, in ledger order. */
+  public final List<String> servicesOn(String gpuId) {
+    return new ArrayList<>(servicesByGpu().getOrDefault(gpuId, List.of()));
   }
 
   /** The MIG layout of {@code gpuId}; empty when it has none. */

@@ -3,6 +3,7 @@ package org.rampa.strategy;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,7 +68,7 @@ public final class SharedSlotMenu {
   public static final int UNLIMITED = Integer.MAX_VALUE;
 
   /** How many new holdings the budget probe counts at most on a partly used GPU. */
-  public static final int BUDGET_PROBE_CAP = 8;
+  public static final int BUDGET_PROBE_CAP = 4;
 
   /** Where a slot's GPUs come from. */
   public enum Origin {
@@ -90,15 +91,18 @@ public final class SharedSlotMenu {
    * @param memoryCapBytes the most memory a stage on this slot may need
    * @param alpha the slowdown α ≥ 1 the incumbents cause a newcomer here
    * @param incumbentBudget how many new holdings the GPU takes before an incumbent misses its SLO
+   * @param shape the placement shape ({@link SharedSlotMenu#shapeOf}): stages whose replicas use slots
+   *     of one shape have the same time alone (type and compute part), e.g. {@code "A100-SXM4-80GB mps 0.5"}
    */
   public record Slot(Origin origin, GpuType type, String node, List<String> gpus, List<Double> costs, Placement placement,
-      long memoryCapBytes, double alpha, int incumbentBudget) {
+      long memoryCapBytes, double alpha, int incumbentBudget, String shape) {
 
     /** Copies the lists and checks that every GPU has a cost. */
     public Slot {
       Objects.requireNonNull(origin, "origin");
       Objects.requireNonNull(type, "type");
       Objects.requireNonNull(placement, "placement");
+      Objects.requireNonNull(shape, "shape");
       gpus = List.copyOf(gpus);
       costs = List.copyOf(costs);
       if (gpus.isEmpty() || gpus.size() != costs.size()) {
@@ -122,14 +126,6 @@ public final class SharedSlotMenu {
     /** What a stage replica runs on here, for stage times ({@code StageCursor}): the type and placement. */
     public DeviceKind kind() {
       return DeviceKind.of(type, placement);
-    }
-
-    /**
-     * The placement shape: stages whose replicas use slots of one shape have the same time alone
-     * (type and compute part), e.g. {@code "A100-SXM4-80GB mps 0.5"}.
-     */
-    public String shape() {
-      return shapeOf(type, placement);
     }
 
     /** A short description for messages. */
@@ -164,9 +160,10 @@ public final class SharedSlotMenu {
           menu.add(new MpsShare(level, parts.memoryBytes() - parts.mpsProcessOverheadBytes()));
         }
       }
+      List<String> shapes = menu.stream().map(p -> shapeOf(type, p)).toList();
       for (Map.Entry<String, List<Gpu>> byNode : byType.getValue().entrySet()) {
-        for (Placement p : menu) {
-          slots.add(freeSlot(state, costs, type, byNode.getKey(), byNode.getValue(), p));
+        for (int i = 0; i < menu.size(); i++) {
+          slots.add(freeSlot(state, costs, type, byNode.getKey(), byNode.getValue(), menu.get(i), shapes.get(i)));
         }
       }
     }
@@ -194,36 +191,43 @@ public final class SharedSlotMenu {
     return type.name() + " " + placement.label();
   }
 
-  private static Slot freeSlot(ClusterState state, GpuCosts costs, GpuType type, String node, List<Gpu> gpus, Placement p) {
-    List<Gpu> sorted = new ArrayList<>(gpus);
-    List<Double> cost = new ArrayList<>(gpus.size());
-    Map<String, Double> byGpu = new LinkedHashMap<>();
-    for (Gpu g : gpus) {
-      byGpu.put(g.id(), p instanceof Whole ? costs.of(g.id()) : costs.of(state, g.id(), p));
+  private static Slot freeSlot(ClusterState state, GpuCosts costs, GpuType type, String node, List<Gpu> gpus, Placement p, String shape) {
+    int n = gpus.size();
+    double[] cost = new double[n];
+    boolean sorted = true;
+    for (int i = 0; i < n; i++) {
+      String id = gpus.get(i).id();
+      cost[i] = p instanceof Whole ? costs.of(id) : costs.of(state, id, p);
+      sorted &= i == 0 || cost[i - 1] <= cost[i];
     }
-    // stable: cluster order among equal costs
-    sorted.sort(Comparator.comparingDouble(g -> byGpu.get(g.id())));
-    List<String> ids = new ArrayList<>(sorted.size());
-    for (Gpu g : sorted) {
-      ids.add(g.id());
-      cost.add(byGpu.get(g.id()));
+    List<Integer> order = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      order.add(i);
+    }
+    if (!sorted) {
+      order.sort(Comparator.comparingDouble(i -> cost[i])); // stable: cluster order among equal costs
+    }
+    List<String> ids = new ArrayList<>(n);
+    List<Double> sortedCosts = new ArrayList<>(n);
+    for (int i : order) {
+      ids.add(gpus.get(i).id());
+      sortedCosts.add(cost[i]);
     }
     long cap = p instanceof Whole ? type.memoryBytes() : p.memoryBytes(SharingCatalog.standard().partitioningFor(type));
-    return new Slot(Origin.FREE_GPUS, type, node, ids, cost, p, cap, 1, UNLIMITED);
+    return new Slot(Origin.FREE_GPUS, type, node, ids, sortedCosts, p, cap, 1, UNLIMITED, shape);
   }
 
   /** A partly used GPU's candidate before top-k: its placement, memory, fit and cost. */
-  private record Candidate(Gpu gpu, int clusterIndex, Placement placement, long memoryCap, double leftover, double cost) {}
+  private record Candidate(Gpu gpu, int order, Placement placement, String shape, long memoryCap, double leftover, double cost) {}
 
   private static List<Slot> partlyUsed(PlacementProblem problem, SharingOptions options, GpuCosts costs) {
     ClusterState state = problem.state();
     Cluster cluster = state.cluster();
     Capacity capacity = state.capacity();
-    Map<String, Integer> index = new LinkedHashMap<>();
-    for (int i = 0; i < cluster.gpus().size(); i++) {
-      index.put(cluster.gpus().get(i).id(), i);
-    }
+    // the capacity lists MPS and MIG GPUs in cluster order, and a shape holds one kind: a running count keeps that order
+    int ordinal = 0;
     Map<String, List<Candidate>> byShape = new LinkedHashMap<>();
+    Map<String, List<String>> mpsShapes = new HashMap<>();
     for (Map.Entry<String, Double> e : capacity.freeMpsShares().entrySet()) {
       Gpu gpu = cluster.gpu(e.getKey());
       GpuPartitioning parts = state.partitioning(gpu.id());
@@ -234,20 +238,27 @@ public final class SharedSlotMenu {
       if (cap <= 0) {
         continue;
       }
-      for (double level : options.mpsLevels()) {
+      ordinal++;
+      GpuType type = cluster.typeOf(gpu.id());
+      List<String> shapes = mpsShapes.computeIfAbsent(type.name(),
+          t -> options.mpsLevels().stream().map(level -> shapeOf(type, new MpsShare(level, 0))).toList());
+      for (int i = 0; i < options.mpsLevels().size(); i++) {
+        double level = options.mpsLevels().get(i);
         if (level <= e.getValue()) {
           Placement p = new MpsShare(level, cap);
-          byShape.computeIfAbsent(shapeOf(cluster.typeOf(gpu.id()), p), k -> new ArrayList<>())
-              .add(new Candidate(gpu, index.get(gpu.id()), p, cap, e.getValue() - level, costs.of(state, gpu.id(), p)));
+          byShape.computeIfAbsent(shapes.get(i), k -> new ArrayList<>())
+              .add(new Candidate(gpu, ordinal, p, shapes.get(i), cap, e.getValue() - level, costs.of(state, gpu.id(), p)));
         }
       }
     }
     for (Map.Entry<String, List<MigSlice>> e : capacity.freeMigInstances().entrySet()) {
       Gpu gpu = cluster.gpu(e.getKey());
       GpuPartitioning parts = state.partitioning(gpu.id());
+      ordinal++;
       for (MigSlice instance : e.getValue()) {
-        byShape.computeIfAbsent(shapeOf(cluster.typeOf(gpu.id()), instance), k -> new ArrayList<>())
-            .add(new Candidate(gpu, index.get(gpu.id()), instance, instance.memoryBytes(parts), e.getValue().size() - 1,
+        String shape = shapeOf(cluster.typeOf(gpu.id()), instance);
+        byShape.computeIfAbsent(shape, k -> new ArrayList<>())
+            .add(new Candidate(gpu, ordinal, instance, shape, instance.memoryBytes(parts), e.getValue().size() - 1,
                 costs.of(state, gpu.id(), instance)));
       }
     }
@@ -255,7 +266,7 @@ public final class SharedSlotMenu {
     List<Slot> out = new ArrayList<>();
     for (List<Candidate> candidates : byShape.values()) {
       candidates.sort(Comparator.comparingDouble(Candidate::leftover).thenComparingDouble(Candidate::cost)
-          .thenComparingInt(Candidate::clusterIndex));
+          .thenComparingInt(Candidate::order));
       int kept = 0;
       for (Candidate c : candidates) {
         if (kept == options.topK()) {
@@ -267,7 +278,7 @@ public final class SharedSlotMenu {
         }
         double alpha = guard.newcomerSlowdown(state, c.gpu().id(), c.placement());
         out.add(new Slot(Origin.PARTLY_USED, cluster.typeOf(c.gpu().id()), c.gpu().node(), List.of(c.gpu().id()),
-            List.of(c.cost()), c.placement(), c.memoryCap(), alpha, budget));
+            List.of(c.cost()), c.placement(), c.memoryCap(), alpha, budget, c.shape()));
         kept++;
       }
     }

@@ -56,18 +56,34 @@ final class CoRunnerTimes {
    * as if they held parts of them too: what-if probes of newcomers that are not in the ledger.
    */
   List<Retimed> retime(ClusterState state, Collection<String> gpus, Map<String, List<CoRunner>> extra) {
+    return retime(state, gpus, extra, new Memo());
+  }
+
+  /**
+   * What one state's re-timings can share: each service's prediction alone, and each stage's
+   * co-runner profile on a GPU (both depend on the ledger only, not on added co-runners).
+   */
+  static final class Memo {
+    private final Map<String, PlanEstimate> alone = new HashMap<>();
+    private final Map<String, CoRunner> coRunners = new HashMap<>();
+  }
+
+  /**
+   * As {@link #retime(ClusterState, Collection, Map)} reusing {@code memo} of earlier calls on the
+   * same state, so probes that add co-runners one by one predict each service alone once.
+   */
+  List<Retimed> retime(ClusterState state, Collection<String> gpus, Map<String, List<CoRunner>> extra, Memo memo) {
     Set<String> services = new LinkedHashSet<>();
     for (String g : gpus) {
       if (state.holdingsOn(g).size() + extra.getOrDefault(g, List.of()).size() > 1) {
         services.addAll(state.servicesOn(g));
       }
     }
-    Map<String, PlanEstimate> alone = new HashMap<>();
     List<Retimed> out = new ArrayList<>();
     for (String id : services) {
       Allocation a = state.allocations().get(id);
       if (a.request().isPresent()) {
-        out.add(retime(state, a.request().get(), a.plan().get(), alone, extra));
+        out.add(retime(state, a.request().get(), a.plan().get(), memo, extra));
       }
     }
     return out;
@@ -75,7 +91,7 @@ final class CoRunnerTimes {
 
   /** Everything already on {@code gpu} in {@code state}, as the co-runners of a newcomer there. */
   List<CoRunner> incumbents(ClusterState state, String gpu) {
-    return others(state, "", -1, gpu, new HashMap<>());
+    return others(state, "", -1, gpu, new Memo());
   }
 
   /** α of {@code self} against {@code others} on {@code gpu}, by this model. */
@@ -83,7 +99,7 @@ final class CoRunnerTimes {
     return interference.slowdown(state.cluster().typeOf(gpu), self, others);
   }
 
-  private Retimed retime(ClusterState state, ServiceRequest request, Plan plan, Map<String, PlanEstimate> alone,
+  private Retimed retime(ClusterState state, ServiceRequest request, Plan plan, Memo memo,
       Map<String, List<CoRunner>> extra) {
     List<Double> slowdowns = new ArrayList<>();
     int worstStage = 0;
@@ -92,10 +108,10 @@ final class CoRunnerTimes {
     List<String> worstCoRunners = List.of();
     for (int i = 0; i < plan.stages().size(); i++) {
       Stage s = plan.stages().get(i);
-      CoRunner self = coRunner(state, request, plan, i, s.gpus().get(0), alone);
+      CoRunner self = coRunner(state, request, plan, i, s.gpus().get(0), memo);
       double alpha = 1;
       for (String g : s.gpus()) {
-        List<CoRunner> others = others(state, request.id(), i, g, alone);
+        List<CoRunner> others = others(state, request.id(), i, g, memo);
         if (extra.containsKey(g)) {
           others = new ArrayList<>(others);
           others.addAll(extra.get(g));
@@ -118,14 +134,15 @@ final class CoRunnerTimes {
   }
 
   /** Everything on {@code gpu} but stage {@code stage} of {@code service}. */
-  private List<CoRunner> others(ClusterState state, String service, int stage, String gpu, Map<String, PlanEstimate> alone) {
+  private List<CoRunner> others(ClusterState state, String service, int stage, String gpu, Memo memo) {
     List<CoRunner> others = new ArrayList<>();
-    for (Allocation a : state.allocations().values()) {
+    for (String id : state.servicesOn(gpu)) {
+      Allocation a = state.allocations().get(id);
       if (a.plan().isPresent()) {
         Plan p = a.plan().get();
         for (int j = 0; j < p.stages().size(); j++) {
           if (p.stages().get(j).gpus().contains(gpu) && !(a.serviceId().equals(service) && j == stage)) {
-            others.add(coRunner(state, a.request().get(), p, j, gpu, alone));
+            others.add(coRunner(state, a.request().get(), p, j, gpu, memo));
           }
         }
       } else {
@@ -139,13 +156,15 @@ final class CoRunnerTimes {
     return others;
   }
 
-  private CoRunner coRunner(ClusterState state, ServiceRequest request, Plan plan, int stage, String gpu, Map<String, PlanEstimate> alone) {
-    Stage s = plan.stages().get(stage);
-    GpuType type = state.cluster().typeOf(gpu);
-    PlanEstimate e = alone.computeIfAbsent(request.id(),
-        id -> performance.estimate(request, PerformanceModel.assignmentsOf(plan), state.cluster()));
-    SharedStage shared = new SharedStage(request.model(), s.from(), s.to(), request.slo().batchSize(), type, state.partitioning(gpu), s.placement());
-    return CoRunner.of(request.id(), shared, e.stageComputeSeconds().get(stage));
+  private CoRunner coRunner(ClusterState state, ServiceRequest request, Plan plan, int stage, String gpu, Memo memo) {
+    return memo.coRunners.computeIfAbsent(request.id() + '\u0000' + stage + '\u0000' + gpu, k -> {
+      Stage s = plan.stages().get(stage);
+      GpuType type = state.cluster().typeOf(gpu);
+      PlanEstimate e = memo.alone.computeIfAbsent(request.id(),
+          id -> performance.estimate(request, PerformanceModel.assignmentsOf(plan), state.cluster()));
+      SharedStage shared = new SharedStage(request.model(), s.from(), s.to(), request.slo().batchSize(), type, state.partitioning(gpu), s.placement());
+      return CoRunner.of(request.id(), shared, e.stageComputeSeconds().get(stage));
+    });
   }
 
   private static CoRunner undescribed(ClusterState state, String service, Holding h) {

@@ -101,9 +101,10 @@ public final class InterferenceGuard {
     }
     CoRunner newcomer = worstCase(state, gpu, placement, 1, 1);
     List<CoRunner> added = new ArrayList<>();
+    CoRunnerTimes.Memo memo = new CoRunnerTimes.Memo();
     for (int n = 1; n <= cap; n++) {
       added.add(newcomer);
-      for (CoRunnerTimes.Retimed r : times.retime(state, List.of(gpu), Map.of(gpu, List.copyOf(added)))) {
+      for (CoRunnerTimes.Retimed r : times.retime(state, List.of(gpu), Map.of(gpu, List.copyOf(added)), memo)) {
         if (!r.meetsSlo()) {
           return n - 1;
         }

@@ -22,6 +22,7 @@ import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.share.Whole;
 import org.rampa.heuristics.importance.ServiceClass;
 import org.rampa.heuristics.importance.WorkloadForecast;
+import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.SolveStatus;
 import org.rampa.verify.InterferenceGuard;
@@ -37,17 +38,18 @@ import org.rampa.verify.PlanRejectedException;
  * <p>Every plan {@code Rampa.place} returns has passed the plan verifier against the state it was
  * made on, and the commit re-checks that it fits: zero SLO violations is a measured result. A plan
  * the verifier rejects (a strategy bug) or the commit refuses is counted as a violation and not
- * admitted. A scheduler that shares GPUs has its plans admitted through the interference guard
- * ({@link ClusterStateHolder#admit}), which keeps every service's request so that later admissions
- * re-time it with its new co-runners. After every commit the simulator verifies the admission again
- * on its own ({@link AdmissionAudit}): the newcomer, and every incumbent sharing a GPU with it.
+ * admitted. A plan holding shares is admitted through the interference guard
+ * ({@link ClusterStateHolder#admit}), which keeps its request so that later admissions re-time it
+ * with its new co-runners; a plan of whole GPUs shares them with nobody and is committed. After
+ * every commit of a scheduler that shares GPUs (of every scheduler, in experiment E4) the simulator
+ * verifies the admission again on its own ({@link AdmissionAudit}): the newcomer, and every
+ * incumbent sharing a GPU with it.
  */
 public final class Simulator {
 
   private final Cluster cluster;
   private final WorkloadForecast workload;
   private final Optional<StrandedCapacity> stranded;
-  private final InterferenceGuard guard = InterferenceGuard.defaults();
   private final AdmissionAudit audit = new AdmissionAudit();
 
   public Simulator(Cluster cluster, WorkloadForecast workload) {
@@ -64,6 +66,20 @@ public final class Simulator {
     this.cluster = cluster;
     this.workload = workload;
     this.stranded = stranded;
+  }
+
+  /** True when a stage of {@code plan} holds part of a GPU (a strategy planned with sharing on). */
+  private static boolean holdsShares(Plan plan) {
+    return plan.stages().stream().anyMatch(s -> !(s.placement() instanceof Whole));
+  }
+
+  /**
+   * Commits a plan on shared GPUs through the admission guard, with the planner's performance and
+   * interference models, keeping its request so that later admissions re-time it as a co-runner.
+   */
+  private static CommitResult admit(ClusterStateHolder holder, Scheduler scheduler, ClusterState state, ServiceRequest request, Plan plan) {
+    PlacementProblem problem = scheduler.planner().state(state).problem(request);
+    return holder.admit(request, plan, state.version(), new InterferenceGuard(problem.performance(), problem.interference()));
   }
 
   private record Departure(double time, String serviceId) {}
@@ -144,14 +160,12 @@ public final class Simulator {
 
       if (result.plan().isPresent()) {
         Plan plan = result.plan().get();
-        CommitResult commit = spec.sharing()
-            ? holder.admit(request, plan, state.version(), guard)
-            : holder.commit(plan, state.version());
+        CommitResult commit = holdsShares(plan) ? admit(holder, scheduler, state, request, plan) : holder.commit(plan, state.version());
         if (commit.outcome() == Outcome.COMMITTED) {
           if (audits) {
             auditFindings.addAll(audit.violations(state, commit.state(), request, plan));
           }
-          if (plan.stages().stream().anyMatch(s -> !(s.placement() instanceof Whole))) {
+          if (holdsShares(plan)) {
             sharedPlans++;
           }
           changeHeld(heldShareByType, commit.state(), plan.serviceId(), +1);

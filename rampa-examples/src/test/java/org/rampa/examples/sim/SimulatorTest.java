@@ -17,6 +17,7 @@ import org.rampa.heuristics.importance.WorkloadForecast;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.PlacementStrategy;
+import org.rampa.strategy.SharingOptions;
 import org.rampa.strategy.SolveStatus;
 import org.rampa.strategy.StrategyOptions;
 import org.rampa.testing.RandomInstances;
@@ -57,6 +58,19 @@ class SimulatorTest {
     assertThat(rejected).isEqualTo(r.arrivals() - r.admitted());
     r.utilisationByType().values().forEach(u -> assertThat(u).isBetween(0.0, 1.0));
     assertThat(r.statuses().values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(r.arrivals());
+  }
+
+  @Test
+  void aSchedulerWithSharingOnAdmitsThroughTheGuardWithoutViolations() {
+    StrategyOptions sharing = SharingOptions.on().applyTo(StrategyOptions.defaults());
+    RunResult r = simulator.run(Schedulers.named("rampa-greedy/capability", sharing), trace(9), 24, 1);
+    assertThat(r.violations()).isZero();
+    assertThat(r.admitted()).isPositive();
+    assertThat(r.rejectionReasons().values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(r.arrivals() - r.admitted());
+    RunResult whole = simulator.run(Schedulers.named("rampa-greedy/capability", StrategyOptions.defaults()), trace(9), 24, 1);
+    System.out.printf("rampa-greedy/capability, small preset, trace 9: sharing off admits %d/%d (%.1f GPU-hours), on %d/%d (%.1f GPU-hours)%n",
+        whole.admitted(), whole.arrivals(), whole.gpuHoursByType().values().stream().mapToDouble(Double::doubleValue).sum(),
+        r.admitted(), r.arrivals(), r.gpuHoursByType().values().stream().mapToDouble(Double::doubleValue).sum());
   }
 
   @Test

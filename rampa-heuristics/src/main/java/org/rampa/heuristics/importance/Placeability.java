@@ -38,7 +38,7 @@ public interface Placeability {
    */
   default Predicate<ServiceRequest> placeableWithout(ClusterState state, String gpuId) {
     if (!state.capacity().contains(gpuId)) {
-      // strategies place whole GPUs only: the rest of a partly held GPU is no use to them
+      // the oracle plans whole GPUs (sharing off): the rest of a partly held GPU is no use to it
       return request -> canPlace(request, state);
     }
     String probe = "rampa-importance-probe";

@@ -37,7 +37,13 @@ import org.rampa.strategy.TimeBudget;
  * node so that consecutive stages sit on one node whenever they can.
  *
  * <p>Options ({@code StrategyOptions.extra}): {@code maxReplicas} (default 64) replicas per stage,
- * {@code maxCandidates} (default 256) splits tried before giving up.
+ * {@code maxCandidates} (default 256) splits tried before giving up, and the sharing keys of
+ * {@link org.rampa.strategy.SharingOptions}: with {@code sharing=on} the GPU sets are drawn from
+ * the slots of {@link org.rampa.strategy.SharedSlotMenu} as well (MPS shares of free and partly
+ * used GPUs, free MIG instances; one slot per GPU, the replicas of a stage of one placement shape),
+ * a stage on a partly used GPU is timed with the slot's α, every set holding a share is verified
+ * (interference rule included) before it is kept, and sets holding shares get their own
+ * {@code maxCandidates} so the whole-GPU sets are all still tried.
  */
 final class GreedyStrategy implements PlacementStrategy {
 
@@ -105,9 +111,11 @@ final class GreedyStrategy implements PlacementStrategy {
     for (List<FreeGpu> gpus : byShape.values()) {
       gpus.sort(order);
       FreeGpu first = gpus.get(0);
-      double modelSeconds = c.modelSeconds(first);
+      // a share is never faster than its whole GPU, so the whole GPU's time bounds every shape of the
+      // type from below, and a shape's own times are computed only when one of its sets is evaluated
+      double modelSeconds = c.modelSeconds(first.type());
       if (modelSeconds > latencyBudget) {
-        continue; // a request passes every layer on this shape: no split can meet the latency bound
+        continue; // a request passes every layer on this type: no split can meet the latency bound
       }
       long memory = first.isWhole() ? first.type().memoryBytes() : gpus.stream().mapToLong(FreeGpu::memoryCapBytes).max().orElse(0);
       double[] prefixCost = new double[gpus.size() + 1];

@@ -91,11 +91,11 @@ final class PlacementContext {
     if (!sharing.enabled()) {
       return free;
     }
-    Map<String, Integer> index = new HashMap<>();
-    List<Gpu> gpus = cluster.gpus();
-    for (int i = 0; i < gpus.size(); i++) {
-      index.put(gpus.get(i).id(), i);
+    Map<String, FreeGpu> freeById = new HashMap<>();
+    for (FreeGpu g : free) {
+      freeById.put(g.id(), g);
     }
+    Map<String, Integer> partlyUsedIndex = null;
     List<FreeGpu> units = new ArrayList<>(free);
     for (SharedSlotMenu.Slot slot : SharedSlotMenu.of(problem, sharing, costs).slots()) {
       if (slot.placement() instanceof Whole) {
@@ -104,8 +104,21 @@ final class PlacementContext {
       String shape = slot.shape();
       for (int i = 0; i < slot.gpus().size(); i++) {
         String id = slot.gpus().get(i);
-        units.add(new FreeGpu(cluster.gpu(id), slot.type(), slot.costs().get(i), index.get(id), slot.placement(), shape, slot.alpha(),
-            slot.memoryCapBytes(), units.size()));
+        FreeGpu whole = freeById.get(id);
+        int clusterIndex;
+        if (whole != null) {
+          clusterIndex = whole.clusterIndex();
+        } else {
+          if (partlyUsedIndex == null) {
+            partlyUsedIndex = new HashMap<>();
+            for (int j = 0; j < cluster.gpus().size(); j++) {
+              partlyUsedIndex.put(cluster.gpus().get(j).id(), j);
+            }
+          }
+          clusterIndex = partlyUsedIndex.get(id);
+        }
+        units.add(new FreeGpu(cluster.gpus().get(clusterIndex), slot.type(), slot.costs().get(i), clusterIndex, slot.placement(), shape,
+            slot.alpha(), slot.memoryCapBytes(), units.size()));
       }
     }
     return List.copyOf(units);
@@ -143,15 +156,6 @@ final class PlacementContext {
       }
       return t;
     });
-  }
-
-  /** The whole model's time alone on {@code unit}, layer by layer. */
-  double modelSeconds(FreeGpu unit) {
-    double sum = 0;
-    for (double t : layerSeconds(unit)) {
-      sum += t;
-    }
-    return sum;
   }
 
   double modelSeconds(GpuType type) {
