@@ -50,8 +50,15 @@ import org.rampa.strategy.StrategyOptions;
  * search before any plan. Between phases a plan is judged by {@link SloPredicate} on the links it
  * really gets; the one verifying step ({@code Strategies.verified}) checks what is returned.
  *
- * <p>Settings: {@link ExactOptions} (backend, solver parameters, model choice, LP export), read
- * from {@link StrategyOptions#extra()}; an unknown key is an error. The time limit covers the whole
+ * <p><b>Shared GPUs</b> (opt-in, {@code sharing=on}, {@link org.rampa.strategy.SharingOptions}): stages
+ * may also take the shares of {@link SharedSlotMenu} (MPS levels of free GPUs, MPS room and free MIG
+ * instances of partly used ones), each stage slowed by the largest α of its GPUs, every incumbent
+ * on a touched GPU kept within its SLO (see {@link IntervalFlowFormulation}, "Sharing"). The answer
+ * is then optimal over the menu, which is what is searched; the necessary conditions on whole GPUs
+ * are skipped, and a plan is accepted between phases only when the admission guard admits it.
+ *
+ * <p>Settings: {@link ExactOptions} (backend, solver parameters, model choice, LP export, sharing),
+ * read from {@link StrategyOptions#extra()}; an unknown key is an error. The time limit covers the whole
  * call, measured on the problem's ticker: checks, model building (before each model and inside the
  * backend, whose own limit starts after the model is loaded), warm start and solving. OR-Tools'
  * native libraries load when the strategy is created, not in a call. The solver runs on one thread.
@@ -175,13 +182,9 @@ public final class ExactStrategy implements PlacementStrategy {
           problem.interference());
     }
 
-    /**
-     * Sharing: the co-location model keeps shared stages on the network (only whole stages get node
-     * slots), so it is not exact there; its plan is optimal only when it reaches the relaxation's
-     * bound, and its infeasibility proves nothing. Without sharing: as the solver says.
-     */
-    private boolean provenUnderSharing(Plan plan, IntervalFlowFormulation f) {
-      return menu == null || (!f.inexact && !Double.isNaN(bound) && relativeGap(plan.cost(), bound) <= OPTIMALITY_GAP);
+    /** Sharing: the co-location model proves only while no incumbent's rows were summed (see SharedRows). */
+    private boolean provenUnderSharing(IntervalFlowFormulation f) {
+      return menu == null || !f.inexact;
     }
 
     /** Necessary conditions, the relaxed model and its structural check, LP export, warm start. */
@@ -290,13 +293,6 @@ public final class ExactStrategy implements PlacementStrategy {
         return exactHint;
       }, "exact");
       if (second.terminal != null) {
-        if (menu != null && second.terminal.status() == SolveStatus.INFEASIBLE) {
-          return incumbent != null ? result(incumbent, false, bound, "", budget, stats)
-              : PlacementResult.builder().status(SolveStatus.NO_PLAN_FOUND).strategy(name).reason(
-                  "with sharing, the co-location model keeps shared stages on the network and found no plan that meets "
-                  + "the SLO on the links it really gets; the relaxation did not prove infeasibility, so a plan may exist")
-                  .solveTime(budget.elapsed()).statistics(stats).build();
-        }
         if (incumbent != null && second.terminal.status() == SolveStatus.NO_SOLUTION_IN_TIME) {
           return result(incumbent, false, bound, "the co-location model was not solved within the time limit; "
               + "this plan ignores co-location (every cut on the network) and is within the reported gap of the optimum",
@@ -307,7 +303,7 @@ public final class ExactStrategy implements PlacementStrategy {
       if (!second.holds && menu != null) {
         return incumbent != null ? result(incumbent, false, bound, "", budget, stats)
             : PlacementResult.builder().status(SolveStatus.NO_PLAN_FOUND).strategy(name).reason(
-                "with sharing, the co-location model's plan misses an SLO on the links it really gets")
+                "with sharing, the co-location model's plan misses an SLO when judged with every co-runner (a bug)")
                 .solveTime(budget.elapsed()).statistics(stats).build();
       }
       if (!second.holds) {
@@ -320,7 +316,7 @@ public final class ExactStrategy implements PlacementStrategy {
         return result(incumbent, false, bound, "", budget, stats);
       }
       return result(second.plan, second.solution.outcome() == MilpBackend.Outcome.OPTIMAL
-          && provenUnderSharing(second.plan, second.formulation), bound, "", budget, stats);
+          && provenUnderSharing(second.formulation), bound, "", budget, stats);
     }
   }
 

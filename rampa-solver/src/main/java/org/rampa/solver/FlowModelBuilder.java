@@ -311,7 +311,7 @@ final class FlowModelBuilder {
           }
         }
         for (Arc a : f.arcs) {
-          if (a.slot == s.index && a.type == t) {
+          if (a.slot == s.index && !a.shared() && a.type == t) {
             slotRow.add(new Term(a.variable, -a.replicas));
           }
         }

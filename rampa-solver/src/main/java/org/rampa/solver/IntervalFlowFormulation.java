@@ -119,6 +119,22 @@ import org.rampa.solver.NodeSlots.SlowNodes;
  * rows force the state of the cuts it relies on (intra where the slot's link is faster, network
  * where it is slower). NONE: transfers are free, no slots are generated.
  *
+ * <h2>Sharing (SHARING.md section 5, "per service")</h2>
+ *
+ * Built with a {@link SharedSlotMenu} (else nothing below exists and the model is the whole-GPU
+ * one, byte for byte), the model also has <em>shared arcs</em> ({@link SharedArcs}): "layers
+ * {@code [i, j)} with placement {@code p} (an MPS level, a MIG instance) on {@code r} GPUs of one
+ * type at slowdown level α", on the network or on a node slot. Their replicas are fresh GPUs
+ * offering {@code p} (α = 1, counted per cost group, whose groups then also key on the shares'
+ * costs) and partly used slots whose α is at most the level (binaries {@code y}); one arc per
+ * distinct α, charged that α, so the stage's real time (alone x the largest α of its GPUs) is
+ * charged exactly. A partly used GPU takes at most one holding of the newcomer. A slot is eligible
+ * only when every incumbent stage on its GPU keeps its period with the arc's stage as a new
+ * co-runner; each incumbent's latency is a linear row per choice of one touched GPU per stage
+ * ({@link SharedRows}). Exact dominance drops partly used slots no cheaper than a fresh GPU of a
+ * type no plan can exhaust, and arcs that another arc on such fresh GPUs beats; a one-replica shared
+ * stage is one arc per GPU it may take. {@link SharedSlots} reads the menu and the incumbents.
+ *
  * <h2>Parts</h2>
  *
  * The constructor counts the free GPUs (per type and {@link CostGroup}) and the charged network

@@ -85,14 +85,24 @@ final class NodeSlots {
       return;
     }
     Map<List<Object>, List<String>> classes = new LinkedHashMap<>();
+    Map<String, List<String>> partGpus = partGpusByNode(f);
     for (Map.Entry<String, List<Integer>> e : freeGroupsByNode.entrySet()) {
-      if (e.getValue().size() < 2) {
+      List<String> parts = partGpus.getOrDefault(e.getKey(), List.of());
+      if (e.getValue().size() + parts.size() < 2) {
         continue;
       }
       List<Integer> signature = new ArrayList<>(e.getValue());
       Collections.sort(signature);
       Link link = f.cluster.node(e.getKey()).intraLink();
-      classes.computeIfAbsent(List.of(link, signature), k -> new ArrayList<>()).add(e.getKey());
+      // a node with partly used slots is a class of its own: its incumbents are its own
+      classes.computeIfAbsent(parts.isEmpty() ? List.of(link, signature) : List.of(link, signature, parts), k -> new ArrayList<>())
+          .add(e.getKey());
+    }
+    for (Map.Entry<String, List<String>> e : partGpus.entrySet()) {
+      if (!freeGroupsByNode.containsKey(e.getKey()) && e.getValue().size() >= 2) {
+        classes.computeIfAbsent(List.of(f.cluster.node(e.getKey()).intraLink(), List.of(), e.getValue()), k -> new ArrayList<>())
+            .add(e.getKey());
+      }
     }
     for (List<String> nodes : classes.values()) {
       Node first = f.cluster.node(nodes.get(0));
@@ -109,7 +119,7 @@ final class NodeSlots {
       }
       int[] perType = new int[f.types.size()];
       Map<Integer, Integer> perGroup = new LinkedHashMap<>();
-      for (int g : freeGroupsByNode.get(first.id())) {
+      for (int g : freeGroupsByNode.getOrDefault(first.id(), List.of())) {
         perType[f.groups.get(g).type]++;
         perGroup.merge(g, 1, Integer::sum);
       }
@@ -129,5 +139,19 @@ final class NodeSlots {
         }
       }
     }
+  }
+
+  /** Sharing: per node, the distinct GPUs of its partly used slots (none without sharing). */
+  private static Map<String, List<String>> partGpusByNode(IntervalFlowFormulation f) {
+    Map<String, List<String>> out = new LinkedHashMap<>();
+    if (f.shared != null) {
+      for (SharedSlots.Part p : f.shared.parts) {
+        List<String> gpus = out.computeIfAbsent(f.nodeOf(p.gpu), k -> new ArrayList<>());
+        if (!gpus.contains(p.gpu)) {
+          gpus.add(p.gpu);
+        }
+      }
+    }
+    return out;
   }
 }

@@ -14,6 +14,7 @@ import org.rampa.solver.ArcGenerator.Arc;
 import org.rampa.solver.ArcGenerator.SharedUse;
 import org.rampa.solver.IntervalFlowFormulation.CostGroup;
 import org.rampa.solver.SharedSlots.Part;
+import org.rampa.solver.NodeSlots.Slot;
 
 /**
  * The shared arcs of an {@link IntervalFlowFormulation}: "layers {@code [i, j)} with placement
@@ -139,13 +140,52 @@ final class SharedArcs {
         for (int k = 0; k < keys.size(); k++) {
           int freshCount = k < fresh[t].length ? fresh[t][k] : 0;
           long freshCap = k < fresh[t].length ? shared.freshMemoryCaps.get(t)[k] : -1;
-          addArcs(i, t, type, keys.get(k), k, freshCount, freshCap, partsByKey.get(k));
+          addArcs(i, t, type, keys.get(k), k, freshCount, freshCap, partsByKey.get(k), null);
+        }
+        for (Slot slot : f.slots) {
+          addSlotArcs(i, t, type, slot);
         }
       }
     }
   }
 
-  private void addArcs(int i, int t, GpuType type, Placement key, int keyIndex, int freshCount, long freshCap, List<Part> parts) {
+  /**
+   * Shared stages wholly on slot {@code slot}'s node: its fresh GPUs offering each placement and its
+   * partly used slots (a slot stage may sit on a slow node: it is charged that node's link).
+   */
+  private void addSlotArcs(int i, int t, GpuType type, Slot slot) {
+    List<Placement> keys = new ArrayList<>(shared.freshKeys.get(t));
+    int freshKeys = keys.size();
+    List<List<Part>> partsByKey = new ArrayList<>();
+    keys.forEach(k -> partsByKey.add(new ArrayList<>()));
+    for (Part p : shared.parts) {
+      if (p.type == t && f.nodeOf(p.gpu).equals(slot.node)) {
+        int k = keys.indexOf(SharedSlots.key(p.slot.placement()));
+        if (k < 0) {
+          keys.add(SharedSlots.key(p.slot.placement()));
+          partsByKey.add(new ArrayList<>());
+          k = keys.size() - 1;
+        }
+        partsByKey.get(k).add(p);
+      }
+    }
+    for (int k = 0; k < keys.size(); k++) {
+      int freshCount = 0;
+      if (k < freshKeys) {
+        for (java.util.Map.Entry<Integer, Integer> e : slot.freePerGroup.entrySet()) {
+          CostGroup g = f.groups.get(e.getKey());
+          if (g.type == t && !Double.isNaN(g.sharedCosts[k])) {
+            freshCount += e.getValue();
+          }
+        }
+      }
+      long freshCap = k < freshKeys ? shared.freshMemoryCaps.get(t)[k] : -1;
+      addArcs(i, t, type, keys.get(k), k, freshCount, freshCap, partsByKey.get(k), slot);
+    }
+  }
+
+  private void addArcs(int i, int t, GpuType type, Placement key, int keyIndex, int freshCount, long freshCap, List<Part> parts,
+      Slot slot) {
     if (freshCount == 0 && parts.isEmpty()) {
       return;
     }
@@ -155,7 +195,8 @@ final class SharedArcs {
     }
     DeviceKind kind = DeviceKind.of(type, SharedSlots.withMemory(key, largestCap));
     StageCursor stage = f.performance.cursor(m, f.batch, i, List.of(kind));
-    double transfers = f.mode == TransferMode.SERIAL ? -1 : 0;
+    boolean serial = f.mode == TransferMode.SERIAL;
+    int where = slot == null ? -1 : slot.index;
     for (int j = i + 1; j <= f.layers; j++) {
       stage.add();
       long memory = stage.memoryBytes();
@@ -163,9 +204,10 @@ final class SharedArcs {
         break; // memory grows with j
       }
       double compute = stage.seconds(0);
-      double tr = transfers < 0 ? f.in(i) + f.out(j) : 0;
+      // transfers the period must carry: serial network stages pay both sides; slot stages are sized per state below
+      double tr = serial && slot == null ? f.in(i) + f.out(j) : 0;
       int available = freshCount + parts.size();
-      if (least.of(compute, tr, available) < 0) {
+      if (least.of(compute, 0, available) < 0) {
         break; // T grows with j, and α >= 1 only slows it further
       }
       if (compute > budget) {
@@ -212,7 +254,14 @@ final class SharedArcs {
             useAlpha.add(incumbentAlpha.get(e));
           }
         }
-        int r = least.of(compute * level, tr, (freshOk ? freshCount : 0) + use.size());
+        int cap = (freshOk ? freshCount : 0) + use.size();
+        int[] partIndices = use.stream().mapToInt(Integer::intValue).toArray();
+        double[][] partAlpha = useAlpha.toArray(new double[0][]);
+        if (serial && slot != null) {
+          addSerialSlotArcs(i, j, t, compute * level, cap, slot, key, keyIndex, level, memory, freshOk, partIndices, partAlpha);
+          continue;
+        }
+        int r = least.of(compute * level, tr, cap);
         if (r < 0) {
           continue;
         }
@@ -220,18 +269,17 @@ final class SharedArcs {
           // one replica: one arc per GPU it may take, each at that GPU's own α (a fresh GPU at 1);
           // the arc's variable is then the slot's own, with no row tying the two
           if (level == 1.0 && freshOk) {
-            add(i, j, t, 1, compute, key, keyIndex, 1.0, memory, true, new int[0], new double[0][]);
+            add(i, j, t, 1, where, compute, key, keyIndex, 1.0, memory, true, new int[0], new double[0][]);
           }
           for (int e = 0; e < eligible.size(); e++) {
             if (eligible.get(e).slot.alpha() == level) {
-              add(i, j, t, 1, compute * level, key, keyIndex, level, memory, false, new int[] {eligible.get(e).index},
+              add(i, j, t, 1, where, compute * level, key, keyIndex, level, memory, false, new int[] {eligible.get(e).index},
                   new double[][] {incumbentAlpha.get(e)}).share.single = true;
             }
           }
           continue;
         }
-        add(i, j, t, r, compute * level, key, keyIndex, level, memory, freshOk, use.stream().mapToInt(Integer::intValue).toArray(),
-            useAlpha.toArray(new double[0][]));
+        add(i, j, t, r, where, compute * level, key, keyIndex, level, memory, freshOk, partIndices, partAlpha);
       }
     }
   }
@@ -270,9 +318,54 @@ final class SharedArcs {
     return plentiful;
   }
 
-  private Arc add(int i, int j, int t, int r, double compute, Placement key, int keyIndex, double level, long memory,
+  /**
+   * SERIAL, a stage on a slot: its load carries both transfers, whose links depend on whether the
+   * neighbouring stages sit on the slot too; one arc per distinct least replica count over the four
+   * states, each relying on the states it needs (as {@link ArcGenerator} does for whole stages).
+   */
+  private void addSerialSlotArcs(int i, int j, int t, double compute, int cap, Slot slot, Placement key, int keyIndex, double level,
+      long memory, boolean fresh, int[] parts, double[][] partAlpha) {
+    int[][] need = new int[2][2];
+    for (int a = 0; a < 2; a++) {
+      for (int b = 0; b < 2; b++) {
+        double tin = sideSeconds(slot, i, a == 1);
+        double tout = sideSeconds(slot, j, b == 1);
+        need[a][b] = tin < 0 || tout < 0 ? -1 : least.of(compute, tin + tout, cap);
+      }
+    }
+    List<Integer> counts = new ArrayList<>();
+    for (int[] row : need) {
+      for (int r : row) {
+        if (r > 0 && !counts.contains(r)) {
+          counts.add(r);
+        }
+      }
+    }
+    for (int r : counts) {
+      boolean nn = need[0][0] > 0 && need[0][0] <= r;
+      boolean nl = need[0][1] > 0 && need[0][1] <= r;
+      boolean ln = need[1][0] > 0 && need[1][0] <= r;
+      boolean betterIn = !nn && !nl;
+      boolean betterOut = !nn && !ln;
+      Arc a = new Arc(i, j, t, r, slot.index, compute, betterIn, betterOut, !nn && !(betterIn || betterOut));
+      a.share = new SharedUse(key, keyIndex, level, memory, fresh, parts, partAlpha);
+      f.arcs.add(a);
+    }
+  }
+
+  /** As {@link ArcGenerator}: a cut's transfer for a stage on {@code s} in its better or worse state; -1: no better state. */
+  private double sideSeconds(Slot s, int cut, boolean better) {
+    double net = cut > 0 && cut < f.layers ? f.networkSeconds[cut] : 0;
+    double intra = cut > 0 && cut < f.layers ? s.intraSeconds[cut] : 0;
+    if (better) {
+      return intra == net ? -1 : Math.min(intra, net);
+    }
+    return Math.max(intra, net);
+  }
+
+  private Arc add(int i, int j, int t, int r, int where, double compute, Placement key, int keyIndex, double level, long memory,
       boolean fresh, int[] parts, double[][] incumbentAlpha) {
-    Arc a = new Arc(i, j, t, r, -1, compute, false, false, false);
+    Arc a = new Arc(i, j, t, r, where, compute, false, false, false);
     a.share = new SharedUse(key, keyIndex, level, memory, fresh, parts, incumbentAlpha);
     f.arcs.add(a);
     return a;

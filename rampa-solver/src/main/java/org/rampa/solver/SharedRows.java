@@ -9,6 +9,7 @@ import org.rampa.solver.ArcGenerator.Arc;
 import org.rampa.solver.IntervalFlowFormulation.CostGroup;
 import org.rampa.solver.LinearModel.Term;
 import org.rampa.solver.NodeSlots.Slot;
+import org.rampa.solver.NodeSlots.SlowNodes;
 import org.rampa.solver.SharedSlots.Incumbent;
 import org.rampa.solver.SharedSlots.Part;
 
@@ -80,6 +81,23 @@ final class SharedRows {
         }
       }
     }
+    for (Slot s : f.slots) {
+      for (Map.Entry<Integer, Integer> e : s.freePerGroup.entrySet()) {
+        CostGroup group = f.groups.get(e.getKey());
+        for (int k = 0; k < group.sharedCosts.length; k++) {
+          if (!Double.isNaN(group.sharedCosts[k])) {
+            int v = f.model.addVariable("sv_s" + s.index + "_g" + e.getKey() + "_k" + k, 0, e.getValue());
+            f.model.setObjective(v, group.sharedCosts[k]);
+            slotShared(s).put(List.of(e.getKey(), k), v);
+          }
+        }
+      }
+    }
+  }
+
+  /** Per slot: (group, fresh key) -> the variable counting that group's GPUs on the slot's node shared slot stages take. */
+  private Map<List<Integer>, Integer> slotShared(Slot s) {
+    return shared.slotFresh.computeIfAbsent(s.index, k -> new LinkedHashMap<>());
   }
 
   /** A shared arc's slots: none unless chosen, at most its replicas, all of them without fresh GPUs. */
@@ -102,7 +120,7 @@ final class SharedRows {
     Map<List<Integer>, List<Term>> rows = new LinkedHashMap<>();
     for (Arc a : f.arcs) {
       if (a.shared() && a.share.fresh) {
-        List<Term> row = rows.computeIfAbsent(List.of(a.type, a.share.keyIndex), k -> new ArrayList<>());
+        List<Term> row = rows.computeIfAbsent(List.of(a.slot, a.type, a.share.keyIndex), k -> new ArrayList<>());
         row.add(new Term(a.variable, a.replicas));
         for (int y : a.share.partVariables) {
           row.add(new Term(y, -1));
@@ -112,14 +130,22 @@ final class SharedRows {
     for (CostGroup g : f.groups) {
       for (int k = 0; k < g.sharedVariables.length; k++) {
         if (g.sharedVariables[k] >= 0) {
-          rows.computeIfAbsent(List.of(g.type, k), x -> new ArrayList<>()).add(new Term(g.sharedVariables[k], -1));
+          rows.computeIfAbsent(List.of(-1, g.type, k), x -> new ArrayList<>()).add(new Term(g.sharedVariables[k], -1));
         }
       }
     }
-    rows.forEach((tk, row) -> f.model.addRow("freshShared_" + f.types.get(tk.get(0)).name() + "_k" + tk.get(1), 0, 0, row));
+    for (Slot s : f.slots) {
+      slotShared(s).forEach((gk, v) -> rows.computeIfAbsent(List.of(s.index, f.groups.get(gk.get(0)).type, gk.get(1)),
+          x -> new ArrayList<>()).add(new Term(v, -1)));
+    }
+    rows.forEach((stk, row) -> f.model.addRow("freshShared_s" + stk.get(0) + "_" + f.types.get(stk.get(1)).name() + "_k" + stk.get(2),
+        0, 0, row));
   }
 
-  /** Whole network, slot and shared uses of a cost group within its GPUs outside slow nodes. */
+  /**
+   * Whole network, slot and shared uses of a cost group within its GPUs outside slow nodes; per slot
+   * and group, whole and shared slot uses (and, on a slow node, network uses) within the node's.
+   */
   private void addCapacityRows() {
     for (int g = 0; g < f.groups.size(); g++) {
       CostGroup group = f.groups.get(g);
@@ -131,16 +157,41 @@ final class SharedRows {
           any = true;
         }
       }
-      if (!any) {
-        continue;
-      }
       for (Slot s : f.slots) {
         Integer v = s.usageVariable.get(g);
         if (v != null && !s.slow) {
           row.add(new Term(v, 1));
         }
+        for (Map.Entry<List<Integer>, Integer> e : slotShared(s).entrySet()) {
+          if (e.getKey().get(0) == g && !s.slow) {
+            row.add(new Term(e.getValue(), 1));
+            any = true;
+          }
+        }
       }
-      f.model.addRow("sharedCapacity_g" + g, Double.NEGATIVE_INFINITY, group.outsideSlowNodes, row);
+      if (any) {
+        f.model.addRow("sharedCapacity_g" + g, Double.NEGATIVE_INFINITY, group.outsideSlowNodes, row);
+      }
+    }
+    for (Slot s : f.slots) {
+      for (Map.Entry<Integer, Integer> free : s.freePerGroup.entrySet()) {
+        List<Term> row = new ArrayList<>();
+        for (Map.Entry<List<Integer>, Integer> e : slotShared(s).entrySet()) {
+          if (e.getKey().get(0).equals(free.getKey())) {
+            row.add(new Term(e.getValue(), 1));
+          }
+        }
+        if (row.isEmpty()) {
+          continue;
+        }
+        row.add(new Term(s.usageVariable.get(free.getKey()), 1));
+        for (SlowNodes pool : f.slowNodes) {
+          if (pool.slot == s && pool.netVariable.containsKey(free.getKey())) {
+            row.add(new Term(pool.netVariable.get(free.getKey()), 1));
+          }
+        }
+        f.model.addRow("slotSharedCapacity_s" + s.index + "_g" + free.getKey(), Double.NEGATIVE_INFINITY, free.getValue(), row);
+      }
     }
   }
 

@@ -52,6 +52,24 @@ final class SolutionDecoder {
         }
       }
     }
+    if (f.shared != null) {
+      // shared slot stages' fresh GPUs come from their node too, before network stages take any
+      for (Slot s : f.slots) {
+        for (Map.Entry<List<Integer>, Integer> e : f.shared.slotFresh.getOrDefault(s.index, Map.of()).entrySet()) {
+          long count = Math.round(values[e.getValue()]);
+          CostGroup g = f.groups.get(e.getKey().get(0));
+          for (Gpu gpu : g.gpus) {
+            if (count == 0) {
+              break;
+            }
+            if (gpu.node().equals(s.node) && used.add(gpu.id())) {
+              taken.computeIfAbsent("ss" + s.index + "/" + g.type + "/" + e.getKey().get(1), k -> new ArrayList<>()).add(gpu.id());
+              count--;
+            }
+          }
+        }
+      }
+    }
     return assign(path, values, taken, used);
   }
 
@@ -183,7 +201,7 @@ final class SolutionDecoder {
     for (int k = 0; k < path.size(); k++) {
       Arc a = path.get(k);
       stages.add(null);
-      if (a.slot >= 0) {
+      if (a.slot >= 0 && !a.shared()) {
         stages.set(k, StageAssignment.whole(a.from, a.to, take(taken, "s" + a.slot + "/" + a.type, a)));
       }
     }
@@ -206,7 +224,7 @@ final class SolutionDecoder {
       }
     }
     if (f.shared != null) {
-      assignShared(path, values, used, stages);
+      assignShared(path, values, used, stages, taken);
     }
     return stages;
   }
@@ -215,7 +233,8 @@ final class SolutionDecoder {
    * Shared stages: their partly used slots as the solution chose them, the rest from fresh GPUs
    * off slow nodes that nothing else took, group by group in the counts the solution gives.
    */
-  private void assignShared(List<Arc> path, double[] values, Set<String> used, List<StageAssignment> stages) {
+  private void assignShared(List<Arc> path, double[] values, Set<String> used, List<StageAssignment> stages,
+      Map<String, List<String>> taken) {
     Map<List<Integer>, List<String>> fresh = new LinkedHashMap<>();
     for (CostGroup g : f.groups) {
       for (int k = 0; k < g.sharedVariables.length; k++) {
@@ -245,7 +264,8 @@ final class SolutionDecoder {
           gpus.add(f.shared.parts.get(a.share.parts[u]).gpu);
         }
       }
-      List<String> pool = fresh.getOrDefault(List.of(a.type, a.share.keyIndex), new ArrayList<>());
+      List<String> pool = a.slot >= 0 ? taken.getOrDefault("ss" + a.slot + "/" + a.type + "/" + a.share.keyIndex, new ArrayList<>())
+          : fresh.getOrDefault(List.of(a.type, a.share.keyIndex), new ArrayList<>());
       while (gpus.size() < a.replicas) {
         if (pool.isEmpty()) {
           throw new IllegalStateException("solution counts too few fresh GPUs for shared stage [" + a.from + ", " + a.to + ")");

@@ -54,6 +54,10 @@ import org.rampa.strategy.WarmStart;
  * times in their own order, so at the SLO's edge a complete path may still miss it in the
  * performance model's final check: the search then goes on with the next cheapest path.
  *
+ * <p><b>Shared GPUs.</b> With {@code sharing=on} the search runs over the shared-slot menu instead
+ * ({@link SharedLabelSearch}: stages on shares, slowed by their GPUs' α, every complete path judged
+ * by the verifier with its interference rule), with the same statuses.
+ *
  * <p><b>Status.</b> OPTIMAL when the search completed without truncation; INFEASIBLE (a proof) when
  * it completed and found nothing. Three things make the search inexhaustive, as the statistics
  * {@code truncated}, {@code spreadOptionsCut} and {@code finalCheckRejected} say: the options
