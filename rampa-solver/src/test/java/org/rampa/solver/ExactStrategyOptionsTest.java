@@ -179,7 +179,7 @@ class ExactStrategyOptionsTest {
     assertThatThrownBy(() -> ExactStrategy.scip().place(with(p, Duration.ofSeconds(5), Map.of("maxLabels", "3"))))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("options.extra.maxLabels = 3")
-        .hasMessageContaining("not an option of exact (known: [backend, exportLp, model, solverParameters])");
+        .hasMessageContaining("not an option of exact (known: [backend, exportLp, model, sharing, sharingMpsLevels, sharingTopK, solverParameters])");
     assertThatThrownBy(() -> ExactStrategy.scip().place(with(p, Duration.ofSeconds(5), Map.of("model", "partial"))))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must be one of [auto, full] (exact)");
   }
