@@ -18,13 +18,15 @@ import org.rampa.heuristics.importance.SlidingWindowForecast;
 import org.rampa.importance.ImportanceModel;
 import org.rampa.importance.StaticImportance;
 import org.rampa.perf.PerformanceModel;
+import org.rampa.strategy.SharingOptions;
 import org.rampa.strategy.Strategies;
 import org.rampa.strategy.StrategyOptions;
 
 /**
  * The schedulers the experiment compares, by name: the baselines ("performance-first",
  * "fewest-gpus", "even-split", "compute-balanced", "first-fit") and RAMPA as
- * "rampa-{greedy|dp|exact}/{importance}" with importance one of {@link #IMPORTANCES}.
+ * "rampa-{greedy|dp|exact}/{importance}" with importance one of {@link #IMPORTANCES}, and any
+ * RAMPA planner whose strategy can share GPUs with {@value #SHARING_SUFFIX} appended.
  *
  * <p>Forecast-driven importances (scarcity, marginal loss) learn the workload online from a
  * sliding window of the last {@value #FORECAST_WINDOW} arrivals; nothing is told in advance.
@@ -58,8 +60,40 @@ public final class Schedulers {
     return names;
   }
 
-  /** The scheduler called {@code name}, its strategies configured with {@code options}. */
+  /**
+   * Appended to a RAMPA planner's name, lets it place services on parts of GPUs next to others (the
+   * strategies' {@code sharing} option on, default menu): "rampa-greedy/scarcity+sharing".
+   */
+  public static final String SHARING_SUFFIX = "+sharing";
+
+  /** The RAMPA strategies that can place shares ({@link SharingOptions}); the baselines hold whole GPUs. */
+  public static final List<String> SHARING_STRATEGIES = List.of("greedy", "dp");
+
+  /** True when {@code name} (a planner without {@value #SHARING_SUFFIX}) can run with sharing on. */
+  public static boolean canShare(String name) {
+    String[] parts = name.split("/", 2);
+    return parts.length == 2 && parts[0].startsWith("rampa-") && SHARING_STRATEGIES.contains(parts[0].substring("rampa-".length()));
+  }
+
+  /** {@code options} with the strategies' sharing option on, default menu. */
+  static StrategyOptions sharingOn(StrategyOptions options) {
+    return SharingOptions.on().applyTo(options);
+  }
+
+  /**
+   * The scheduler called {@code name}, its strategies configured with {@code options}; a name ending
+   * in {@value #SHARING_SUFFIX} is that planner with sharing on.
+   */
   public static SchedulerSpec named(String name, StrategyOptions options) {
+    if (name.endsWith(SHARING_SUFFIX)) {
+      String base = name.substring(0, name.length() - SHARING_SUFFIX.length());
+      if (!canShare(base)) {
+        throw Invalid.value("planner", name, "cannot share GPUs: " + base + " places whole GPUs only",
+            "sharing is offered by rampa-{" + String.join("|", SHARING_STRATEGIES) + "}/{importance}" + SHARING_SUFFIX);
+      }
+      SchedulerSpec whole = named(base, sharingOn(options));
+      return new SchedulerSpec(name, whole.factory(), true);
+    }
     if (BASELINES.contains(name)) {
       return new SchedulerSpec(name, cluster -> {
         Rampa.Planner planner = configured(cluster, name, StaticImportance.uniform(), options);
@@ -69,7 +103,8 @@ public final class Schedulers {
     String[] parts = name.split("/", 2);
     if (parts.length != 2 || !parts[0].startsWith("rampa-") || !IMPORTANCES.contains(parts[1])) {
       throw Invalid.value("planner", name, "is not a known planner",
-          "use a baseline " + BASELINES + " or rampa-{greedy|dp|exact}/{" + String.join("|", IMPORTANCES) + "}");
+          "use a baseline " + BASELINES + " or rampa-{greedy|dp|exact}/{" + String.join("|", IMPORTANCES) + "}, with "
+              + SHARING_SUFFIX + " appended to share GPUs");
     }
     String strategy = parts[0].substring("rampa-".length());
     Strategies.named(strategy); // fails fast, naming the available strategies

@@ -1,6 +1,7 @@
 package org.rampa.examples.sim;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import org.rampa.strategy.SolveStatus;
 
@@ -16,6 +17,7 @@ import org.rampa.strategy.SolveStatus;
  * @param decisionNanos every planning call's wall time
  * @param rejectionReasons why arrivals were rejected, by reason, with counts
  * @param freeGpusAtRejection mean free GPUs per type at the moments arrivals were rejected
+ * @param capacity what the run did with parts of GPUs and how fragmented it left the cluster
  */
 public record RunResult(
     String scheduler,
@@ -33,7 +35,30 @@ public record RunResult(
     Map<String, Integer> arrivalsByClass,
     Map<String, Integer> rejectionReasons,
     Map<String, Double> freeGpusAtRejection,
-    double wallSeconds) {
+    double wallSeconds,
+    CapacityUse capacity) {
+
+  /**
+   * Sharing and fragmentation over one run.
+   *
+   * @param sharing whether the scheduler could place services on parts of GPUs
+   * @param sharedPlans admitted plans holding at least one GPU in part (an MPS share, a MIG slice)
+   * @param audited whether every admission was audited (always when sharing, and in experiment E4)
+   * @param auditFindings the services found missing their SLO when an admission was verified again
+   *     after its commit, incumbents sharing its GPUs included, each with its first violation
+   *     ({@link AdmissionAudit}; must be empty)
+   * @param meanFreeGpuEquivalents at arrivals, the mean free capacity in GPU-equivalents (whole free
+   *     GPUs, MPS compute left, unheld MIG instances)
+   * @param meanStrandedGpuEquivalents at arrivals, the mean part of it no class of the workload could
+   *     use ({@link StrandedCapacity})
+   */
+  public record CapacityUse(boolean sharing, int sharedPlans, boolean audited, List<String> auditFindings, double meanFreeGpuEquivalents,
+      double meanStrandedGpuEquivalents) {
+
+    public CapacityUse {
+      auditFindings = List.copyOf(auditFindings);
+    }
+  }
 
   public double admissionRatio() {
     return arrivals == 0 ? 0 : (double) admitted / arrivals;

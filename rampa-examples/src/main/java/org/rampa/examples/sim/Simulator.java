@@ -1,11 +1,13 @@
 package org.rampa.examples.sim;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.TreeMap;
 import org.rampa.domain.Cluster;
@@ -36,16 +38,34 @@ import org.rampa.verify.PlanRejectedException;
  * <p>Every plan {@code Rampa.place} returns has passed the plan verifier against the state it was
  * made on, and the commit re-checks that it fits: zero SLO violations is a measured result. A plan
  * the verifier rejects (a strategy bug) or the commit refuses is counted as a violation and not
- * admitted.
+ * admitted. A plan holding shares is admitted through the interference guard
+ * ({@link ClusterStateHolder#admit}), which keeps its request so that later admissions re-time it
+ * with its new co-runners; a plan of whole GPUs shares them with nobody and is committed. After
+ * every commit of a scheduler that shares GPUs (of every scheduler, in experiment E4) the simulator
+ * verifies the admission again on its own ({@link AdmissionAudit}): the newcomer, and every
+ * incumbent sharing a GPU with it.
  */
 public final class Simulator {
 
   private final Cluster cluster;
   private final WorkloadForecast workload;
+  private final Optional<StrandedCapacity> stranded;
+  private final AdmissionAudit audit = new AdmissionAudit();
 
   public Simulator(Cluster cluster, WorkloadForecast workload) {
+    this(cluster, workload, Optional.empty());
+  }
+
+  /**
+   * A simulator that measures what sharing does (experiment E4): it also samples, at every arrival,
+   * the free capacity no class could use ({@code stranded}), and audits every admission, whole GPUs
+   * included. Without it, only the admissions of schedulers that share GPUs are audited, so the
+   * whole-GPU experiment costs what it always did.
+   */
+  public Simulator(Cluster cluster, WorkloadForecast workload, Optional<StrandedCapacity> stranded) {
     this.cluster = cluster;
     this.workload = workload;
+    this.stranded = stranded;
   }
 
   /** True when a stage of {@code plan} holds part of a GPU (a strategy planned with sharing on). */
@@ -88,7 +108,12 @@ public final class Simulator {
     int admitted = 0;
     int violations = 0;
     int rejected = 0;
+    int sharedPlans = 0;
+    List<String> auditFindings = new ArrayList<>();
+    boolean audits = stranded.isPresent() || spec.sharing();
     double freePerNodeSum = 0;
+    double freeEquivalentSum = 0;
+    double strandedSum = 0;
     double now = 0;
 
     for (int i = 0; i < arrivals.size(); i++) {
@@ -104,6 +129,11 @@ public final class Simulator {
       now = a.timeSeconds();
       ClusterState state = holder.current();
       freePerNodeSum += meanFreePerNode(state);
+      if (stranded.isPresent()) {
+        StrandedCapacity.Sample sample = stranded.get().sample(state);
+        freeEquivalentSum += sample.freeGpuEquivalents();
+        strandedSum += sample.strandedGpuEquivalents();
+      }
 
       ServiceClass serviceClass = workload.classes().get(a.classIndex());
       String className = serviceClass.template().id();
@@ -132,6 +162,12 @@ public final class Simulator {
         Plan plan = result.plan().get();
         CommitResult commit = holdsShares(plan) ? admit(holder, scheduler, state, request, plan) : holder.commit(plan, state.version());
         if (commit.outcome() == Outcome.COMMITTED) {
+          if (audits) {
+            auditFindings.addAll(audit.violations(state, commit.state(), request, plan));
+          }
+          if (holdsShares(plan)) {
+            sharedPlans++;
+          }
           changeHeld(heldShareByType, commit.state(), plan.serviceId(), +1);
           departures.add(new Departure(a.timeSeconds() + a.lifetimeSeconds(), plan.serviceId()));
           admitted++;
@@ -156,7 +192,9 @@ public final class Simulator {
     });
     return new RunResult(spec.name(), offeredLoad, seed, arrivals.size(), admitted, violations, gpuHours, utilisation,
         arrivals.isEmpty() ? 0 : freePerNodeSum / arrivals.size(), decisions, statuses, admittedByClass, arrivalsByClass,
-        reasons, freeAtRejection, (System.nanoTime() - wallStart) / 1e9);
+        reasons, freeAtRejection, (System.nanoTime() - wallStart) / 1e9,
+        new RunResult.CapacityUse(spec.sharing(), sharedPlans, audits, auditFindings, arrivals.isEmpty() ? 0 : freeEquivalentSum / arrivals.size(),
+            arrivals.isEmpty() ? 0 : strandedSum / arrivals.size()));
   }
 
   /** Counts one rejection and the free GPUs by type it happened with; returns the new count. */

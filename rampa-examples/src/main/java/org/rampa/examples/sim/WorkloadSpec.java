@@ -69,8 +69,11 @@ public record WorkloadSpec(@JsonProperty(required = true) List<Entry> classes) {
     if (classes.size() > MAX_CLASSES) {
       throw Invalid.value("workload.classes", classes.size() + " classes", "must be at most " + MAX_CLASSES);
     }
-    if (classes.contains(null)) {
-      throw Invalid.value("workload.classes[" + classes.indexOf(null) + "]", null, "must be a class");
+    // immutable lists (List.of) refuse even to look for null, so search by hand
+    for (int i = 0; i < classes.size(); i++) {
+      if (classes.get(i) == null) {
+        throw Invalid.value("workload.classes[" + i + "]", null, "must be a class");
+      }
     }
     classes = List.copyOf(classes);
   }
@@ -131,5 +134,32 @@ public record WorkloadSpec(@JsonProperty(required = true) List<Entry> classes) {
       e.add(new Entry("llama2-70b", "decode", 1024, 8, slo, 1, 8));
     }
     return new WorkloadSpec(e);
+  }
+
+  /**
+   * Small, latency-light services, where a whole GPU is mostly idle: batch-1 CNNs (ResNet-50,
+   * MobileNetV2), a BERT-base encoder pass over 128 tokens, and single decode steps of GPT-2 small
+   * and Llama-2-7B at 512 tokens of context, each at three SLO tightnesses, equally likely. The
+   * workload where placing services on parts of GPUs can pay (VastPipe experiment E4).
+   */
+  public static WorkloadSpec lightMix() {
+    List<Entry> e = new java.util.ArrayList<>();
+    for (SloClass slo : SloClass.values()) {
+      e.add(new Entry("resnet50", "model", 0, 1, slo, 1, 4));
+      e.add(new Entry("mobilenetv2", "model", 0, 1, slo, 1, 4));
+      e.add(new Entry("bert-base", "prefill", 128, 1, slo, 1, 4));
+      e.add(new Entry("gpt2-small", "decode", 512, 1, slo, 1, 4));
+      e.add(new Entry("llama2-7b", "decode", 512, 1, slo, 1, 4));
+    }
+    return new WorkloadSpec(e);
+  }
+
+  /** The built-in mixes by name: "standard" ({@link #standardMix()}) and "light" ({@link #lightMix()}). */
+  public static WorkloadSpec named(String name) {
+    return switch (name) {
+      case "standard" -> standardMix();
+      case "light" -> lightMix();
+      default -> throw Invalid.value("workload", name, "is not a built-in workload", "use standard or light");
+    };
   }
 }

@@ -56,6 +56,7 @@ class BadInputCorpusTest {
     trainCases();
     vastpipeCases();
     colocateExperimentCases();
+    vastpipeE4Cases();
     assertThat(cases).hasSizeGreaterThanOrEqualTo(100);
     return cases.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> {
       BadInputs.Run r = assertTimeoutPreemptively(java.time.Duration.ofSeconds(10), () -> BadInputs.run(c.args()));
@@ -523,5 +524,27 @@ class BadInputCorpusTest {
     bad("colocate: --from-csv not an e2.csv", args("colocate", "--from-csv", notRaw, "--out", out), "not-e2.csv", "header");
     Path file = Files.writeString(dir.resolve("e2-file"), "x");
     bad("colocate: experiment --out a file", args("colocate", "--cluster", "hetero", "--out", file), "--out", "e2-file", "not a folder");
+  }
+
+  private void vastpipeE4Cases() throws Exception {
+    String out = dir.resolve("e4").toString();
+    bad("vastpipe-e4: --seeds 0", args("vastpipe-e4", "--out", out, "--seeds", 0), "--seeds = 0", "[1, 1000]");
+    bad("vastpipe-e4: --arrivals 0", args("vastpipe-e4", "--out", out, "--arrivals", 0), "--arrivals = 0");
+    bad("vastpipe-e4: --loads 0", args("vastpipe-e4", "--out", out, "--loads", "16,0"), "--loads = 0", "(0, ");
+    bad("vastpipe-e4: --loads NaN", args("vastpipe-e4", "--out", out, "--loads", "NaN"), "--loads = NaN");
+    bad("vastpipe-e4: --lifetime 0", args("vastpipe-e4", "--out", out, "--lifetime", 0), "--lifetime = 0");
+    bad("vastpipe-e4: --threads 0", args("vastpipe-e4", "--out", out, "--threads", 0), "--threads = 0");
+    bad("vastpipe-e4: unknown workload", args("vastpipe-e4", "--out", out, "--workloads", "standard,heavy"), "--workloads = heavy",
+        "standard, light");
+    bad("vastpipe-e4: unknown planner", args("vastpipe-e4", "--out", out, "--planners", "rampa-greedy/magic"), "--planners",
+        "rampa-greedy/magic");
+    bad("vastpipe-e4: --time-limit PT0S", args("vastpipe-e4", "--out", out, "--time-limit", "PT0S"), "--time-limit");
+    bad("vastpipe-e4: unknown preset", args("vastpipe-e4", "--out", out, "--preset", "huge"), "preset = huge");
+    Path file = Files.writeString(dir.resolve("e4-file"), "x");
+    bad("vastpipe-e4: --out a file", args("vastpipe-e4", "--out", file), "--out", "e4-file", "not a folder");
+    bad("vastpipe-e4: a baseline with +sharing", args("vastpipe-e4", "--out", out, "--planners", "performance-first+sharing"),
+        "performance-first+sharing", "whole GPUs only");
+    bad("simulate: a strategy that cannot share with +sharing", args("simulate", "--out", out, "--planners", "first-fit+sharing"),
+        "first-fit+sharing", "cannot share GPUs");
   }
 }

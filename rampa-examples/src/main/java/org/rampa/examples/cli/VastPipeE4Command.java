@@ -1,0 +1,158 @@
+package org.rampa.examples.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+import org.rampa.domain.Cluster;
+import org.rampa.domain.Invalid;
+import org.rampa.examples.experiment.Presets;
+import org.rampa.examples.experiment.SharingExperiment;
+import org.rampa.examples.sim.ArrivalTrace;
+import org.rampa.strategy.StrategyOptions;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "vastpipe-e4", mixinStandardHelpOptions = true,
+    description = "VastPipe experiment E4, RAMPA with sharing: the admission experiment with every planner holding whole GPUs only and, "
+        + "where it can, allowed to place services on parts of GPUs (MPS shares), on the same arrivals. Reports admitted services, SLO "
+        + "violations (verifier-checked, incumbents included) and stranded capacity, mean and 95 % interval over seeds. "
+        + "Writes e4.csv, e4-summary.csv and a chart per workload (e4-WORKLOAD.png, .svg).")
+final class VastPipeE4Command implements Callable<Integer> {
+
+  /** The loads each built-in workload runs at unless --loads says otherwise. */
+  static final Map<String, List<Double>> DEFAULT_LOADS = Map.of(
+      "standard", List.of(16.0, 32.0, 48.0),
+      "light", List.of(48.0, 96.0, 192.0, 384.0));
+
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--workloads", split = ",", defaultValue = "standard,light",
+      description = "Built-in workloads: standard (the admission experiment's mix) and light (batch-1 CNNs, a BERT-base pass, decode steps). "
+          + "Default: ${DEFAULT-VALUE}.")
+  List<String> workloads;
+
+  @Option(names = "--planners", split = ",", defaultValue = "performance-first,rampa-greedy/scarcity,rampa-greedy/capability",
+      description = "Planners, each run on whole GPUs and, if its strategy can share (rampa-greedy, rampa-dp), once more with sharing on. "
+          + "Default: ${DEFAULT-VALUE}.")
+  List<String> planners;
+
+  @Option(names = "--loads", split = ",",
+      description = "Offered loads in Erlangs for every workload, each in (0, 1e6] (default: standard 16,32,48; light 48,96,192,384).")
+  List<Double> loads;
+
+  @Option(names = "--preset", defaultValue = "small", description = "Cluster: small, large or a cluster JSON file. Default: ${DEFAULT-VALUE}.")
+  String preset;
+
+  @Option(names = "--arrivals", defaultValue = "400", description = "Arrivals per load and seed, in [1, 1000000]. Default: ${DEFAULT-VALUE}.")
+  int arrivals;
+
+  @Option(names = "--lifetime", defaultValue = "3600", description = "Mean service lifetime in seconds, in (0, 1e8]. Default: ${DEFAULT-VALUE}.")
+  double lifetime;
+
+  @Option(names = "--seed", defaultValue = "1", description = "First seed. Default: ${DEFAULT-VALUE}.")
+  long seed;
+
+  @Option(names = "--seeds", defaultValue = "10", description = "Arrival sequences per load, in [1, 1000]. Default: ${DEFAULT-VALUE}.")
+  int seeds;
+
+  @Option(names = "--threads", description = "Runs executed in parallel (default: the machine's cores). Results do not depend on it.")
+  Integer threads;
+
+  @Option(names = "--time-limit", defaultValue = "PT2S", converter = IsoDuration.class,
+      description = "Time limit per placement decision (ISO-8601), at most PT24H. Default: ${DEFAULT-VALUE}.")
+  Duration timeLimit;
+
+  @Option(names = "--out", defaultValue = "rampa-results/e4", paramLabel = "DIR",
+      description = "Output folder, created if needed. Default: ${DEFAULT-VALUE}.")
+  Path out;
+
+  @Override
+  public Integer call() {
+    PrintWriter stdout = spec.commandLine().getOut();
+    checkSizes();
+    Cluster cluster = Presets.cluster(preset);
+    Map<String, List<Double>> byWorkload = new LinkedHashMap<>();
+    for (String w : workloads) {
+      if (!DEFAULT_LOADS.containsKey(w)) {
+        throw Invalid.value("--workloads", w, "is not a built-in workload", "use standard, light or both");
+      }
+      byWorkload.put(w, loads != null ? loads : DEFAULT_LOADS.get(w));
+    }
+    StrategyOptions options;
+    try {
+      options = StrategyOptions.builder().timeLimit(timeLimit).seed(seed).build();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--time-limit: " + e.getMessage(), e);
+    }
+    SharingExperiment experiment;
+    try {
+      experiment = new SharingExperiment(new SharingExperiment.Settings(cluster, byWorkload, arrivals, lifetime, seed, seeds, planners,
+          options, threads == null ? Runtime.getRuntime().availableProcessors() : threads));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--planners: " + e.getMessage(), e);
+    }
+    List<String> outputs = new ArrayList<>(List.of("e4.csv", "e4-summary.csv"));
+    byWorkload.keySet().forEach(w -> outputs.addAll(SharingExperiment.chartFiles(w)));
+    SimulateCommand.prepareOutput(out, outputs);
+    stdout.printf("VastPipe E4: %d GPUs on %d nodes, loads per workload %s, planners %s on whole GPUs and, where they can, with "
+            + "sharing; %d seeds x %d arrivals (seeds %d..%d)%n",
+        cluster.gpus().size(), cluster.nodes().size(), byWorkload, planners, seeds, arrivals, seed, seed + seeds - 1);
+    stdout.flush();
+    long t0 = System.nanoTime();
+    List<SharingExperiment.WorkloadResult> results;
+    try (ProgressBar bar = new ProgressBarBuilder().setTaskName("e4").setInitialMax(experiment.taskCount())
+        .setStyle(ProgressBarStyle.ASCII).setConsumer(new me.tongfei.progressbar.ConsoleProgressBarConsumer(System.err))
+        .continuousUpdate().build()) {
+      results = experiment.run(bar::step);
+    }
+    List<SharingExperiment.Row> rows = SharingExperiment.summarise(results);
+    SharingExperiment.printTable(rows, stdout);
+    SharingExperiment.writeCsv(results, out.resolve("e4.csv"));
+    SharingExperiment.writeSummaryCsv(rows, out.resolve("e4-summary.csv"));
+    SharingExperiment.writeCharts(rows, cluster.gpus().size(), out);
+    stdout.printf("%d runs in %.1f s. Wrote %s to %s%n", experiment.taskCount(), (System.nanoTime() - t0) / 1e9, String.join(", ", outputs), out);
+    return 0;
+  }
+
+  private void checkSizes() {
+    if (arrivals < 1 || arrivals > ArrivalTrace.MAX_ARRIVALS) {
+      throw Invalid.value("--arrivals", arrivals, "must lie in [1, " + ArrivalTrace.MAX_ARRIVALS + "]");
+    }
+    if (loads != null) {
+      if (loads.isEmpty() || loads.size() > SimulateCommand.MAX_LOADS) {
+        throw Invalid.value("--loads", loads, "must list 1 to " + SimulateCommand.MAX_LOADS + " loads");
+      }
+      for (double load : loads) {
+        if (!(load > 0 && load <= SimulateCommand.MAX_LOAD)) {
+          throw Invalid.value("--loads", load, "each load must lie in (0, " + SimulateCommand.MAX_LOAD + "] Erlangs", "--loads 48,96");
+        }
+      }
+    }
+    if (seeds < 1 || seeds > SimulateCommand.MAX_SEEDS) {
+      throw Invalid.value("--seeds", seeds, "must lie in [1, " + SimulateCommand.MAX_SEEDS + "]", "--seeds 10");
+    }
+    if (threads != null && (threads < 1 || threads > SimulateCommand.MAX_THREADS)) {
+      throw Invalid.value("--threads", threads, "must lie in [1, " + SimulateCommand.MAX_THREADS + "]", "leave it out to use every core");
+    }
+    if (!(lifetime > 0 && lifetime <= ArrivalTrace.MAX_SECONDS)) {
+      throw Invalid.value("--lifetime", lifetime, "must lie in (0, " + ArrivalTrace.MAX_SECONDS + "] seconds", "--lifetime 3600 for one hour");
+    }
+    if (planners.isEmpty() || planners.size() > SimulateCommand.MAX_PLANNERS) {
+      throw Invalid.value("--planners", planners.size() + " planners", "must list 1 to " + SimulateCommand.MAX_PLANNERS);
+    }
+    if (workloads.isEmpty()) {
+      throw Invalid.value("--workloads", "[]", "name at least one workload", "standard, light");
+    }
+  }
+}

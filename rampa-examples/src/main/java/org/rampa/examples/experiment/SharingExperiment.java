@@ -1,0 +1,253 @@
+package org.rampa.examples.experiment;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.VectorGraphicsEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.rampa.domain.Cluster;
+import org.rampa.domain.Invalid;
+import org.rampa.examples.sim.RunResult;
+import org.rampa.examples.sim.WorkloadSpec;
+import org.rampa.strategy.StrategyOptions;
+
+/**
+ * VastPipe experiment E4, RAMPA with sharing: the admission experiment on the same arrivals with
+ * every planner holding whole GPUs only and, for every planner that can share
+ * ({@link Schedulers#canShare}), once more allowed to place services on parts of GPUs, for one or
+ * more workloads. Per configuration and load it reports admitted services, SLO violations (plans
+ * the verifier or the commit refused, plus services the simulator's own audit found missing their
+ * SLO after an admission: both must be 0) and fragmentation (free capacity no class of the workload
+ * could use), each as a mean with a 95 % interval over the seeds; gains are paired per seed.
+ */
+public final class SharingExperiment {
+
+  /**
+   * The experiment's settings.
+   *
+   * @param loads offered loads (Erlangs) per workload name ("standard", "light"), in run order
+   */
+  public record Settings(Cluster cluster, Map<String, List<Double>> loads, int arrivals, double meanLifetimeSeconds,
+      long firstSeed, int seeds, List<String> planners, StrategyOptions options, int threads) {
+
+    public Settings {
+      if (loads.isEmpty()) {
+        throw Invalid.value("workloads", "[]", "name at least one workload", "standard, light");
+      }
+      loads = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(loads));
+      loads.keySet().forEach(WorkloadSpec::named); // fails fast on an unknown name
+      planners = List.copyOf(planners);
+    }
+
+    /** Every planner, then with sharing every one that can share. */
+    List<String> schedulers() {
+      List<String> out = new ArrayList<>();
+      for (String p : planners) {
+        out.add(p);
+        if (Schedulers.canShare(p)) {
+          out.add(p + Schedulers.SHARING_SUFFIX);
+        }
+      }
+      return out;
+    }
+
+    AdmissionExperiment.Settings admission(String workload) {
+      return new AdmissionExperiment.Settings(cluster, WorkloadSpec.named(workload).resolve(cluster), loads.get(workload), arrivals,
+          meanLifetimeSeconds, firstSeed, seeds, schedulers(), options, threads, 0, true);
+    }
+  }
+
+  /** The runs of one workload. */
+  public record WorkloadResult(String workload, ExperimentResult result) {}
+
+  /**
+   * One planner in one sharing mode at one load of one workload: means and 95 % intervals over
+   * seeds. Gains are in percent, taken per seed (every configuration saw the same arrivals).
+   *
+   * @param planner the planner's name without {@value Schedulers#SHARING_SUFFIX}
+   * @param gainOverWhole with sharing, the gain over the same planner on whole GPUs; empty without
+   * @param gainOverPerformanceFirst the gain over performance-first on whole GPUs, when it ran
+   * @param violations plans refused by the verifier or the commit, plus audit findings, over all seeds
+   */
+  public record Row(String workload, String planner, boolean sharing, double load, int seeds, Interval admitted,
+      java.util.Optional<Interval> gainOverWhole, java.util.Optional<Interval> gainOverPerformanceFirst, Interval stranded,
+      Interval free, Interval sharedPlans, int violations) {
+
+    /** "rampa-greedy/scarcity, sharing on". */
+    public String label() {
+      return planner + (sharing ? ", sharing on" : ", sharing off");
+    }
+  }
+
+  private final Map<String, AdmissionExperiment> experiments = new LinkedHashMap<>();
+
+  /** Checks every setting (planner names included) before anything runs. */
+  public SharingExperiment(Settings settings) {
+    settings.loads().keySet().forEach(w -> experiments.put(w, new AdmissionExperiment(settings.admission(w))));
+  }
+
+  /** How many runs {@link #run} executes. */
+  public int taskCount() {
+    return experiments.values().stream().mapToInt(e -> e.taskCount(false)).sum();
+  }
+
+  /** Every planner, both modes, every load and seed of every workload; {@code progress} is told after each run. */
+  public List<WorkloadResult> run(Runnable progress) {
+    List<WorkloadResult> out = new ArrayList<>();
+    experiments.forEach((w, e) -> out.add(new WorkloadResult(w, e.run(progress))));
+    return out;
+  }
+
+  /** The statistics per workload, load and configuration (planner and sharing mode), in run order. */
+  public static List<Row> summarise(List<WorkloadResult> results) {
+    List<Row> rows = new ArrayList<>();
+    for (WorkloadResult w : results) {
+      ExperimentResult r = w.result();
+      boolean hasReference = r.schedulers().contains(ExperimentSummary.PERFORMANCE_FIRST);
+      for (double load : r.loads()) {
+        for (String scheduler : r.schedulers()) {
+          List<RunResult> runs = r.runs(scheduler, load);
+          boolean sharing = runs.get(0).capacity().sharing();
+          String planner = baseName(scheduler);
+          rows.add(new Row(w.workload(), planner, sharing, load, runs.size(), r.admitted(scheduler, load),
+              sharing ? java.util.Optional.of(r.gainPercent(scheduler, planner, load)) : java.util.Optional.empty(),
+              hasReference ? java.util.Optional.of(r.gainPercent(scheduler, ExperimentSummary.PERFORMANCE_FIRST, load))
+                  : java.util.Optional.empty(),
+              over(runs, x -> x.capacity().meanStrandedGpuEquivalents()), over(runs, x -> x.capacity().meanFreeGpuEquivalents()),
+              over(runs, x -> x.capacity().sharedPlans()), violations(runs)));
+        }
+      }
+    }
+    return rows;
+  }
+
+  private static String baseName(String scheduler) {
+    return scheduler.endsWith(Schedulers.SHARING_SUFFIX)
+        ? scheduler.substring(0, scheduler.length() - Schedulers.SHARING_SUFFIX.length())
+        : scheduler;
+  }
+
+  private static Interval over(List<RunResult> runs, ToDoubleFunction<RunResult> metric) {
+    return Interval.of(runs.stream().mapToDouble(metric).toArray());
+  }
+
+  private static int violations(List<RunResult> runs) {
+    if (!runs.stream().allMatch(r -> r.capacity().audited())) {
+      throw new IllegalStateException("E4 reports audited violations, but a run was not audited");
+    }
+    return runs.stream().mapToInt(x -> x.violations() + x.capacity().auditFindings().size()).sum();
+  }
+
+  /** One line per workload, load and configuration. */
+  public static void printTable(List<Row> rows, PrintWriter out) {
+    out.printf("%-9s %6s %-38s %5s %15s %16s %16s %5s %13s %13s %8s%n", "workload", "load", "planner", "seeds", "admitted",
+        "gain vs whole %", "gain vs perf-1st", "viol", "stranded GPUs", "free GPUs", "shared");
+    for (Row r : rows) {
+      out.printf(Locale.ROOT, "%-9s %6.1f %-38s %5d %15s %16s %16s %5d %13s %13s %8.1f%n", r.workload(), r.load(), r.label(), r.seeds(),
+          r.admitted().format(1), r.gainOverWhole().map(i -> i.format(1)).orElse("-"),
+          r.gainOverPerformanceFirst().map(i -> i.format(1)).orElse("-"), r.violations(), r.stranded().format(2), r.free().format(2),
+          r.sharedPlans().mean());
+    }
+  }
+
+  /** Every run, one row each, with its workload, planner, sharing mode and seed. */
+  public static void writeCsv(List<WorkloadResult> results, Path file) {
+    StringBuilder b = new StringBuilder("workload,planner,sharing,offered_load,seed,arrivals,admitted,admission_ratio,"
+        + "refused_by_verifier_or_commit,audited_slo_violations,shared_plans,mean_free_gpu_equivalents,mean_stranded_gpu_equivalents,"
+        + "decision_p50_ms,decision_p99_ms,wall_s\n");
+    for (WorkloadResult w : results) {
+      for (RunResult r : w.result().runs()) {
+        String planner = baseName(r.scheduler());
+        b.append(String.format(Locale.ROOT, "%s,%s,%s,%.3f,%d,%d,%d,%.5f,%d,%d,%d,%.4f,%.4f,%.4f,%.4f,%.3f%n", w.workload(), planner,
+            r.capacity().sharing() ? "on" : "off", r.offeredLoad(), r.seed(), r.arrivals(), r.admitted(), r.admissionRatio(),
+            r.violations(), r.capacity().auditFindings().size(), r.capacity().sharedPlans(), r.capacity().meanFreeGpuEquivalents(),
+            r.capacity().meanStrandedGpuEquivalents(), r.decisionMillis(0.5), r.decisionMillis(0.99), r.wallSeconds()));
+      }
+    }
+    write(file, b);
+  }
+
+  /** The summary rows: every interval as mean, low and high (empty where a gain does not apply). */
+  public static void writeSummaryCsv(List<Row> rows, Path file) {
+    StringBuilder b = new StringBuilder("workload,planner,sharing,offered_load,seeds");
+    for (String m : List.of("admitted", "gain_vs_whole_percent", "gain_vs_performance_first_percent", "stranded_gpu_eq", "free_gpu_eq",
+        "shared_plans")) {
+      b.append(',').append(m).append("_mean,").append(m).append("_low,").append(m).append("_high");
+    }
+    b.append(",slo_violations\n");
+    for (Row r : rows) {
+      b.append(String.format(Locale.ROOT, "%s,%s,%s,%.3f,%d", r.workload(), r.planner(), r.sharing() ? "on" : "off", r.load(), r.seeds()));
+      for (java.util.Optional<Interval> i : List.of(java.util.Optional.of(r.admitted()), r.gainOverWhole(), r.gainOverPerformanceFirst(),
+          java.util.Optional.of(r.stranded()), java.util.Optional.of(r.free()), java.util.Optional.of(r.sharedPlans()))) {
+        b.append(i.map(x -> String.format(Locale.ROOT, ",%.4f,%.4f,%.4f", x.mean(), x.low(), x.high())).orElse(",,,"));
+      }
+      b.append(String.format(Locale.ROOT, ",%d%n", r.violations()));
+    }
+    write(file, b);
+  }
+
+  /** The file names {@link #writeCharts} writes for {@code workload}. */
+  public static List<String> chartFiles(String workload) {
+    return List.of("e4-" + workload + ".png", "e4-" + workload + ".svg");
+  }
+
+  /**
+   * Per workload, admitted services against offered load: one colour per planner, a solid line
+   * with sharing on and a dashed one with it off, mean over seeds with the 95 % interval as error
+   * bars.
+   */
+  public static void writeCharts(List<Row> rows, int gpus, Path directory) {
+    for (String workload : rows.stream().map(Row::workload).distinct().toList()) {
+      XYChart chart = new XYChartBuilder().width(1000).height(620)
+          .title("E4: admitted services, sharing off and on (" + workload + " workload, " + gpus + " GPUs)")
+          .xAxisTitle("offered load (Erlangs: arrival rate x mean lifetime)")
+          .yAxisTitle("admitted services (mean, 95 % interval over seeds)").build();
+      chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideS);
+      chart.getStyler().setMarkerSize(6);
+      List<Row> mine = rows.stream().filter(r -> r.workload().equals(workload)).toList();
+      java.awt.Color[] palette = chart.getStyler().getSeriesColors();
+      List<String> planners = mine.stream().map(Row::planner).distinct().toList();
+      for (String label : mine.stream().map(Row::label).distinct().toList()) {
+        List<Row> series = mine.stream().filter(r -> r.label().equals(label)).toList();
+        java.awt.Color colour = palette[planners.indexOf(series.get(0).planner()) % palette.length];
+        XYSeries line = chart.addSeries(label, series.stream().mapToDouble(Row::load).toArray(),
+            series.stream().mapToDouble(r -> r.admitted().mean()).toArray(),
+            series.stream().mapToDouble(r -> r.admitted().halfWidth()).toArray());
+        line.setLineColor(colour);
+        line.setMarkerColor(colour);
+        if (!series.get(0).sharing()) {
+          line.setLineStyle(org.knowm.xchart.style.lines.SeriesLines.DASH_DASH);
+        }
+      }
+      List<String> files = chartFiles(workload);
+      try {
+        Files.createDirectories(directory);
+        BitmapEncoder.saveBitmap(chart, directory.resolve(files.get(0)).toString(), BitmapEncoder.BitmapFormat.PNG);
+        VectorGraphicsEncoder.saveVectorGraphic(chart, directory.resolve(files.get(1)).toString(),
+            VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot write the chart to " + directory, e);
+      }
+    }
+  }
+
+  private static void write(Path file, CharSequence text) {
+    try {
+      Files.createDirectories(file.toAbsolutePath().getParent());
+      Files.writeString(file, text);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + file, e);
+    }
+  }
+}
