@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "evaluate-policy", mixinStandardHelpOptions = true,
     description = "Compare the learned co-location policy with the heuristic, the baselines and the column-generation bound on"
-        + " held-out demand mixes; prints mean and 95 % intervals and the policy's decision times, writes a CSV.")
+        + " held-out demand mixes; prints mean and 95 %% intervals and the policy's decision times, writes a CSV.")
 final class EvaluatePolicyCommand implements Callable<Integer> {
   static final int MAX_MIXES = 1000;
 

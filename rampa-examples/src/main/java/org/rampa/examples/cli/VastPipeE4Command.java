@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "vastpipe-e4", mixinStandardHelpOptions = true,
     description = "VastPipe experiment E4, RAMPA with sharing: the admission experiment with every planner holding whole GPUs only and, "
         + "where it can, allowed to place services on parts of GPUs (MPS shares), on the same arrivals. Reports admitted services, SLO "
-        + "violations (verifier-checked, incumbents included) and stranded capacity, mean and 95 % interval over seeds. "
+        + "violations (verifier-checked, incumbents included) and stranded capacity, mean and 95 %% interval over seeds. "
         + "Writes e4.csv, e4-summary.csv and a chart per workload (e4-WORKLOAD.png, .svg).")
 final class VastPipeE4Command implements Callable<Integer> {
 
