@@ -291,22 +291,7 @@ final class ArcGenerator {
           need[a][b] = tin < 0 || tout < 0 ? -1 : leastReplicas(compute, tin + tout, cap);
         }
       }
-      List<Integer> counts = new ArrayList<>();
-      for (int[] row : need) {
-        for (int r : row) {
-          if (r > 0 && !counts.contains(r)) {
-            counts.add(r);
-          }
-        }
-      }
-      for (int r : counts) {
-        boolean nn = need[0][0] > 0 && need[0][0] <= r;
-        boolean nl = need[0][1] > 0 && need[0][1] <= r;
-        boolean ln = need[1][0] > 0 && need[1][0] <= r;
-        boolean betterIn = !nn && !nl;
-        boolean betterOut = !nn && !ln;
-        f.arcs.add(new Arc(i, j, t, r, s.index, compute, betterIn, betterOut, !nn && !(betterIn || betterOut)));
-      }
+      f.arcs.addAll(serialSlotArcs(i, j, t, s.index, compute, need));
     }
   }
 
@@ -322,5 +307,31 @@ final class ArcGenerator {
       return intra == net ? -1 : Math.min(intra, net);
     }
     return Math.max(intra, net);
+  }
+
+  /**
+   * SERIAL arcs of layers [i, j) on a slot from the replicas needed per (in side better?, out side
+   * better?) state ({@code need[a][b]}, ≤ 0 when impossible): one arc per distinct count, relying
+   * on exactly the states that count does not already cover with the worse links.
+   */
+  static List<Arc> serialSlotArcs(int i, int j, int t, int slot, double compute, int[][] need) {
+    List<Integer> counts = new ArrayList<>();
+    for (int[] row : need) {
+      for (int r : row) {
+        if (r > 0 && !counts.contains(r)) {
+          counts.add(r);
+        }
+      }
+    }
+    List<Arc> arcs = new ArrayList<>();
+    for (int r : counts) {
+      boolean nn = need[0][0] > 0 && need[0][0] <= r;
+      boolean nl = need[0][1] > 0 && need[0][1] <= r;
+      boolean ln = need[1][0] > 0 && need[1][0] <= r;
+      boolean betterIn = !nn && !nl;
+      boolean betterOut = !nn && !ln;
+      arcs.add(new Arc(i, j, t, r, slot, compute, betterIn, betterOut, !nn && !(betterIn || betterOut)));
+    }
+    return arcs;
   }
 }

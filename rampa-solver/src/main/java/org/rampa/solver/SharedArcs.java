@@ -333,21 +333,7 @@ final class SharedArcs {
         need[a][b] = tin < 0 || tout < 0 ? -1 : least.of(compute, tin + tout, cap);
       }
     }
-    List<Integer> counts = new ArrayList<>();
-    for (int[] row : need) {
-      for (int r : row) {
-        if (r > 0 && !counts.contains(r)) {
-          counts.add(r);
-        }
-      }
-    }
-    for (int r : counts) {
-      boolean nn = need[0][0] > 0 && need[0][0] <= r;
-      boolean nl = need[0][1] > 0 && need[0][1] <= r;
-      boolean ln = need[1][0] > 0 && need[1][0] <= r;
-      boolean betterIn = !nn && !nl;
-      boolean betterOut = !nn && !ln;
-      Arc a = new Arc(i, j, t, r, slot.index, compute, betterIn, betterOut, !nn && !(betterIn || betterOut));
+    for (Arc a : ArcGenerator.serialSlotArcs(i, j, t, slot.index, compute, need)) {
       a.share = new SharedUse(key, keyIndex, level, memory, fresh, parts, partAlpha);
       f.arcs.add(a);
     }
