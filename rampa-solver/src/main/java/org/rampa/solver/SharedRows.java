@@ -234,8 +234,11 @@ final class SharedRows {
           Part p = shared.parts.get(a.share.parts[u]);
           for (int e = 0; e < p.incumbentStages.size(); e++) {
             int[] ik = p.incumbentStages.get(e);
+            if (ik[0] != i) {
+              continue; // another incumbent's stage: its index means nothing to this one's stages
+            }
             double delta = a.share.incumbentAlpha[u][e] - inc.alpha[ik[1]];
-            if (ik[0] == i && delta > 0) {
+            if (delta > 0) {
               raise.get(ik[1]).computeIfAbsent(p.gpu, g -> new ArrayList<>())
                   .add(new Term(a.share.partVariables[u], inc.alone[ik[1]] * delta * MICROS));
             }
