@@ -60,7 +60,7 @@ final class SimulateCommand implements Callable<Integer> {
 
   @Option(names = "--planners", split = ",",
       description = "Planners to compare (default: all baselines and greedy RAMPA with every importance; with --full also exact RAMPA with capability)."
-          + " A greedy or DP RAMPA planner with +sharing appended (rampa-greedy/capability+sharing) may place services on MPS shares; the offline"
+          + " A greedy, DP or exact RAMPA planner with +sharing appended (rampa-greedy/capability+sharing) may place services on MPS shares; the offline"
           + " bound counts whole GPUs, so such a planner may exceed it.")
   List<String> planners;
 

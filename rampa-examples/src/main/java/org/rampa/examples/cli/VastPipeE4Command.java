@@ -43,7 +43,7 @@ final class VastPipeE4Command implements Callable<Integer> {
   List<String> workloads;
 
   @Option(names = "--planners", split = ",", defaultValue = "performance-first,rampa-greedy/scarcity,rampa-greedy/capability",
-      description = "Planners, each run on whole GPUs and, if its strategy can share (rampa-greedy, rampa-dp), once more with sharing on. "
+      description = "Planners, each run on whole GPUs and, if its strategy can share (rampa-greedy, rampa-dp, rampa-exact), once more with sharing on. "
           + "Default: ${DEFAULT-VALUE}.")
   List<String> planners;
 

@@ -67,7 +67,7 @@ public final class Schedulers {
   public static final String SHARING_SUFFIX = "+sharing";
 
   /** The RAMPA strategies that can place shares ({@link SharingOptions}); the baselines hold whole GPUs. */
-  public static final List<String> SHARING_STRATEGIES = List.of("greedy", "dp");
+  public static final List<String> SHARING_STRATEGIES = List.of("greedy", "dp", "exact");
 
   /** True when {@code name} (a planner without {@value #SHARING_SUFFIX}) can run with sharing on. */
   public static boolean canShare(String name) {
