@@ -159,7 +159,7 @@ final class CoRunnerTimes {
   }
 
   /** Everything on {@code gpu} but stage {@code stage} of {@code service}. */
-  private List<CoRunner> others(ClusterState state, String service, int stage, String gpu) {
+  List<CoRunner> others(ClusterState state, String service, int stage, String gpu) {
     List<CoRunner> others = new ArrayList<>();
     for (String id : state.servicesOn(gpu)) {
       Allocation a = state.allocations().get(id);
@@ -181,7 +181,7 @@ final class CoRunnerTimes {
     return others;
   }
 
-  private CoRunner coRunner(ClusterState state, Allocation allocation, int stage, String gpu) {
+  CoRunner coRunner(ClusterState state, Allocation allocation, int stage, String gpu) {
     Memo.Entry entry = memo.entry(state, allocation, performance);
     return entry.coRunners().computeIfAbsent(stage + "\u0000" + gpu, k -> {
       ServiceRequest request = allocation.request().get();

@@ -112,6 +112,20 @@ public final class InterferenceGuard {
     return cap;
   }
 
+  /**
+   * Everything {@code state} holds on {@code gpu} as co-runners, but stage {@code stage} of
+   * {@code service}: the neighbours this guard re-times that stage against. Holdings without a
+   * request and plan count as fully memory-bound.
+   */
+  public List<CoRunner> coRunnersOn(ClusterState state, String gpu, String service, int stage) {
+    return times.others(state, service, stage, gpu);
+  }
+
+  /** Stage {@code stage} of {@code service} (placed in {@code state} with its request and plan) on {@code gpu}, as a co-runner. */
+  public CoRunner coRunnerOf(ClusterState state, String service, int stage, String gpu) {
+    return times.coRunner(state, state.allocations().get(service), stage, gpu);
+  }
+
   private static List<CoRunner> corners(ClusterState state, String gpu, Placement placement) {
     return List.of(worstCase(state, gpu, placement, 1, 1), worstCase(state, gpu, placement, 1, 0),
         worstCase(state, gpu, placement, 0, 1), worstCase(state, gpu, placement, 0, 0));

@@ -3,20 +3,18 @@ package org.rampa.solver;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.rampa.domain.Allocation;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.GpuType;
-import org.rampa.domain.Holding;
 import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.Stage;
-import org.rampa.domain.share.MigSlice;
 import org.rampa.domain.share.MpsShare;
 import org.rampa.domain.share.Placement;
+import org.rampa.domain.share.Whole;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.PlanEstimate;
 import org.rampa.perf.SloPredicate;
@@ -24,7 +22,7 @@ import org.rampa.perf.share.CoRunner;
 import org.rampa.perf.share.InterferenceModel;
 import org.rampa.perf.share.SharedStage;
 import org.rampa.strategy.SharedSlotMenu;
-import org.rampa.domain.share.Whole;
+import org.rampa.verify.InterferenceGuard;
 
 /**
  * The shared-GPU part of an {@link IntervalFlowFormulation} (SHARING.md section 5, "per service"),
@@ -115,6 +113,8 @@ final class SharedSlots {
   final ClusterState state;
   final PerformanceModel performance;
   final InterferenceModel interference;
+  /** Re-times incumbents exactly as the admission guard and the verifier do. */
+  private final InterferenceGuard guard;
   /** Per formulation type index: the MPS placements the menu offers on free GPUs of it. */
   final List<List<Placement>> freshKeys = new ArrayList<>();
   /** Per free GPU offering shares: its cost per {@link #freshKeys} entry of its type (NaN: not offered). */
@@ -139,6 +139,7 @@ final class SharedSlots {
     this.state = state;
     this.performance = performance;
     this.interference = interference;
+    this.guard = new InterferenceGuard(performance, interference);
     for (int t = 0; t < types.size(); t++) {
       typeIndex.put(types.get(t).name(), t);
       freshKeys.add(new ArrayList<>());
@@ -246,44 +247,14 @@ final class SharedSlots {
     return incumbents.size() - 1;
   }
 
-  /** Stage {@code k} of incumbent allocation {@code a} on GPU {@code gpu}, as a co-runner. */
+  /** Stage {@code k} of incumbent allocation {@code a} on GPU {@code gpu}, as a co-runner (the guard's view). */
   CoRunner incumbentCoRunner(Allocation a, int k, String gpu) {
-    Stage s = a.plan().get().stages().get(k);
-    GpuType type = state.cluster().typeOf(gpu);
-    Incumbent known = incumbentIndex.containsKey(a.serviceId()) ? incumbents.get(incumbentIndex.get(a.serviceId())) : null;
-    double alone = known != null ? known.alone[k]
-        : performance.estimate(a.request().get(), PerformanceModel.assignmentsOf(a.plan().get()), state.cluster())
-            .stageComputeSeconds().get(k);
-    SharedStage stage = new SharedStage(a.request().get().model(), s.from(), s.to(), a.request().get().slo().batchSize(), type,
-        state.partitioning(gpu), s.placement());
-    return CoRunner.of(a.serviceId(), stage, alone);
+    return guard.coRunnerOf(state, a.serviceId(), k, gpu);
   }
 
-  /**
-   * Everything on {@code gpu} as co-runners, but stage {@code stage} of {@code service} (none left
-   * out when {@code service} is null). Holdings without a plan count as fully memory-bound.
-   */
+  /** Everything on {@code gpu} as co-runners, but stage {@code stage} of {@code service} (the guard's view). */
   List<CoRunner> coRunnersOn(String gpu, String service, int stage) {
-    List<CoRunner> out = new ArrayList<>();
-    for (Allocation a : state.allocations().values()) {
-      if (a.plan().isPresent()) {
-        List<Stage> stages = a.plan().get().stages();
-        for (int k = 0; k < stages.size(); k++) {
-          if (stages.get(k).gpus().contains(gpu) && !(a.serviceId().equals(service) && k == stage)) {
-            out.add(incumbentCoRunner(a, k, gpu));
-          }
-        }
-      } else {
-        for (Holding h : a.holdings()) {
-          if (h.gpu().equals(gpu)) {
-            double share = state.computeFraction(h);
-            out.add(new CoRunner(a.serviceId(), h.placement(), share, 1, 1,
-                share * state.cluster().typeOf(gpu).effectiveBandwidthBytesPerSecond()));
-          }
-        }
-      }
-    }
-    return out;
+    return guard.coRunnersOn(state, gpu, service, stage);
   }
 
   /** The placement a stage needing {@code memory} bytes takes for {@code key}. */
