@@ -286,8 +286,8 @@ final class ArcGenerator {
       int[][] need = new int[2][2];
       for (int a = 0; a < 2; a++) {
         for (int b = 0; b < 2; b++) {
-          double tin = sideSeconds(s, i, a == 1);
-          double tout = sideSeconds(s, j, b == 1);
+          double tin = sideSeconds(f, s, i, a == 1);
+          double tout = sideSeconds(f, s, j, b == 1);
           need[a][b] = tin < 0 || tout < 0 ? -1 : leastReplicas(compute, tin + tout, cap);
         }
       }
@@ -300,7 +300,7 @@ final class ArcGenerator {
    * (the faster of intra and network) or worse state; -1 when there is no better state (no cut, or
    * both links take equally long).
    */
-  private double sideSeconds(Slot s, int cut, boolean better) {
+  static double sideSeconds(IntervalFlowFormulation f, Slot s, int cut, boolean better) {
     double net = cut > 0 && cut < f.layers ? f.networkSeconds[cut] : 0;
     double intra = cut > 0 && cut < f.layers ? s.intraSeconds[cut] : 0;
     if (better) {

@@ -328,8 +328,8 @@ final class SharedArcs {
     int[][] need = new int[2][2];
     for (int a = 0; a < 2; a++) {
       for (int b = 0; b < 2; b++) {
-        double tin = sideSeconds(slot, i, a == 1);
-        double tout = sideSeconds(slot, j, b == 1);
+        double tin = ArcGenerator.sideSeconds(f, slot, i, a == 1);
+        double tout = ArcGenerator.sideSeconds(f, slot, j, b == 1);
         need[a][b] = tin < 0 || tout < 0 ? -1 : least.of(compute, tin + tout, cap);
       }
     }
@@ -337,16 +337,6 @@ final class SharedArcs {
       a.share = new SharedUse(key, keyIndex, level, memory, fresh, parts, partAlpha);
       f.arcs.add(a);
     }
-  }
-
-  /** As {@link ArcGenerator}: a cut's transfer for a stage on {@code s} in its better or worse state; -1: no better state. */
-  private double sideSeconds(Slot s, int cut, boolean better) {
-    double net = cut > 0 && cut < f.layers ? f.networkSeconds[cut] : 0;
-    double intra = cut > 0 && cut < f.layers ? s.intraSeconds[cut] : 0;
-    if (better) {
-      return intra == net ? -1 : Math.min(intra, net);
-    }
-    return Math.max(intra, net);
   }
 
   private Arc add(int i, int j, int t, int r, int where, double compute, Placement key, int keyIndex, double level, long memory,
