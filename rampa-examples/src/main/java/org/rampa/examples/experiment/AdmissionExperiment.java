@@ -285,7 +285,7 @@ public final class AdmissionExperiment {
       }
       b.append('\n');
     }
-    write(file, b);
+    TextFiles.write(file, b);
   }
 
   /**
@@ -309,7 +309,7 @@ public final class AdmissionExperiment {
         b.append(String.format(Locale.ROOT, "offline-bound,%.3f,%d,%s,,,,,,%n", load, bound.get().n(), triple(bound)));
       }
     }
-    write(file, b);
+    TextFiles.write(file, b);
   }
 
   private static String triple(Optional<Interval> interval) {
@@ -323,20 +323,11 @@ public final class AdmissionExperiment {
       r.rejectionReasons().forEach((reason, count) -> b.append(String.format(Locale.ROOT, "%s,%.3f,%d,%d,\"%s\"%n",
           r.scheduler(), r.offeredLoad(), r.seed(), count, reason.replace("\"", "'"))));
     }
-    write(file, b);
+    TextFiles.write(file, b);
   }
 
   /** The admission chart, as admission.png and admission.svg in {@code directory}. */
   public static void writeChart(ExperimentResult result, String title, Path directory) {
     AdmissionChart.write(result, title, directory);
-  }
-
-  private static void write(Path file, CharSequence text) {
-    try {
-      Files.createDirectories(file.toAbsolutePath().getParent());
-      Files.writeString(file, text);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + file, e);
-    }
   }
 }

@@ -221,7 +221,7 @@ public final class OneGpuExperiment {
           .append(r.gain().map(x -> String.format(java.util.Locale.ROOT, "%.6f", x)).orElse("")).append(',')
           .append(r.status()).append(",\"").append(r.plan().replace("\"", "'")).append("\"\n");
     }
-    write(file, b.toString());
+    TextFiles.write(file, b.toString());
   }
 
   public static void writeSummaryCsv(List<Summary> summaries, java.nio.file.Path file) {
@@ -230,14 +230,6 @@ public final class OneGpuExperiment {
       b.append(String.format(java.util.Locale.ROOT, "%s,%s,%s,%s,%s,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f%n", s.source(), s.device(), s.tier(), gamma(s.gamma()),
           s.regime(), s.regime().equals("batch") ? Integer.toString(s.batch()) : "", s.mixes(), s.pairs(), s.triples(), s.all(), s.min(), s.max()));
     }
-    write(file, b.toString());
-  }
-
-  private static void write(java.nio.file.Path file, String text) {
-    try {
-      java.nio.file.Files.writeString(file, text);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException("cannot write " + file, e);
-    }
+    TextFiles.write(file, b.toString());
   }
 }

@@ -175,7 +175,7 @@ public final class SharingExperiment {
             r.capacity().meanStrandedGpuEquivalents(), r.decisionMillis(0.5), r.decisionMillis(0.99), r.wallSeconds()));
       }
     }
-    write(file, b);
+    TextFiles.write(file, b);
   }
 
   /** The summary rows: every interval as mean, low and high (empty where a gain does not apply). */
@@ -194,7 +194,7 @@ public final class SharingExperiment {
       }
       b.append(String.format(Locale.ROOT, ",%d%n", r.violations()));
     }
-    write(file, b);
+    TextFiles.write(file, b);
   }
 
   /** The file names {@link #writeCharts} writes for {@code workload}. */
@@ -239,15 +239,6 @@ public final class SharingExperiment {
       } catch (IOException e) {
         throw new UncheckedIOException("cannot write the chart to " + directory, e);
       }
-    }
-  }
-
-  private static void write(Path file, CharSequence text) {
-    try {
-      Files.createDirectories(file.toAbsolutePath().getParent());
-      Files.writeString(file, text);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + file, e);
     }
   }
 }
