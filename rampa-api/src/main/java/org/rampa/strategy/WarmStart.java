@@ -36,9 +36,25 @@ public final class WarmStart {
 
   /** The warm-start strategy's plan for {@code problem} within {@code remaining}, when it finds one. */
   public Optional<Plan> plan(PlacementProblem problem, Duration remaining) {
+    return strategy.place(withOptions(problem, ownOptions(problem, remaining))).plan();
+  }
+
+  /**
+   * As {@link #plan(PlacementProblem, Duration)}, keeping the caller's {@code sharing} choice: the
+   * warm start then searches the same shared slots as the caller (its strategy must accept the
+   * sharing options).
+   */
+  public Optional<Plan> plan(PlacementProblem problem, Duration remaining, SharingOptions sharing) {
+    return strategy.place(withOptions(problem, sharing.applyTo(ownOptions(problem, remaining)))).plan();
+  }
+
+  private static StrategyOptions ownOptions(PlacementProblem problem, Duration remaining) {
     Duration limit = remaining.compareTo(LEAST) < 0 ? LEAST : remaining;
-    StrategyOptions own = ImmutableStrategyOptions.copyOf(problem.options()).withTimeLimit(limit).withExtra(Map.of());
-    return strategy.place(new PlacementProblem(problem.request(), problem.state(), problem.importance(), problem.performance(), own,
-        problem.ticker())).plan();
+    return ImmutableStrategyOptions.copyOf(problem.options()).withTimeLimit(limit).withExtra(Map.of());
+  }
+
+  private static PlacementProblem withOptions(PlacementProblem problem, StrategyOptions options) {
+    return new PlacementProblem(problem.request(), problem.state(), problem.importance(), problem.performance(), options,
+        problem.ticker());
   }
 }

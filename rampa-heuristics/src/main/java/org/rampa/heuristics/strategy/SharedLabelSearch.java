@@ -15,12 +15,11 @@ import org.rampa.perf.SloPredicate;
 import org.rampa.perf.StageAssignment;
 import org.rampa.perf.StageCursor;
 import org.rampa.perf.TransferMode;
-import org.rampa.strategy.ImmutableStrategyOptions;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.SolveStatus;
-import org.rampa.strategy.StrategyOptions;
 import org.rampa.strategy.TimeBudget;
+import org.rampa.strategy.WarmStart;
 
 /**
  * The label-setting search ("dp") over the shared-slot menu, when sharing is on: the same shortest
@@ -96,6 +95,9 @@ final class SharedLabelSearch {
   private long finalCheckRejected;
   /** Some node's intra link is slower than the network at some cut: spreading a stage may then speed it up. */
   private final boolean slowNodes;
+
+  /** Greedy on the same shared slots gives the search its first incumbent. */
+  private static final WarmStart WARM_START = WarmStart.from(new GreedyStrategy());
 
   SharedLabelSearch(PlacementProblem problem, LabelSettingOptions options) {
     this.problem = problem;
@@ -183,11 +185,7 @@ final class SharedLabelSearch {
     }
     Optional<Plan> incumbent = Optional.empty();
     if (options.warmStart()) {
-      StrategyOptions own = options.sharing().applyTo(ImmutableStrategyOptions.copyOf(problem.options())
-          .withTimeLimit(budget.remaining().compareTo(java.time.Duration.ofMillis(1)) < 0 ? java.time.Duration.ofMillis(1) : budget.remaining())
-          .withExtra(Map.of()));
-      incumbent = new GreedyStrategy().place(new PlacementProblem(problem.request(), problem.state(), problem.importance(),
-          problem.performance(), own, problem.ticker())).plan();
+      incumbent = WARM_START.plan(problem, budget.remaining(), options.sharing());
       incumbent.ifPresent(p -> upperBound = p.cost());
     }
     queue.add(new Label(0, new int[pools.size()], Label.START, 0, 0, 0, 0, 0, null, 0, new int[0]));
