@@ -20,8 +20,8 @@ import org.rampa.domain.share.MpsShare;
 /**
  * The configurations the exact planner searches, per pool, in the aggregated form its integer
  * model needs: MIG layout types (how many instances of each usable profile a maximal layout has),
- * each service's best option per profile and its best whole-GPU option, and the undominated MPS
- * pairs as explicit columns.
+ * each service's best option per profile and its best whole-GPU option, the undominated MPS
+ * pairs as explicit columns, and the pipeline partitions' staged choices ({@link StagedChoices}).
  *
  * <p>Why aggregation is exact: MIG instances are isolated (α = 1), so an instance's throughput
  * depends only on its profile and the option it runs, never on its GPU or start. A plan is therefore
@@ -55,16 +55,28 @@ final class ColocationSpace {
 
   private final ColocationProblem problem;
   private final List<Pool> pools = new ArrayList<>();
+  private final StagedChoices.Space staged;
 
   ColocationSpace(ColocationProblem problem, SegmentMenu menu) {
     this.problem = problem;
     for (int k = 0; k < problem.pools().size(); k++) {
       pools.add(pool(k, menu));
     }
+    this.staged = StagedChoices.of(problem, menu, pools);
   }
 
   List<Pool> pools() {
     return pools;
+  }
+
+  /** The ways the services' pipeline partitions can run ({@link StagedChoices}). */
+  List<StagedChoices.Choice> stagedChoices() {
+    return staged.choices();
+  }
+
+  /** The partitions not searched for having too many cap vectors; empty when every partition is. */
+  List<String> skippedPartitions() {
+    return staged.skipped();
   }
 
   /** False when some pool had too many MPS pairs to enumerate, so they are not searched there. */
@@ -108,7 +120,7 @@ final class ColocationSpace {
       boolean usable = false;
       for (int i = 0; i < services.size(); i++) {
         options[i] = menu.best(type, services.get(i).id(), p.name()).orElse(null);
-        usable |= options[i] != null;
+        usable |= options[i] != null || StagedChoices.runsStageOn(menu, type, services.get(i), p.name());
       }
       if (usable) {
         profiles.add(p.name());
@@ -160,6 +172,11 @@ final class ColocationSpace {
     List<ColocationService> capable = new ArrayList<>();
     for (ColocationService s : problem.services()) {
       Segment alone = new Segment(s.id(), new MpsShare(0.5, s.processMemoryBytes()), s.batches().get(0));
+      try {
+        alone.placement().requireOn(pool.partitioning());
+      } catch (IllegalArgumentException e) {
+        continue; // its process holds more memory than the GPU has: no MPS share can run it
+      }
       if (ColocationPerformance.evaluate(problem, new GpuConfiguration(type, List.of(alone))).isPresent()) {
         capable.add(s);
       }
