@@ -34,7 +34,7 @@ import org.rampa.strategy.SolveStatus;
  * one legal configuration of one GPU with its per-service throughput) in aggregated form ({@link
  * ColocationSpace}): integer counts of GPUs per MIG layout type, integer counts of instances of
  * each profile given to each service (at most as many as the chosen layouts provide), GPUs given
- * whole to a service, GPUs running one of the undominated MPS pairs, and for pipelined services
+ * whole to a service, GPUs running one of the undominated MPS pairs or triples, and for pipelined services
  * ({@link StagedChoices}) a 0/1 choice per partition of one vector of per-stage batch-time caps
  * with instance and whole-GPU counts per stage, the service served what its weakest stage serves
  * (a service may run whole and in stages at once, as the verifier allows). MIG instances are
@@ -50,9 +50,11 @@ import org.rampa.strategy.SolveStatus;
  *
  * <p>Searched: whole GPUs; MIG layouts with one service per instance (MPS processes inside an
  * instance included); two MPS tenants splitting a GPU as (s, 1 − s), s ∈ {0.2, 0.4, 0.5, 0.6, 0.8},
- * with α for exactly that pair (skipped, and said so, past 50 000 pair evaluations per pool); the
+ * with α for exactly that pair (skipped, and said so, past 50 000 pair evaluations per pool); three
+ * MPS tenants splitting it in thirds or as an order of (0.2, 0.2, 0.6) or (0.2, 0.4, 0.4), α for
+ * exactly that triple (skipped apart, and said so, past 50 000 triple evaluations per pool); the
  * warm start's own MPS configurations; pipeline stages on whole GPUs and MIG instances (up to 2 000
- * cap vectors per partition, else the partition is skipped and said so). Not searched: three or
+ * cap vectors per partition, else the partition is skipped and said so). Not searched: four or
  * more MPS tenants on one GPU; pipeline stages on MPS shares; time-sharing.
  */
 public final class PatternColocationPlanner implements ColocationPlanner {
@@ -92,6 +94,7 @@ public final class PatternColocationPlanner implements ColocationPlanner {
     Optional<Map<String, Integer>> hint = warm.flatMap(p -> counts(space, p, extra));
     ColocationObjective objective = problem.objective();
     String searched = (space.searchesAllMpsPairs() ? "" : ", MPS pairs not searched (too many)")
+        + (space.searchesAllMpsTriples() ? "" : ", MPS triples not searched (too many)")
         + (space.skippedPartitions().isEmpty() ? "" : ", pipeline partitions not searched (more than " + StagedChoices.CHOICES_PER_PARTITION_LIMIT
             + " cap vectors): " + space.skippedPartitions());
 
@@ -116,6 +119,7 @@ public final class PatternColocationPlanner implements ColocationPlanner {
     Optional<ColocationPlan> plan = integer.plan.or(() -> warm);
     String model = "exact: aggregated model over " + space.pools().stream().mapToInt(p -> p.layouts().size()).sum() + " layout types, "
         + space.pools().stream().mapToInt(p -> p.mpsPairs() == null ? 0 : p.mpsPairs().size()).sum() + " MPS pairs, "
+        + space.pools().stream().mapToInt(p -> p.mpsTriples() == null ? 0 : p.mpsTriples().size()).sum() + " MPS triples, "
         + space.stagedChoices().size() + " staged choices of pipeline partitions" + searched
         + ", LP relaxation " + lp.getAsDouble();
     if (plan.isEmpty()) {
@@ -191,7 +195,7 @@ public final class PatternColocationPlanner implements ColocationPlanner {
 
   /**
    * The integer model's values for a verified plan (variable name → count), so SCIP starts from it;
-   * its MPS configurations that are not among the enumerated pairs join {@code extra} as columns.
+   * its MPS configurations that are not among the enumerated pairs and triples join {@code extra} as columns.
    * Empty when some GPU of the plan is not in the searched space (it then only does not start SCIP).
    */
   private static Optional<Map<String, Integer>> counts(ColocationSpace space, ColocationPlan plan, List<ColocationColumn> extra) {
@@ -212,9 +216,9 @@ public final class PatternColocationPlanner implements ColocationPlanner {
       } else if (segs.stream().anyMatch(s -> s.placement() instanceof MpsShare)) {
         ColocationColumn col = space.column(gpu);
         String name = null;
-        List<ColocationColumn> pairs = pool.mpsPairs() == null ? List.of() : pool.mpsPairs();
-        for (int c = 0; c < pairs.size() && name == null; c++) {
-          name = pairs.get(c).key().equals(col.key()) ? Model.pair(k, c) : null;
+        List<ColocationColumn> sets = pool.mpsColumns();
+        for (int c = 0; c < sets.size() && name == null; c++) {
+          name = sets.get(c).key().equals(col.key()) ? Model.mps(k, c) : null;
         }
         for (int c = 0; c < extra.size() && name == null; c++) {
           name = extra.get(c).key().equals(col.key()) ? Model.extra(c) : null;
@@ -281,8 +285,8 @@ public final class PatternColocationPlanner implements ColocationPlanner {
       return "whole_" + k + "_" + i;
     }
 
-    static String pair(int k, int c) {
-      return "pair_" + k + "_" + c;
+    static String mps(int k, int c) {
+      return "mps_" + k + "_" + c;
     }
 
     static String extra(int c) {
@@ -364,9 +368,9 @@ public final class PatternColocationPlanner implements ColocationPlanner {
           }
         }
         stagedParts(pool, room, stageCover, gpus, integer);
-        List<ColocationColumn> pairs = pool.mpsPairs() == null ? List.of() : pool.mpsPairs();
-        for (int c = 0; c < pairs.size(); c++) {
-          gpus.add(column(pair(k, c), pairs.get(c), cover, integer));
+        List<ColocationColumn> sets = pool.mpsColumns();
+        for (int c = 0; c < sets.size(); c++) {
+          gpus.add(column(mps(k, c), sets.get(c), cover, integer));
         }
         for (int c = 0; c < extra.size(); c++) {
           if (extra.get(c).pool() == k) {
@@ -525,10 +529,10 @@ public final class PatternColocationPlanner implements ColocationPlanner {
             }
           }
         }
-        List<ColocationColumn> pairs = pool.mpsPairs() == null ? List.of() : pool.mpsPairs();
-        for (int c = 0; c < pairs.size(); c++) {
-          for (long j = value(pair(k, c)); j > 0; j--) {
-            out.add(pairs.get(c).configuration(type));
+        List<ColocationColumn> sets = pool.mpsColumns();
+        for (int c = 0; c < sets.size(); c++) {
+          for (long j = value(mps(k, c)); j > 0; j--) {
+            out.add(sets.get(c).configuration(type));
           }
         }
         for (int c = 0; c < extra.size(); c++) {
