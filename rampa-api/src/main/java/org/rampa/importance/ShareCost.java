@@ -26,10 +26,10 @@ import org.rampa.strategy.SharingOptions;
  * its usable capacity is the most placements of k that can still be created side by side next to
  * what is held, times k's share equivalent (the whole GPU: 1 while nothing is held; a MIG profile:
  * non-overlapping allowed starts within the compute slices left, while no contended holding runs;
- * an MPS level ℓ: ⌊free / ℓ⌋ copies within the client limit, while no MIG instance or whole
- * holding runs); what the GPU has free beyond it is stranded for k. Fragmentation is the
- * demand-weighted mean over entries of the stranded capacity after the holding less before it,
- * and never below 0 (a holding that fills a fragment costs its share equivalent, no less).
+ * an MPS level ℓ: ⌊free / ℓ⌋ copies within the client limit, while no MIG instance runs); what
+ * the GPU has free beyond it is stranded for k. Fragmentation is the demand-weighted mean over
+ * entries of the stranded capacity after the holding less before it, and never below 0 (a holding
+ * that fills a fragment costs its share equivalent, no less).
  *
  * <p>So {@code 3g@0}, which kills the only 4g placement, costs more than {@code 3g@4}; 0.2 MPS of
  * an empty GPU (which strands its room for the whole GPU and for MIG) more than 0.2 of a half-used
@@ -107,12 +107,13 @@ public final class ShareCost {
   /**
    * What is held on one GPU, as the menu sees it: the free share equivalent, the memory slices and
    * compute slices of held MIG instances, and the number of contended holdings (MPS, CU masks,
-   * templates, the whole GPU), which rule out MIG.
+   * templates, the whole GPU), which rule out MIG. A whole holding leaves nothing free, so nothing
+   * can be stranded beside it.
    */
-  private record Room(double free, List<int[]> migSlices, int migComputeSlices, int contended, boolean whole) {
+  private record Room(double free, List<int[]> migSlices, int migComputeSlices, int contended) {
 
     static Room of(ClusterState state, String gpu, GpuPartitioning parts) {
-      Room room = new Room(1, List.of(), 0, 0, false);
+      Room room = new Room(1, List.of(), 0, 0);
       for (Holding h : state.holdingsOn(gpu)) {
         room = room.with(h.placement(), parts);
       }
@@ -129,10 +130,9 @@ public final class ShareCost {
         }
         List<int[]> slices = new ArrayList<>(migSlices);
         slices.add(slice);
-        return new Room(Math.max(0, free - p.shareEquivalent(parts)), slices, migComputeSlices + profile.computeSlices(), contended, whole);
+        return new Room(Math.max(0, free - p.shareEquivalent(parts)), slices, migComputeSlices + profile.computeSlices(), contended);
       }
-      return new Room(Math.max(0, free - p.shareEquivalent(parts)), migSlices, migComputeSlices, contended + 1,
-          whole || p.shareEquivalent(parts) >= 1);
+      return new Room(Math.max(0, free - p.shareEquivalent(parts)), migSlices, migComputeSlices, contended + 1);
     }
 
     private boolean empty() {
@@ -166,7 +166,7 @@ public final class ShareCost {
     }
 
     double strandedForMps(GpuPartitioning parts, double level) {
-      if (!migSlices.isEmpty() || whole) {
+      if (!migSlices.isEmpty()) {
         return free;
       }
       int copies = Math.min((int) Math.floor(free / level + FIT_TOLERANCE), Math.max(0, parts.mpsClientLimit() - contended));
