@@ -1,11 +1,10 @@
 package org.rampa.importance;
 
-import org.rampa.catalog.SharingCatalog;
-import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Plan;
 import org.rampa.domain.Stage;
 import org.rampa.domain.share.Placement;
+import org.rampa.domain.share.Whole;
 
 /**
  * The importance of every GPU at one moment: the cost of holding the whole GPU. Holding a part of
@@ -29,14 +28,15 @@ public interface GpuCosts {
   }
 
   /**
-   * The cost of {@code plan}'s holdings on {@code cluster}: each GPU's cost times the share
-   * equivalent of the stage's placement on it (1 for a whole GPU).
+   * The cost of {@code plan}'s holdings, taken in {@code state} (the state the plan was planned on):
+   * each stage replica's {@link #of(ClusterState, String, Placement)}, the price every strategy's
+   * menu charges ({@code SharedSlotMenu}), so a plan's {@link Plan#cost()} can be checked against it.
    */
-  default double of(Plan plan, Cluster cluster) {
+  default double of(Plan plan, ClusterState state) {
     double cost = 0;
     for (Stage s : plan.stages()) {
       for (String gpu : s.gpus()) {
-        cost += of(gpu) * s.placement().shareEquivalent(SharingCatalog.standard().partitioningFor(cluster.typeOf(gpu)));
+        cost += s.placement() instanceof Whole ? of(gpu) : of(state, gpu, s.placement());
       }
     }
     return cost;

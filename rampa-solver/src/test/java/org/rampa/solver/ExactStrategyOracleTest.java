@@ -111,7 +111,7 @@ class ExactStrategyOracleTest {
     result.plan().ifPresent(plan -> {
       assertThat(new PlanVerifier(p.performance()).verify(p.request(), plan, p.state()).violations())
           .as(context).isEmpty();
-      double recomputed = p.importance().evaluate(p.state()).of(plan, p.state().cluster());
+      double recomputed = p.importance().evaluate(p.state()).of(plan, p.state());
       assertCostEquals(plan.cost(), recomputed, context);
     });
   }

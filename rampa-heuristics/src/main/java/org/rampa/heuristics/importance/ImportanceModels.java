@@ -15,8 +15,8 @@ import org.rampa.perf.PerformanceModel;
  * evaluation, so {@code window::snapshot} of a {@link SlidingWindowForecast} keeps them current
  * (call it from the window's own thread, or pass a fixed {@link WorkloadForecast}). A part of a
  * GPU costs the GPU's importance × the placement's share equivalent; the forecast-driven models
- * (scarcity, marginal acceptance loss) add the forecast-weighted fragmentation of the GPU's
- * placement menu ({@link org.rampa.importance.ShareCost}); see
+ * (scarcity, marginal acceptance loss) add, times the same importance, the free capacity the part
+ * strands for the forecast's demand ({@link org.rampa.importance.ShareCost}); see
  * {@link org.rampa.importance.GpuCosts#of(org.rampa.domain.ClusterState, String, org.rampa.domain.share.Placement)}.
  */
 public final class ImportanceModels {
@@ -50,8 +50,9 @@ public final class ImportanceModels {
   }
 
   /**
-   * Scarcity × future demand: D(t) / max(1, free(t)) for a GPU of type t, where free(t) counts the
-   * type's whole free GPUs and D(t) = Σ_c p_c / Σ_t' 1/n(c, t') over the types t that can serve
+   * Scarcity × future demand: D(t) / max(1, free(t)) for a GPU of type t, where free(t) is the
+   * type's free capacity in GPU-equivalents (whole free GPUs, plus compute left on MPS GPUs and unheld
+   * MIG instances) and D(t) = Σ_c p_c / Σ_t' 1/n(c, t') over the types t that can serve
    * forecast class c, n(c, t) being the fewest GPUs of type t that serve c alone. Each class's
    * arrivals are attributed to the types that can serve it in proportion to 1/n (how much of a
    * service one GPU provides), and each share uses n GPUs. Unit: demanded GPUs per forecast arrival

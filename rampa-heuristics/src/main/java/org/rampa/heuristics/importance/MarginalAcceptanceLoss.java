@@ -73,6 +73,8 @@ final class MarginalAcceptanceLoss implements ImportanceModel {
   private final int samples;
   private final long seed;
   private volatile Draws lastDraws;
+  // the oracle keeps its performance model to itself: the menu's demand is judged under the defaults
+  private final MenuDemand menuDemand = new MenuDemand(PerformanceModel.defaults());
   private final Map<CacheKey, Map<Equivalence, Double>> cache = new LinkedHashMap<>(16, 0.75f, true) {
     @Override
     protected boolean removeEldestEntry(Map.Entry<CacheKey, Map<Equivalence, Double>> eldest) {
@@ -146,8 +148,7 @@ final class MarginalAcceptanceLoss implements ImportanceModel {
       }
       return cost;
     };
-    // a class's memory is the same under every performance model (only times depend on its settings)
-    return new ForecastShareCosts(perGpu, state, f, PerformanceModel.defaults());
+    return new ForecastShareCosts(perGpu, () -> menuDemand.of(f, cluster));
   }
 
   private Map<Equivalence, Double> compute(

@@ -11,9 +11,13 @@ import org.rampa.importance.GpuCosts;
 import org.rampa.importance.ImportanceModel;
 
 /**
- * Scarcity × future demand: cost(g) = D(t) / max(1, free(t)) for g of type t, where free(t) counts
- * the whole free GPUs of type t in the state and D(t) is the forecast's expected demand for type t,
- * in GPUs per forecast arrival.
+ * Scarcity × future demand: cost(g) = D(t) / max(1, free(t)) for g of type t, where free(t) is
+ * the free capacity of type t in the state in GPU-equivalents (whole free GPUs, the compute left on
+ * GPUs in MPS mode, unheld MIG instances: {@link #freeGpuEquivalents}) and D(t) is the forecast's
+ * expected demand for type t, in GPUs per forecast arrival. D(t) counts whole GPUs, as the
+ * importance is the same whether or not the decision may share (a share's cost adds the room it
+ * strands, {@link org.rampa.importance.ShareCost}); free(t) counts what sharing leaves, so opening
+ * a GPU for MPS lowers the type's free capacity by the share taken, not by a whole GPU.
  *
  * <p>D(t): for each forecast class c (probability p_c), n(c, t) is the fewest GPUs of type t that
  * serve c alone ({@link TypeRequirements}; ∞ when t cannot). A GPU of t serves 1/n(c, t) of a
@@ -33,11 +37,13 @@ final class ScarcityImportance implements ImportanceModel {
 
   private final Supplier<WorkloadForecast> forecast;
   private final SingleTypeLayouts layouts;
+  private final MenuDemand menuDemand;
   private volatile DemandTable last;
 
   ScarcityImportance(Supplier<WorkloadForecast> forecast, SingleTypeLayouts layouts) {
     this.forecast = forecast;
     this.layouts = layouts;
+    this.menuDemand = new MenuDemand(layouts.performance());
   }
 
   @Override
@@ -50,12 +56,31 @@ final class ScarcityImportance implements ImportanceModel {
     Cluster cluster = state.cluster();
     WorkloadForecast f = forecast.get();
     Map<String, Double> demand = demand(f, cluster);
-    Capacity free = state.capacity();
+    Map<String, Double> free = freeGpuEquivalents(state);
     Map<String, Double> byType = new HashMap<>();
     for (GpuType t : cluster.gpuTypes()) {
-      byType.put(t.name(), demand.getOrDefault(t.name(), 0.0) / Math.max(1, free.count(t.name())));
+      byType.put(t.name(), demand.getOrDefault(t.name(), 0.0) / Math.max(1, free.getOrDefault(t.name(), 0.0)));
     }
-    return new ForecastShareCosts(gpu -> byType.get(cluster.gpu(gpu).type()), state, f, layouts.performance());
+    return new ForecastShareCosts(gpu -> byType.get(cluster.gpu(gpu).type()), () -> menuDemand.of(f, cluster));
+  }
+
+  /**
+   * Free capacity per type in GPU-equivalents: the whole free GPUs, plus the compute MPS GPUs have
+   * left (at most 1 each) and the share equivalents of unheld MIG instances. On a state of whole
+   * holdings only, exactly the whole free GPUs.
+   */
+  static Map<String, Double> freeGpuEquivalents(ClusterState state) {
+    Capacity capacity = state.capacity();
+    Cluster cluster = state.cluster();
+    Map<String, Double> free = new HashMap<>();
+    capacity.countByType().forEach((t, n) -> free.put(t, (double) n));
+    capacity.freeMpsShares().forEach((gpu, share) -> free.merge(cluster.gpu(gpu).type(), Math.min(1, share), Double::sum));
+    capacity.freeMigInstances().forEach((gpu, instances) -> {
+      for (var instance : instances) {
+        free.merge(cluster.gpu(gpu).type(), instance.shareEquivalent(state.partitioning(gpu)), Double::sum);
+      }
+    });
+    return free;
   }
 
   /** D(t) for every type of the cluster, in GPUs per forecast arrival. */

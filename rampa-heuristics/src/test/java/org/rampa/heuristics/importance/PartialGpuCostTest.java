@@ -86,9 +86,11 @@ class PartialGpuCostTest {
           double b = 0.01 + 0.99 * random.nextDouble();
           double lo = Math.min(a, b);
           double hi = Math.max(a, b);
+          // between two steps of the MPS menu the forecast models' cost is flat (a share pays for what it
+          // occupies or strands, the same room), so equal costs may differ in the last bit
           assertThat(costs.of(s, gpu, new MpsShare(lo, GIB)))
               .as("seed %d, %s: MPS %.4f vs %.4f", SEED, m.name(), lo, hi)
-              .isLessThanOrEqualTo(costs.of(s, gpu, new MpsShare(hi, GIB)));
+              .isLessThanOrEqualTo(costs.of(s, gpu, new MpsShare(hi, GIB)) + 1e-12);
         }
       }
     }
@@ -127,5 +129,21 @@ class PartialGpuCostTest {
     GpuCosts capability = ImportanceModels.capability().evaluate(s);
     assertThat(capability.of(s, gpu, new MigSlice("3g.40gb", 0))).isEqualTo(capability.of(s, gpu, new MigSlice("3g.40gb", 4)))
         .isEqualTo(capability.of(gpu) * 0.5);
+  }
+
+  @Test
+  void aQuarterOfAnEmptyGpuCostsLessThanTheWholeGpuWhenTheForecastCanUseTheRoomLeft() {
+    // the forecast's decode step meets its 1 s SLO alone on a quarter of an A100, so the 3/4 left
+    // still serves it three more times: taking the quarter must not cost as much as taking it all
+    Cluster single = ClusterPresets.of(Map.of("A100-SXM4-80GB", 1), 1, ClusterPresets.NETWORK_100G);
+    ClusterState s = ClusterState.empty(single);
+    String gpu = single.gpus().get(0).id();
+    for (ImportanceModel m : forecastModels()) {
+      GpuCosts costs = m.evaluate(s);
+      double quarter = costs.of(s, gpu, new MpsShare(0.25, 14 * GIB));
+      System.out.printf("%s on an empty A100-SXM4-80GB: whole %.4f, MPS 1/4 %.4f%n", m.name(), costs.of(gpu), quarter);
+      assertThat(costs.of(gpu)).as(m.name()).isPositive();
+      assertThat(quarter).as(m.name()).isLessThan(costs.of(gpu));
+    }
   }
 }

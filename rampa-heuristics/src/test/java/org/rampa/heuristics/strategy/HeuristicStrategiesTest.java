@@ -91,6 +91,6 @@ class HeuristicStrategiesTest {
   static void assertVerified(PlacementProblem problem, Plan plan, String msg) {
     Verification v = new PlanVerifier(problem.performance()).verify(problem.request(), plan, problem.state());
     assertThat(v.violations()).as(msg).isEmpty();
-    assertThat(plan.cost()).as(msg).isCloseTo(problem.importance().evaluate(problem.state()).of(plan, problem.state().cluster()), within(1e-9));
+    assertThat(plan.cost()).as(msg).isCloseTo(problem.importance().evaluate(problem.state()).of(plan, problem.state()), within(1e-9));
   }
 }
