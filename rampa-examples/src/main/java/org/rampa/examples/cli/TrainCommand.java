@@ -10,6 +10,7 @@ import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 import org.rampa.domain.Invalid;
+import org.rampa.examples.learned.DemandMixes;
 import org.rampa.examples.learned.Training;
 import org.rampa.heuristics.learned.CandidatePolicy;
 import org.rampa.heuristics.learned.ColocationEnvironment;
@@ -22,7 +23,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "train", mixinStandardHelpOptions = true,
-    description = "Train the learned co-location policy (REINFORCE) on random demand mixes around ParvaGPU's scenarios; writes the"
+    description = "Train the learned co-location policy (REINFORCE) on random demand mixes (around ParvaGPU's scenarios, E2's generated"
+        + " mixes scaled down, or both); writes the"
         + " weights (JSON), the learning curve (CSV) and its chart (PNG, SVG).")
 final class TrainCommand implements Callable<Integer> {
   /** Training plays every episode on a cluster of this size: beyond it an episode takes minutes. */
@@ -30,6 +32,11 @@ final class TrainCommand implements Callable<Integer> {
 
   @Spec
   CommandSpec spec;
+
+  @Option(names = "--mix-family", defaultValue = "parvagpu", paramLabel = "FAMILY",
+      description = "Mixes to train on: parvagpu (around ParvaGPU's six scenarios), e2 (E2's generated a100 mixes on the training cluster, "
+          + "E2's services per GPU, every batch regime), both (each mix either, with probability 1/2). Default: ${DEFAULT-VALUE}.")
+  String mixFamily;
 
   @Option(names = "--gpus", defaultValue = "32", description = "A100-80GB GPUs of the training cluster, in [1, " + MAX_GPUS + "]. Default: ${DEFAULT-VALUE}.")
   int gpus;
@@ -42,7 +49,7 @@ final class TrainCommand implements Callable<Integer> {
   long seed;
 
   @Option(names = "--mixes-per-update", defaultValue = "8", description = "Demand mixes per update, in [1, 1024]. Default: ${DEFAULT-VALUE}.")
-  int mixes;
+  int mixesPerUpdate;
 
   @Option(names = "--rollouts", defaultValue = "4",
       description = "Rollouts per mix, in [2, 64]; their mean return is the mix's baseline. Default: ${DEFAULT-VALUE}.")
@@ -76,6 +83,7 @@ final class TrainCommand implements Callable<Integer> {
     if (topK < 1 || topK > 1024) {
       throw Invalid.value("--top-k", topK, "must lie in [1, 1024]", "--top-k 8");
     }
+    DemandMixes.Family family = DemandMixes.Family.of(mixFamily);
     PolicyTrainer.Settings settings = settings();
     Path folder = out.toAbsolutePath().getParent();
     String stem = out.getFileName().toString().replaceFirst("\\.json$", "");
@@ -89,19 +97,19 @@ final class TrainCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--hidden: " + e.getMessage(), e);
     }
-    stdout.printf("Training the learned co-location policy: %d GPUs, %d updates x %d mixes x %d rollouts = %d episodes, seed %d%n",
-        gpus, settings.updates(), mixes, rollouts, settings.updates() * mixes * rollouts, seed);
+    stdout.printf("Training the learned co-location policy: %d GPUs, %d updates x %d mixes (%s) x %d rollouts = %d episodes, seed %d%n",
+        gpus, settings.updates(), mixesPerUpdate, family.label(), rollouts, settings.updates() * mixesPerUpdate * rollouts, seed);
     stdout.flush();
     long start = System.nanoTime();
     List<PolicyTrainer.CurvePoint> curve;
-    try (ProgressBar bar = new ProgressBarBuilder().setTaskName("train").setInitialMax((long) settings.updates() * mixes * rollouts)
+    try (ProgressBar bar = new ProgressBarBuilder().setTaskName("train").setInitialMax((long) settings.updates() * mixesPerUpdate * rollouts)
         .setStyle(ProgressBarStyle.ASCII).setConsumer(new me.tongfei.progressbar.ConsoleProgressBarConsumer(System.err))
         .continuousUpdate().build()) {
-      curve = Training.train(policy, gpus, topK, settings, bar::stepBy);
+      curve = Training.train(policy, family, gpus, topK, settings, bar::stepBy);
     }
     double seconds = (System.nanoTime() - start) / 1e9;
-    String command = "rampa train --gpus " + gpus + " --episodes " + episodes + " --seed " + seed + " --mixes-per-update " + mixes
-        + " --rollouts " + rollouts + " --learning-rate " + learningRate + " --entropy " + entropy + " --hidden "
+    String command = "rampa train --gpus " + gpus + " --episodes " + episodes + " --seed " + seed + " --mixes-per-update " + mixesPerUpdate
+        + " --mix-family " + family.label() + " --rollouts " + rollouts + " --learning-rate " + learningRate + " --entropy " + entropy + " --hidden "
         + String.join(",", hidden.stream().map(String::valueOf).toList()) + " --top-k " + topK;
     Files.writeString(out, PolicyDocument.of(policy, command).write());
     Training.writeCurveCsv(curve, csv);
@@ -125,13 +133,13 @@ final class TrainCommand implements Callable<Integer> {
     if (episodes < 1 || episodes > PolicyTrainer.MAX_EPISODES) {
       throw Invalid.value("--episodes", episodes, "must lie in [1, " + PolicyTrainer.MAX_EPISODES + "]", "--episodes 2000");
     }
-    if (mixes < 1 || mixes > 1024) {
-      throw Invalid.value("--mixes-per-update", mixes, "must lie in [1, 1024]", "--mixes-per-update 8");
+    if (mixesPerUpdate < 1 || mixesPerUpdate > 1024) {
+      throw Invalid.value("--mixes-per-update", mixesPerUpdate, "must lie in [1, 1024]", "--mixes-per-update 8");
     }
     if (rollouts < 2 || rollouts > 64) {
       throw Invalid.value("--rollouts", rollouts, "must lie in [2, 64]", "--rollouts 4: several rollouts of a mix make its baseline");
     }
-    return new PolicyTrainer.Settings(episodes, mixes, rollouts, reinforce, seed);
+    return new PolicyTrainer.Settings(episodes, mixesPerUpdate, rollouts, reinforce, seed);
   }
 
   /** The folder exists and is writable and no output is in the way, before minutes of training. */

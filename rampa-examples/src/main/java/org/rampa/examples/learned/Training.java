@@ -17,19 +17,19 @@ import org.rampa.heuristics.learned.ColocationEnvironment;
 import org.rampa.heuristics.learned.PolicyTrainer;
 
 /**
- * Trains the learned co-location policy on random demand mixes ({@link DemandMixes}) at one cluster
- * size. The return of an episode is the demand scale it serves over the mix's reference scale
+ * Trains the learned co-location policy on random demand mixes of one family ({@link DemandMixes})
+ * at one cluster size. The return of an episode is the demand scale it serves over the mix's reference scale
  * ({@link ColocationEnvironment#referenceScale}), so mixes of any rate weigh alike.
  */
 public final class Training {
   private Training() {}
 
-  /** Draws mixes of {@code gpus} GPUs; plays episodes with {@code topK} partly used candidates. */
-  public static PolicyTrainer.Environment<ColocationEnvironment> environment(int gpus, int topK) {
+  /** Draws mixes of {@code family} on {@code gpus} GPUs; plays episodes with {@code topK} partly used candidates. */
+  public static PolicyTrainer.Environment<ColocationEnvironment> environment(DemandMixes.Family family, int gpus, int topK) {
     return new PolicyTrainer.Environment<>() {
       @Override
       public ColocationEnvironment instance(SplittableRandom random) {
-        return new ColocationEnvironment(DemandMixes.draw(random, gpus), topK);
+        return new ColocationEnvironment(DemandMixes.draw(family, random, gpus), topK);
       }
 
       @Override
@@ -40,9 +40,9 @@ public final class Training {
     };
   }
 
-  public static List<PolicyTrainer.CurvePoint> train(CandidatePolicy policy, int gpus, int topK, PolicyTrainer.Settings settings,
-      IntConsumer progress) {
-    return PolicyTrainer.train(policy, environment(gpus, topK), settings, progress);
+  public static List<PolicyTrainer.CurvePoint> train(CandidatePolicy policy, DemandMixes.Family family, int gpus, int topK,
+      PolicyTrainer.Settings settings, IntConsumer progress) {
+    return PolicyTrainer.train(policy, environment(family, gpus, topK), settings, progress);
   }
 
   public static void writeCurveCsv(List<PolicyTrainer.CurvePoint> curve, Path file) {

@@ -311,6 +311,7 @@ class BadInputCorpusTest {
     bad("train: --hidden 0", args("train", "--hidden", "0", "--out", out), "--hidden", "hidden[0] = 0");
     bad("train: --hidden too deep", args("train", "--hidden", "4,4,4,4,4", "--out", out), "--hidden = [4, 4, 4, 4, 4]");
     bad("train: --top-k 0", args("train", "--top-k", 0, "--out", out), "--top-k = 0");
+    bad("train: --mix-family unknown", args("train", "--mix-family", "e3", "--out", out), "--mix-family = e3", "parvagpu, e2 or both");
     bad("train: --out in a missing folder", args("train", "--out", dir.resolve("missing/policy.json")), "--out", "does not exist");
     bad("train: --out under a file", args("train", "--out", file.resolve("policy.json")), "--out", "does not exist");
     bad("evaluate-policy: --gpus 0", args("evaluate-policy", "--gpus", 0, "--out", dir.resolve("e.csv")), "--gpus = 0");

@@ -13,13 +13,16 @@ import org.rampa.examples.cli.RampaCli;
 import org.rampa.heuristics.learned.ColocationEnvironment;
 import org.rampa.heuristics.learned.PolicyDocument;
 
-/** The CI's short deterministic training: 8 GPUs, 32 episodes, through the CLI as a user runs it. */
+/**
+ * The CI's short deterministic training: 8 GPUs, 32 episodes of both mix families (ParvaGPU's
+ * scenarios and E2's generated mixes), through the CLI as a user runs it.
+ */
 class TrainingTest {
 
   private static String train(Path out) {
     StringWriter stdout = new StringWriter();
     StringWriter stderr = new StringWriter();
-    int code = RampaCli.run(new String[] {"train", "--gpus", "8", "--episodes", "32", "--mixes-per-update", "4", "--seed", "5",
+    int code = RampaCli.run(new String[] {"train", "--gpus", "8", "--episodes", "32", "--mixes-per-update", "4", "--mix-family", "both", "--seed", "5",
             "--out", out.toString()},
         new PrintWriter(stdout, true), new PrintWriter(stderr, true));
     assertThat(code).as(stderr.toString()).isZero();
@@ -30,10 +33,10 @@ class TrainingTest {
   void aSmokeTrainingWritesWeightsCurveAndChartAndIsDeterministic(@TempDir Path dir) throws Exception {
     Path first = dir.resolve("a.json");
     String printed = train(first);
-    assertThat(printed).contains("8 GPUs, 2 updates x 4 mixes x 4 rollouts = 32 episodes, seed 5");
+    assertThat(printed).contains("8 GPUs, 2 updates x 4 mixes (both) x 4 rollouts = 32 episodes, seed 5");
     PolicyDocument document = PolicyDocument.read(Files.readString(first));
     assertThat(document.features()).isEqualTo(ColocationEnvironment.FEATURES);
-    assertThat(document.provenance()).startsWith("rampa train --gpus 8 --episodes 32 --seed 5 --mixes-per-update 4");
+    assertThat(document.provenance()).startsWith("rampa train --gpus 8 --episodes 32 --seed 5 --mixes-per-update 4 --mix-family both");
     List<String> curve = Files.readAllLines(dir.resolve("a-curve.csv"));
     assertThat(curve).hasSize(3);
     assertThat(curve.get(0)).isEqualTo("update,episodes,mean_scale_of_reference,mean_entropy");

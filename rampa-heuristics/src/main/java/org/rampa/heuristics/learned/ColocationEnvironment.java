@@ -2,6 +2,7 @@ package org.rampa.heuristics.learned;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,11 +36,16 @@ import org.rampa.perf.share.SharedStage;
  * Sequential placement of one demand mix (SHARING.md §6), for the demand-scale objective. Each step
  * takes the neediest service (the lowest served throughput over its rate) and places one more
  * segment of it — a rate chunk as large as that segment serves — on one (candidate GPU, placement
- * level) pair. Candidates: the {@code topK} partly used GPUs with the most free capacity plus one
- * fresh GPU per type. Levels: the whole GPU, MPS shares of 1/2, 1/3 and 1/4, and every MIG profile
- * at its first free legal start; each pair takes the service's best batch (and process count) that
- * the co-location verifier accepts on that GPU — memory, MIG legality, MPS admission and every
- * co-runner's SLO under the interference the new segment causes. Pairs that have none are masked.
+ * level) pair. Candidates: the {@code topK} partly used GPUs with the most free capacity that are
+ * not yet known to refuse the service, plus one fresh GPU per type. A GPU on which a service had no
+ * legal pair is not offered to it again: a GPU only fills up (less free compute and memory, fewer
+ * free MIG slices, more co-runners slowing each other), so what it refused it keeps refusing, and
+ * the candidates reach past it to GPUs that can still take the service. (This only decides what is
+ * offered; legality stays the masks' and the verifier's.) Levels: the whole GPU, MPS shares of 1/2,
+ * 1/3 and 1/4, and every MIG profile at its first free legal start; each pair takes the service's
+ * best batch (and process count) that the co-location verifier accepts on that GPU — memory, MIG
+ * legality, MPS admission and every co-runner's SLO under the interference the new segment causes.
+ * Pairs that have none are masked.
  *
  * <p>The episode ends when the neediest service fits nowhere: its rate can grow no more, so neither
  * can the scale. When the candidates have nothing legal but some other partly used GPU could take
@@ -59,7 +65,7 @@ public final class ColocationEnvironment {
       "fresh", "level-whole", "level-mps", "level-mig", "compute-fraction", "memory-fraction",
       "gpu-free-compute", "gpu-free-memory",
       "mig-free-0", "mig-free-1", "mig-free-2", "mig-free-3", "mig-free-4", "mig-free-5", "mig-free-6", "mig-free-7",
-      "co-runners", "incumbent-slowdown", "own-slowdown", "gain", "net-gain", "gain-per-compute",
+      "co-runners", "incumbent-slowdown", "own-slowdown", "demand-gain", "net-demand-gain", "demand-gain-per-compute",
       "free-after", "mig-placements-lost", "type-capability", "fresh-left");
 
   private final ColocationProblem problem;
@@ -69,6 +75,9 @@ public final class ColocationEnvironment {
   private final List<String> migProfiles;
   private final int levelCount;
   private final Map<GpuConfiguration, Optional<List<SegmentPerformance>>> verified = new HashMap<>();
+  private final double referenceScale;
+  /** {@link #referenceScale}, or 1 when it is 0: what the gain features measure a service's demand at. */
+  private final double demandScale;
 
   /** Chooses one of a step's candidates: the policy (sampling in training, greedy in inference). */
   public interface Chooser {
@@ -109,6 +118,8 @@ public final class ColocationEnvironment {
     }
     this.migProfiles = List.copyOf(profiles);
     this.levelCount = 1 + MPS_LEVELS.length + migProfiles.size();
+    this.referenceScale = computeReferenceScale();
+    this.demandScale = referenceScale > 0 ? referenceScale : 1;
   }
 
   /**
@@ -117,6 +128,10 @@ public final class ColocationEnvironment {
    * training reward is the scale over it, so mixes of every size and rate weigh alike.
    */
   public double referenceScale() {
+    return referenceScale;
+  }
+
+  private double computeReferenceScale() {
     double slices = 0;
     for (GpuPool pool : problem.pools()) {
       slices += 7.0 * pool.count();
@@ -164,6 +179,8 @@ public final class ColocationEnvironment {
     double[] throughput = new double[0];
     /** {@link Episode#freeFraction}, kept up to date by {@link Episode#apply}. */
     double free;
+    /** Services that had no legal pair here: never offered this GPU again (it only fills up). */
+    final BitSet refuses = new BitSet();
 
     Held(int pool) {
       this.pool = pool;
@@ -196,7 +213,7 @@ public final class ColocationEnvironment {
         long start = System.nanoTime();
         int s = neediest();
         if (fellBackAt < 0) {
-          List<Integer> gpus = candidateGpus(topK);
+          List<Integer> gpus = candidateGpus(s, topK);
           Move[] moves = moves(s, gpus);
           boolean[] legal = new boolean[moves.length];
           boolean any = false;
@@ -245,11 +262,23 @@ public final class ColocationEnvironment {
       return problem.services().get(s).rate();
     }
 
-    /** Open GPUs (partly used, room left), the {@code limit} with the most free capacity, then -1 per pool with a fresh GPU. */
-    List<Integer> candidateGpus(int limit) {
+    /**
+     * Service {@code s}'s demand at the reference scale: the gain features are throughput over it,
+     * a share of what the service will need, so they read alike on 32 GPUs and on 1000 (where the
+     * reached scale, and with it every service's need, is about 30 times larger).
+     */
+    double demand(int s) {
+      return rate(s) * demandScale;
+    }
+
+    /**
+     * Open GPUs (partly used, room left, not known to refuse service {@code s}), the {@code limit}
+     * with the most free capacity, then -1 per pool with a fresh GPU.
+     */
+    List<Integer> candidateGpus(int s, int limit) {
       List<Integer> open = new ArrayList<>();
       for (int g = 0; g < held.size(); g++) {
-        if (held.get(g).free > SHARE_TOLERANCE) {
+        if (held.get(g).free > SHARE_TOLERANCE && !held.get(g).refuses.get(s)) {
           open.add(g);
         }
       }
@@ -266,12 +295,15 @@ public final class ColocationEnvironment {
       return out;
     }
 
-    /** Every (GPU, level) pair of the candidates, null where illegal. */
+    /** Every (GPU, level) pair of the candidates, null where illegal; a held GPU with none refuses {@code s} from now on. */
     Move[] moves(int s, List<Integer> gpus) {
       Move[] out = new Move[gpus.size() * levelCount];
       for (int k = 0; k < gpus.size(); k++) {
         int g = gpus.get(k);
         Move[] row = g >= 0 ? pairs(s, g, held.get(g).pool, held.get(g).segments) : fresh(s, -1 - g);
+        if (g >= 0 && Arrays.stream(row).allMatch(m -> m == null)) {
+          held.get(g).refuses.set(s);
+        }
         System.arraycopy(row, 0, out, k * levelCount, levelCount);
       }
       return out;
@@ -385,12 +417,12 @@ public final class ColocationEnvironment {
       double loss = 0;
       for (int i = 0; i < n - 1; i++) {
         incumbentSlowdown += m.after().get(i).slowdown() - 1;
-        loss += (before[i] - m.after().get(i).throughput()) / rate(index(incumbents.get(i).service()));
+        loss += (before[i] - m.after().get(i).throughput()) / demand(index(incumbents.get(i).service()));
       }
       f[17] = n > 1 ? incumbentSlowdown / (n - 1) : 0;
       SegmentPerformance own = m.after().get(n - 1);
       f[18] = own.slowdown() - 1;
-      double gain = own.throughput() / rate(s);
+      double gain = own.throughput() / demand(s);
       // gains span orders of magnitude (a whole H100 on a small CNN): compress them
       f[19] = Math.log1p(gain);
       f[20] = Math.signum(gain - loss) * Math.log1p(Math.abs(gain - loss));
@@ -405,7 +437,7 @@ public final class ColocationEnvironment {
     /** The heuristic's move: over every open GPU and a fresh one per type, the legal pair serving the most. */
     Move heuristicMove(int s) {
       Move best = null;
-      for (Move m : moves(s, candidateGpus(Integer.MAX_VALUE))) {
+      for (Move m : moves(s, candidateGpus(s, Integer.MAX_VALUE))) {
         if (m != null && (best == null || m.after().get(m.after().size() - 1).throughput() > best.after().get(best.after().size() - 1).throughput())) {
           best = m;
         }

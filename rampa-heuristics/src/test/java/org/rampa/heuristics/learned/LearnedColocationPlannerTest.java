@@ -35,7 +35,7 @@ class LearnedColocationPlannerTest {
   void theShippedDocumentSaysHowItWasTrainedAndIsFoundByName() throws Exception {
     try (var in = LearnedColocationPlanner.class.getResourceAsStream(LearnedColocationPlanner.SHIPPED_RESOURCE)) {
       PolicyDocument document = PolicyDocument.read(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
-      assertThat(document.provenance()).startsWith("rampa train --gpus 32 ");
+      assertThat(document.provenance()).startsWith("rampa train --gpus 64 ").contains(" --mix-family both ");
       assertThat(document.features()).isEqualTo(ColocationEnvironment.FEATURES);
     }
     assertThat(ColocationPlanners.named("learned").name()).isEqualTo("learned");
