@@ -22,8 +22,7 @@ import org.rampa.colocation.ColocationVerifier;
 import org.rampa.colocation.GpuConfiguration;
 import org.rampa.colocation.Segment;
 import org.rampa.colocation.SegmentMenu;
-import org.rampa.domain.share.MigSlice;
-import org.rampa.domain.share.MigSliceMps;
+import org.rampa.domain.share.Placement;
 import org.rampa.domain.share.MpsShare;
 import org.rampa.domain.share.Whole;
 import org.rampa.strategy.SolveStatus;
@@ -44,7 +43,8 @@ import org.rampa.strategy.SolveStatus;
  * SCIP's dual bound (never weaker than the LP's).
  *
  * <p>Searched: whole GPUs; MIG layouts with one service per instance (MPS processes inside an
- * instance included); two MPS tenants splitting a GPU as (s, 1 − s), s ∈ {0.2, 0.4, 0.5, 0.6, 0.8},
+ * instance included); NPU template layouts with one service per template (templates are hard
+ * partitions, aggregated like MIG instances); two MPS tenants splitting a GPU as (s, 1 − s), s ∈ {0.2, 0.4, 0.5, 0.6, 0.8},
  * with α for exactly that pair (skipped, and said so, past 50 000 pair evaluations per pool); the
  * warm start's own MPS configurations. Not searched: three or more MPS tenants on one GPU.
  */
@@ -221,8 +221,7 @@ public final class PatternColocationPlanner implements ColocationPlanner {
       } else {
         int[] need = new int[pool.profiles().size()];
         for (Segment s : segs) {
-          MigSlice slice = s.placement() instanceof MigSlice m ? m : ((MigSliceMps) s.placement()).slice();
-          int p = pool.profileIndex(slice.profile());
+          int p = pool.profileIndex(ColocationSpace.partName(s.placement()));
           int i = space.index(s.service());
           if (p < 0 || pool.best()[p][i] == null) {
             return Optional.empty();
@@ -406,10 +405,10 @@ public final class PatternColocationPlanner implements ColocationPlanner {
           for (long j = value(layout(k, t)); j > 0; j--) {
             int g = migGpus.size();
             migGpus.add(new ArrayList<>());
-            for (MigSlice s : pool.layouts().get(t).layout()) {
-              int p = pool.profileIndex(s.profile());
+            for (Placement s : pool.layouts().get(t).layout()) {
+              int p = pool.profileIndex(ColocationSpace.partName(s));
               if (p >= 0) {
-                slots.get(p).add(new int[] {g, s.start()});
+                slots.get(p).add(new int[] {g, ColocationSpace.start(s)});
               }
             }
           }
