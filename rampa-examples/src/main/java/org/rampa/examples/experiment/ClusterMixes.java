@@ -121,6 +121,14 @@ public final class ClusterMixes {
   private record Family(List<String> modelNames, Map<String, Model> models, List<GpuPool> pools, ShareTimeModel timeModel,
       Map<String, Double> batchOneSeconds, double[] sloRatios) {}
 
+  /**
+   * True for a cluster every time of which comes from the analytic tier (the hetero and npu presets,
+   * a user's cluster): its results are MODELLED. The a100 preset's MIG times are ParvaGPU's measurements.
+   */
+  public static boolean modelled(String clusterLabel) {
+    return !clusterLabel.equals(Cluster.A100.label());
+  }
+
   /** The model names a mix of {@code cluster} draws from. */
   public static List<String> models(Cluster cluster) {
     return family(cluster).modelNames();
