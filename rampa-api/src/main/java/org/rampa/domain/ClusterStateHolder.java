@@ -33,7 +33,12 @@ public final class ClusterStateHolder {
     return current.get();
   }
 
-  /** Allocates {@code plan} if the state is still at {@code plannedOnVersion}. */
+  /**
+   * Allocates {@code plan} if the state is still at {@code plannedOnVersion} and it passes the
+   * ledger's rules (capacity, MIG legality, MPS room). It does not re-time anyone: a plan holding MPS
+   * shares or CU masks must go through {@link #admit}, which checks every co-runner's SLO under the
+   * interference the plan adds.
+   */
   public CommitResult commit(Plan plan, long plannedOnVersion) {
     java.util.Objects.requireNonNull(plan, "plan");
     return apply(plannedOnVersion, s -> s.allocate(plan), s -> s.conflicts(plan));

@@ -23,9 +23,9 @@ import org.rampa.domain.share.TemplatePartition;
 /**
  * The configurations the exact planner searches, per pool, in the aggregated form its integer
  * model needs: MIG layout types (how many instances of each usable profile a maximal layout has;
- * on an NPU type, how many of each template a maximal template multiset has),
- * each service's best option per profile and its best whole-GPU option, and the undominated MPS
- * pairs as explicit columns.
+ * on an NPU type, how many of each template a maximal template multiset has), each service's best
+ * option per profile and its best whole-GPU option, the undominated MPS pairs as explicit columns,
+ * and the pipeline partitions' staged choices ({@link StagedChoices}).
  *
  * <p>Why aggregation is exact: MIG instances and NPU templates are isolated (α = 1), so an instance's throughput
  * depends only on its profile and the option it runs, never on its GPU or start. A plan is therefore
@@ -41,7 +41,12 @@ final class ColocationSpace {
   /** The MPS splits of a GPU between two tenants: (s, 1 − s). */
   static final List<Double> MPS_SPLITS = List.of(0.2, 0.4, 0.5, 0.6, 0.8);
 
-  /** Pair evaluations per pool beyond which MPS pairs are not searched (and the answer says so). */
+  /** The MPS splits of a GPU among three tenants: thirds, and every order of (0.2, 0.2, 0.6) and (0.2, 0.4, 0.4). */
+  static final List<double[]> MPS_TRIPLE_SPLITS = List.of(new double[] {1 / 3.0, 1 / 3.0, 1 / 3.0},
+      new double[] {0.2, 0.2, 0.6}, new double[] {0.2, 0.6, 0.2}, new double[] {0.6, 0.2, 0.2},
+      new double[] {0.2, 0.4, 0.4}, new double[] {0.4, 0.2, 0.4}, new double[] {0.4, 0.4, 0.2});
+
+  /** Pair (and, apart, triple) evaluations per pool beyond which MPS pairs (triples) are not searched (and the answer says so). */
   static final int MPS_EVALUATION_LIMIT = 50_000;
 
   /**
@@ -50,9 +55,16 @@ final class ColocationSpace {
    */
   record LayoutType(int[] counts, List<Placement> layout) {}
 
-  /** One pool's searched space. {@code mpsPairs} is null when there were too many pairs to enumerate. */
+  /** One pool's searched space. {@code mpsPairs} ({@code mpsTriples}) is null when there were too many pairs (triples) to enumerate. */
   record Pool(int index, GpuPool pool, List<String> profiles, List<LayoutType> layouts, SegmentOption[][] best, SegmentOption[] whole,
-      List<ColocationColumn> mpsPairs) {
+      List<ColocationColumn> mpsPairs, List<ColocationColumn> mpsTriples) {
+
+    /** The MPS configurations searched: the pairs, then the triples. */
+    List<ColocationColumn> mpsColumns() {
+      List<ColocationColumn> out = new ArrayList<>(mpsPairs == null ? List.of() : mpsPairs);
+      out.addAll(mpsTriples == null ? List.of() : mpsTriples);
+      return out;
+    }
 
     /** Position of {@code profile} among the usable profiles, -1 when no service can use it. */
     int profileIndex(String profile) {
@@ -62,21 +74,38 @@ final class ColocationSpace {
 
   private final ColocationProblem problem;
   private final List<Pool> pools = new ArrayList<>();
+  private final StagedChoices.Space staged;
 
   ColocationSpace(ColocationProblem problem, SegmentMenu menu) {
     this.problem = problem;
     for (int k = 0; k < problem.pools().size(); k++) {
       pools.add(pool(k, menu));
     }
+    this.staged = StagedChoices.of(problem, menu, pools);
   }
 
   List<Pool> pools() {
     return pools;
   }
 
+  /** The ways the services' pipeline partitions can run ({@link StagedChoices}). */
+  List<StagedChoices.Choice> stagedChoices() {
+    return staged.choices();
+  }
+
+  /** The partitions not searched for having too many cap vectors; empty when every partition is. */
+  List<String> skippedPartitions() {
+    return staged.skipped();
+  }
+
   /** False when some pool had too many MPS pairs to enumerate, so they are not searched there. */
   boolean searchesAllMpsPairs() {
     return pools.stream().allMatch(p -> p.mpsPairs() != null);
+  }
+
+  /** False when some pool had too many MPS triples to enumerate, so they are not searched there. */
+  boolean searchesAllMpsTriples() {
+    return pools.stream().allMatch(p -> p.mpsTriples() != null);
   }
 
   int index(String service) {
@@ -115,7 +144,7 @@ final class ColocationSpace {
       boolean usable = false;
       for (int i = 0; i < services.size(); i++) {
         options[i] = menu.best(type, services.get(i).id(), part).orElse(null);
-        usable |= options[i] != null;
+        usable |= options[i] != null || StagedChoices.runsStageOn(menu, type, services.get(i), part);
       }
       if (usable) {
         profiles.add(part);
@@ -142,8 +171,10 @@ final class ColocationSpace {
         }
       }
     }
-    List<ColocationColumn> pairs = pool.partitioning().mps() && pool.count() > 0 ? enumeratePairs(k) : List.of();
-    return new Pool(k, pool, List.copyOf(profiles), List.copyOf(layouts), best.toArray(SegmentOption[][]::new), whole, pairs);
+    boolean mps = pool.partitioning().mps() && pool.count() > 0;
+    List<ColocationService> tenants = mps ? mpsCapable(k) : List.of();
+    return new Pool(k, pool, List.copyOf(profiles), List.copyOf(layouts), best.toArray(SegmentOption[][]::new), whole,
+        mps ? enumeratePairs(k, tenants) : List.of(), mps ? enumerateTriples(k, tenants) : List.of());
   }
 
   /**
@@ -201,16 +232,7 @@ final class ColocationSpace {
    * exactly this pair; undominated ones only. Services the time model knows no MPS time for are
    * left out. Null when more than {@link #MPS_EVALUATION_LIMIT} pairs would be evaluated.
    */
-  private List<ColocationColumn> enumeratePairs(int k) {
-    GpuPool pool = problem.pools().get(k);
-    String type = pool.type().name();
-    List<ColocationService> capable = new ArrayList<>();
-    for (ColocationService s : problem.services()) {
-      Segment alone = new Segment(s.id(), new MpsShare(0.5, s.processMemoryBytes()), s.batches().get(0));
-      if (ColocationPerformance.evaluate(problem, new GpuConfiguration(type, List.of(alone))).isPresent()) {
-        capable.add(s);
-      }
-    }
+  private List<ColocationColumn> enumeratePairs(int k, List<ColocationService> capable) {
     long evaluations = 0;
     for (int i = 0; i < capable.size(); i++) {
       for (int j = i; j < capable.size(); j++) {
@@ -231,27 +253,120 @@ final class ColocationSpace {
           }
           for (int ba : a.batches()) {
             for (int bb : b.batches()) {
-              List<Segment> pair = List.of(
-                  new Segment(a.id(), new MpsShare(split, a.processMemoryBytes()), ba),
-                  new Segment(b.id(), new MpsShare(1 - split, b.processMemoryBytes()), bb));
-              if (problem.admission().check(pool.partitioning(), pair.stream().map(Segment::placement).toList()).isPresent()) {
-                continue;
-              }
-              Optional<List<SegmentPerformance>> perf = ColocationPerformance.evaluate(problem, new GpuConfiguration(type, pair));
-              if (perf.isEmpty() || !problem.sloRule().admits(perf.get().get(0).batchSeconds(), a)
-                  || !problem.sloRule().admits(perf.get().get(1).batchSeconds(), b)) {
-                continue;
-              }
-              double[] t = new double[problem.services().size()];
-              t[index(a.id())] += perf.get().get(0).throughput();
-              t[index(b.id())] += perf.get().get(1).throughput();
-              raw.add(new ColocationColumn(k, pair, t));
+              mpsColumn(k, List.of(a, b), new double[] {split, 1 - split}, new int[] {ba, bb}).ifPresent(raw::add);
             }
           }
         }
       }
     }
     return undominated(raw);
+  }
+
+  /**
+   * Every configuration of three MPS tenants (a multiset of services) sharing one GPU by a split of
+   * {@link #MPS_TRIPLE_SPLITS}, at every triple of allowed batches that keeps all three within the
+   * SLO rule with α for exactly these co-runners; undominated ones only. A tenant whose batch misses
+   * the SLO rule on its share even without co-runners is skipped before evaluating the triple
+   * (every interference model has α ≥ 1). Null when more than {@link #MPS_EVALUATION_LIMIT}
+   * triples would be evaluated.
+   */
+  private List<ColocationColumn> enumerateTriples(int k, List<ColocationService> capable) {
+    Map<String, Boolean> aloneAdmits = new java.util.HashMap<>();
+    List<Object[]> candidates = new ArrayList<>();
+    for (int i = 0; i < capable.size(); i++) {
+      for (int j = i; j < capable.size(); j++) {
+        for (int l = j; l < capable.size(); l++) {
+          List<ColocationService> three = List.of(capable.get(i), capable.get(j), capable.get(l));
+          for (double[] split : MPS_TRIPLE_SPLITS) {
+            for (int ba : three.get(0).batches()) {
+              for (int bb : three.get(1).batches()) {
+                for (int bc : three.get(2).batches()) {
+                  int[] batches = {ba, bb, bc};
+                  boolean possible = true;
+                  for (int t = 0; t < 3 && possible; t++) {
+                    possible = admitsAlone(k, three.get(t), split[t], batches[t], aloneAdmits);
+                  }
+                  if (possible) {
+                    if (candidates.size() == MPS_EVALUATION_LIMIT) {
+                      return null;
+                    }
+                    candidates.add(new Object[] {three, split, batches});
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    List<ColocationColumn> raw = new ArrayList<>();
+    for (Object[] c : candidates) {
+      @SuppressWarnings("unchecked")
+      List<ColocationService> three = (List<ColocationService>) c[0];
+      mpsColumn(k, three, (double[]) c[1], (int[]) c[2]).ifPresent(raw::add);
+    }
+    return undominated(raw);
+  }
+
+  /**
+   * False when {@code s} at {@code batch} on an MPS share {@code share} of pool {@code k} misses the
+   * SLO rule even without co-runners (its time before α, with a margin for rounding), so no MPS set
+   * holding it can keep it within its SLO.
+   */
+  private boolean admitsAlone(int k, ColocationService s, double share, int batch, Map<String, Boolean> memo) {
+    return memo.computeIfAbsent(s.id() + "|" + share + "|" + batch, key -> {
+      Segment alone = new Segment(s.id(), new MpsShare(share, s.processMemoryBytes()), batch);
+      Optional<List<SegmentPerformance>> perf = ColocationPerformance.evaluate(problem, new GpuConfiguration(problem.pools().get(k).type().name(),
+          List.of(alone)));
+      return perf.isPresent() && problem.sloRule().admits(perf.get().get(0).batchSeconds() / perf.get().get(0).slowdown() * (1 - 1e-9), s);
+    });
+  }
+
+  /** The services the time model knows an MPS time for on pool {@code k} (and whose process fits the GPU). */
+  private List<ColocationService> mpsCapable(int k) {
+    GpuPool pool = problem.pools().get(k);
+    String type = pool.type().name();
+    List<ColocationService> capable = new ArrayList<>();
+    for (ColocationService s : problem.services()) {
+      Segment alone = new Segment(s.id(), new MpsShare(0.5, s.processMemoryBytes()), s.batches().get(0));
+      try {
+        alone.placement().requireOn(pool.partitioning());
+      } catch (IllegalArgumentException e) {
+        continue; // its process holds more memory than the GPU has: no MPS share can run it
+      }
+      if (ColocationPerformance.evaluate(problem, new GpuConfiguration(type, List.of(alone))).isPresent()) {
+        capable.add(s);
+      }
+    }
+    return capable;
+  }
+
+  /**
+   * The column of {@code tenants} sharing one GPU of pool {@code k} by MPS shares {@code split} at
+   * {@code batches}; empty when MPS admission refuses it or a tenant misses the SLO rule with α for
+   * exactly these co-runners.
+   */
+  private Optional<ColocationColumn> mpsColumn(int k, List<ColocationService> tenants, double[] split, int[] batches) {
+    GpuPool pool = problem.pools().get(k);
+    List<Segment> segments = new ArrayList<>();
+    for (int t = 0; t < tenants.size(); t++) {
+      segments.add(new Segment(tenants.get(t).id(), new MpsShare(split[t], tenants.get(t).processMemoryBytes()), batches[t]));
+    }
+    if (problem.admission().check(pool.partitioning(), segments.stream().map(Segment::placement).toList()).isPresent()) {
+      return Optional.empty();
+    }
+    Optional<List<SegmentPerformance>> perf = ColocationPerformance.evaluate(problem, new GpuConfiguration(pool.type().name(), segments));
+    if (perf.isEmpty()) {
+      return Optional.empty();
+    }
+    double[] throughput = new double[problem.services().size()];
+    for (int t = 0; t < tenants.size(); t++) {
+      if (!problem.sloRule().admits(perf.get().get(t).batchSeconds(), tenants.get(t))) {
+        return Optional.empty();
+      }
+      throughput[index(tenants.get(t).id())] += perf.get().get(t).throughput();
+    }
+    return Optional.of(new ColocationColumn(k, List.copyOf(segments), throughput));
   }
 
   /**

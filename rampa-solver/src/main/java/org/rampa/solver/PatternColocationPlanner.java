@@ -22,6 +22,7 @@ import org.rampa.colocation.ColocationVerifier;
 import org.rampa.colocation.GpuConfiguration;
 import org.rampa.colocation.Segment;
 import org.rampa.colocation.SegmentMenu;
+import org.rampa.colocation.SegmentOption;
 import org.rampa.domain.share.Placement;
 import org.rampa.domain.share.MpsShare;
 import org.rampa.domain.share.Whole;
@@ -32,11 +33,15 @@ import org.rampa.strategy.SolveStatus;
  * one legal configuration of one GPU with its per-service throughput) in aggregated form ({@link
  * ColocationSpace}): integer counts of GPUs per MIG layout type, integer counts of instances of
  * each profile given to each service (at most as many as the chosen layouts provide), GPUs given
- * whole to a service, and GPUs running one of the undominated MPS pairs. MIG instances are
+ * whole to a service, GPUs running one of the undominated MPS pairs or triples, and for pipelined services
+ * ({@link StagedChoices}) a 0/1 choice per partition of one vector of per-stage batch-time caps
+ * with instance and whole-GPU counts per stage, the service served what its weakest stage serves
+ * (a service may run whole and in stages at once, as the verifier allows). MIG instances are
  * isolated, so every solution of the aggregated model decodes into per-GPU configurations and
  * every configuration the planner searches is one of its solutions: the model is exact, not a
- * restriction to generated columns. Its LP relaxation equals the pattern LP's (for a fixed layout
- * the instance-assignment polytope is integral), solved on GLOP for the reported LP bound; the
+ * restriction to generated columns. Without pipelined services its LP relaxation equals the pattern
+ * LP's (for a fixed layout the instance-assignment polytope is integral); with them it also relaxes
+ * the 0/1 choices, so it stays a bound of the whole space. It is solved on GLOP for the reported LP bound; the
  * integer model is solved on SCIP (one thread, relative gap 0 for GPU counts, 10⁻⁶ for a scale or
  * weighted throughput), so OPTIMAL and INFEASIBLE are
  * SCIP's proofs over the whole searched space, and a run cut short by the limit is FEASIBLE with
@@ -45,8 +50,12 @@ import org.rampa.strategy.SolveStatus;
  * <p>Searched: whole GPUs; MIG layouts with one service per instance (MPS processes inside an
  * instance included); NPU template layouts with one service per template (templates are hard
  * partitions, aggregated like MIG instances); two MPS tenants splitting a GPU as (s, 1 − s), s ∈ {0.2, 0.4, 0.5, 0.6, 0.8},
- * with α for exactly that pair (skipped, and said so, past 50 000 pair evaluations per pool); the
- * warm start's own MPS configurations. Not searched: three or more MPS tenants on one GPU.
+ * with α for exactly that pair (skipped, and said so, past 50 000 pair evaluations per pool); three
+ * MPS tenants splitting it in thirds or as an order of (0.2, 0.2, 0.6) or (0.2, 0.4, 0.4), α for
+ * exactly that triple (skipped apart, and said so, past 50 000 triple evaluations per pool); the
+ * warm start's own MPS configurations; pipeline stages on whole GPUs, MIG instances and NPU
+ * templates (up to 2 000 cap vectors per partition, else the partition is skipped and said so). Not
+ * searched: four or more MPS tenants on one GPU; pipeline stages on MPS shares; time-sharing.
  */
 public final class PatternColocationPlanner implements ColocationPlanner {
 
@@ -75,13 +84,6 @@ public final class PatternColocationPlanner implements ColocationPlanner {
 
   @Override
   public ColocationResult plan(ColocationProblem original, Duration timeLimit) {
-    // its columns run whole models only: with a pipelined service its bound would not be a bound
-    for (var s : original.services()) {
-      if (!s.partitions().isEmpty()) {
-        return ColocationResult.noPlan(SolveStatus.NO_PLAN_FOUND, name() + ": service " + s.id() + " offers pipeline partitions " + s.partitions()
-            + "; this planner's configurations run whole models only, so it cannot claim a bound (use the heuristic)");
-      }
-    }
     ColocationProblem problem = original.memoized();
     long deadline = System.nanoTime() + timeLimit.toNanos();
     OrToolsNatives.ensureLoaded();
@@ -91,7 +93,10 @@ public final class PatternColocationPlanner implements ColocationPlanner {
     List<ColocationColumn> extra = new ArrayList<>();
     Optional<Map<String, Integer>> hint = warm.flatMap(p -> counts(space, p, extra));
     ColocationObjective objective = problem.objective();
-    String searched = space.searchesAllMpsPairs() ? "" : ", MPS pairs not searched (too many)";
+    String searched = (space.searchesAllMpsPairs() ? "" : ", MPS pairs not searched (too many)")
+        + (space.searchesAllMpsTriples() ? "" : ", MPS triples not searched (too many)")
+        + (space.skippedPartitions().isEmpty() ? "" : ", pipeline partitions not searched (more than " + StagedChoices.CHOICES_PER_PARTITION_LIMIT
+            + " cap vectors): " + space.skippedPartitions());
 
     OptionalDouble lp = relaxation(problem, space, extra);
     if (lp.isEmpty()) {
@@ -113,7 +118,9 @@ public final class PatternColocationPlanner implements ColocationPlanner {
     OptionalDouble bound = OptionalDouble.of(minimise ? Math.ceil(dual - 1e-6) : dual);
     Optional<ColocationPlan> plan = integer.plan.or(() -> warm);
     String model = "exact: aggregated model over " + space.pools().stream().mapToInt(p -> p.layouts().size()).sum() + " layout types, "
-        + space.pools().stream().mapToInt(p -> p.mpsPairs() == null ? 0 : p.mpsPairs().size()).sum() + " MPS pairs" + searched
+        + space.pools().stream().mapToInt(p -> p.mpsPairs() == null ? 0 : p.mpsPairs().size()).sum() + " MPS pairs, "
+        + space.pools().stream().mapToInt(p -> p.mpsTriples() == null ? 0 : p.mpsTriples().size()).sum() + " MPS triples, "
+        + space.stagedChoices().size() + " staged choices of pipeline partitions" + searched
         + ", LP relaxation " + lp.getAsDouble();
     if (plan.isEmpty()) {
       return new ColocationResult(System.nanoTime() >= deadline ? SolveStatus.NO_SOLUTION_IN_TIME : SolveStatus.NO_PLAN_FOUND,
@@ -188,10 +195,13 @@ public final class PatternColocationPlanner implements ColocationPlanner {
 
   /**
    * The integer model's values for a verified plan (variable name → count), so SCIP starts from it;
-   * its MPS configurations that are not among the enumerated pairs join {@code extra} as columns.
+   * its MPS configurations that are not among the enumerated pairs and triples join {@code extra} as columns.
    * Empty when some GPU of the plan is not in the searched space (it then only does not start SCIP).
    */
   private static Optional<Map<String, Integer>> counts(ColocationSpace space, ColocationPlan plan, List<ColocationColumn> extra) {
+    if (plan.gpus().stream().flatMap(g -> g.segments().stream()).anyMatch(s -> s.stage() != null)) {
+      return Optional.empty(); // a plan running pipeline stages: not mapped onto the staged choices
+    }
     Map<String, Integer> out = new HashMap<>();
     for (GpuConfiguration gpu : plan.gpus()) {
       ColocationSpace.Pool pool = space.pools().stream().filter(p -> p.pool().type().name().equals(gpu.gpuType())).findFirst().orElseThrow();
@@ -206,9 +216,9 @@ public final class PatternColocationPlanner implements ColocationPlanner {
       } else if (segs.stream().anyMatch(s -> s.placement() instanceof MpsShare)) {
         ColocationColumn col = space.column(gpu);
         String name = null;
-        List<ColocationColumn> pairs = pool.mpsPairs() == null ? List.of() : pool.mpsPairs();
-        for (int c = 0; c < pairs.size() && name == null; c++) {
-          name = pairs.get(c).key().equals(col.key()) ? Model.pair(k, c) : null;
+        List<ColocationColumn> sets = pool.mpsColumns();
+        for (int c = 0; c < sets.size() && name == null; c++) {
+          name = sets.get(c).key().equals(col.key()) ? Model.mps(k, c) : null;
         }
         for (int c = 0; c < extra.size() && name == null; c++) {
           name = extra.get(c).key().equals(col.key()) ? Model.extra(c) : null;
@@ -274,12 +284,24 @@ public final class PatternColocationPlanner implements ColocationPlanner {
       return "whole_" + k + "_" + i;
     }
 
-    static String pair(int k, int c) {
-      return "pair_" + k + "_" + c;
+    static String mps(int k, int c) {
+      return "mps_" + k + "_" + c;
     }
 
     static String extra(int c) {
       return "extra_" + c;
+    }
+
+    static String staged(int c) {
+      return "staged_" + c;
+    }
+
+    static String stageInstances(int k, int p, int c, int stage) {
+      return "stageInstances_" + k + "_" + p + "_" + c + "_" + stage;
+    }
+
+    static String stageWhole(int k, int c, int stage) {
+      return "stageWhole_" + k + "_" + c + "_" + stage;
     }
 
     Model(ColocationProblem problem, ColocationSpace space, List<ColocationColumn> extra, boolean integer) {
@@ -314,6 +336,7 @@ public final class PatternColocationPlanner implements ColocationPlanner {
         obj.setCoefficient(z, 1);
       }
       boolean minimise = objective == ColocationObjective.MIN_GPUS;
+      MPConstraint[][] stageCover = stagedChoices(cover, integer);
       for (ColocationSpace.Pool pool : space.pools()) {
         int k = pool.index();
         MPConstraint capacity = solver.makeConstraint(-inf, pool.pool().count(), "gpus_" + k);
@@ -343,9 +366,10 @@ public final class PatternColocationPlanner implements ColocationPlanner {
             gpus.add(x);
           }
         }
-        List<ColocationColumn> pairs = pool.mpsPairs() == null ? List.of() : pool.mpsPairs();
-        for (int c = 0; c < pairs.size(); c++) {
-          gpus.add(column(pair(k, c), pairs.get(c), cover, integer));
+        stagedParts(pool, room, stageCover, gpus, integer);
+        List<ColocationColumn> sets = pool.mpsColumns();
+        for (int c = 0; c < sets.size(); c++) {
+          gpus.add(column(mps(k, c), sets.get(c), cover, integer));
         }
         for (int c = 0; c < extra.size(); c++) {
           if (extra.get(c).pool() == k) {
@@ -363,6 +387,65 @@ public final class PatternColocationPlanner implements ColocationPlanner {
         obj.setMinimization();
       } else {
         obj.setMaximization();
+      }
+    }
+
+    /**
+     * Per staged choice c: a 0/1 variable (at most one choice per partition of a service), what it
+     * serves (u_c, counted in the service's cover, at most its bound times the 0/1 variable) and per
+     * stage a row "the stage's throughput ≥ u_c" (returned, [choice][stage]). The bound is the rate
+     * where serving more than the rate cannot help (fewest GPUs, weighted throughput), else the
+     * choice's capacity on the whole cluster, so no plan is cut off and the LP relaxation stays a
+     * relaxation of the whole space.
+     */
+    private MPConstraint[][] stagedChoices(MPConstraint[] cover, boolean integer) {
+      List<StagedChoices.Choice> choices = space.stagedChoices();
+      MPConstraint[][] stageCover = new MPConstraint[choices.size()][];
+      Map<String, MPConstraint> onePerPartition = new HashMap<>();
+      for (int c = 0; c < choices.size(); c++) {
+        StagedChoices.Choice choice = choices.get(c);
+        ColocationService s = problem.services().get(choice.service());
+        MPVariable chosen = integer ? solver.makeIntVar(0, 1, staged(c)) : solver.makeNumVar(0, 1, staged(c));
+        integers.add(chosen);
+        byName.put(staged(c), chosen);
+        onePerPartition.computeIfAbsent(choice.service() + "_" + choice.partition(), key -> solver.makeConstraint(-MPSolver.infinity(), 1, "partition_" + key))
+            .setCoefficient(chosen, 1);
+        MPVariable served = solver.makeNumVar(0, MPSolver.infinity(), "stagedServed_" + c);
+        cover[choice.service()].setCoefficient(served, 1);
+        MPConstraint link = solver.makeConstraint(-MPSolver.infinity(), 0, "stagedLink_" + c);
+        link.setCoefficient(served, 1);
+        link.setCoefficient(chosen, -(problem.objective() == ColocationObjective.MAX_SCALE ? choice.capacity() : s.rate()));
+        stageCover[c] = new MPConstraint[choice.stages()];
+        for (int k = 0; k < choice.stages(); k++) {
+          stageCover[c][k] = solver.makeConstraint(0, MPSolver.infinity(), "stageCover_" + c + "_" + k);
+          stageCover[c][k].setCoefficient(served, -1);
+        }
+      }
+      return stageCover;
+    }
+
+    /** The staged choices' instance counts on {@code pool}'s profiles (within {@code room}) and whole GPUs (added to {@code gpus}). */
+    private void stagedParts(ColocationSpace.Pool pool, MPConstraint[] room, MPConstraint[][] stageCover, List<MPVariable> gpus, boolean integer) {
+      int k = pool.index();
+      List<StagedChoices.Choice> choices = space.stagedChoices();
+      for (int c = 0; c < choices.size(); c++) {
+        StagedChoices.Choice choice = choices.get(c);
+        for (int st = 0; st < choice.stages(); st++) {
+          for (int p = 0; p < room.length; p++) {
+            SegmentOption o = choice.mig()[k][st][p];
+            if (o != null) {
+              MPVariable w = count(stageInstances(k, p, c, st), integer);
+              room[p].setCoefficient(w, 1);
+              stageCover[c][st].setCoefficient(w, o.throughput());
+            }
+          }
+          SegmentOption o = choice.whole()[k][st];
+          if (o != null) {
+            MPVariable x = count(stageWhole(k, c, st), integer);
+            stageCover[c][st].setCoefficient(x, o.throughput());
+            gpus.add(x);
+          }
+        }
       }
     }
 
@@ -413,12 +496,22 @@ public final class PatternColocationPlanner implements ColocationPlanner {
             }
           }
         }
+        List<StagedChoices.Choice> choices = space.stagedChoices();
         for (int p = 0; p < pool.profiles().size(); p++) {
           int next = 0;
           for (int i = 0; i < problem.services().size(); i++) {
             for (long j = value(instances(k, p, i)); j > 0; j--) {
               int[] slot = slots.get(p).get(next++);
               migGpus.get(slot[0]).add(pool.best()[p][i].at(slot[1]));
+            }
+          }
+          // a staged choice not chosen may still hold instances (they serve nothing): they stay empty, as its segments would break the chosen caps
+          for (int c = 0; c < choices.size(); c++) {
+            for (int st = 0; st < choices.get(c).stages() && value(staged(c)) == 1; st++) {
+              for (long j = value(stageInstances(k, p, c, st)); j > 0; j--) {
+                int[] slot = slots.get(p).get(next++);
+                migGpus.get(slot[0]).add(choices.get(c).mig()[k][st][p].at(slot[1]));
+              }
             }
           }
         }
@@ -428,10 +521,17 @@ public final class PatternColocationPlanner implements ColocationPlanner {
             out.add(new GpuConfiguration(type, List.of(pool.whole()[i].at(0))));
           }
         }
-        List<ColocationColumn> pairs = pool.mpsPairs() == null ? List.of() : pool.mpsPairs();
-        for (int c = 0; c < pairs.size(); c++) {
-          for (long j = value(pair(k, c)); j > 0; j--) {
-            out.add(pairs.get(c).configuration(type));
+        for (int c = 0; c < choices.size(); c++) {
+          for (int st = 0; st < choices.get(c).stages() && value(staged(c)) == 1; st++) {
+            for (long j = value(stageWhole(k, c, st)); j > 0; j--) {
+              out.add(new GpuConfiguration(type, List.of(choices.get(c).whole()[k][st].at(0))));
+            }
+          }
+        }
+        List<ColocationColumn> sets = pool.mpsColumns();
+        for (int c = 0; c < sets.size(); c++) {
+          for (long j = value(mps(k, c)); j > 0; j--) {
+            out.add(sets.get(c).configuration(type));
           }
         }
         for (int c = 0; c < extra.size(); c++) {

@@ -26,9 +26,9 @@ import org.rampa.testing.Property;
 
 /**
  * MPS pricing: on T4 clusters (MPS, no MIG) with catalog models on the analytic tier, the exact
- * planner's bound is a bound over MPS pairs too, so it never exceeds the GPUs of the even split into
+ * planner's bound is a bound over MPS pairs and triples too, so it never exceeds the GPUs of the even split into
  * two or of gpu-lets (under linear interference a larger share never hurts, so every GPU of theirs is
- * matched or dominated by a configuration it searches), and its plans use MPS pairs where they pay.
+ * matched or dominated by a configuration it searches), and its plans use MPS sets where they pay.
  */
 class ColocationMpsPricingTest {
 
@@ -67,7 +67,7 @@ class ColocationMpsPricingTest {
         mpsPlans[0]++;
       }
     });
-    System.out.println("co-location MPS pricing: " + mpsPlans[0] + " of 12 exact plans use MPS pairs");
+    System.out.println("co-location MPS pricing: " + mpsPlans[0] + " of 12 exact plans use MPS pairs or triples");
     assertThat(mpsPlans[0]).isPositive();
   }
 }

@@ -22,6 +22,7 @@ import org.rampa.colocation.ColocationResult;
 import org.rampa.colocation.ColocationService;
 import org.rampa.colocation.ColocationVerifier;
 import org.rampa.colocation.GpuPool;
+import org.rampa.colocation.PipelinePartition;
 import org.rampa.colocation.SegmentMenu;
 import org.rampa.colocation.SegmentOption;
 import org.rampa.colocation.SloRule;
@@ -105,6 +106,30 @@ class TemplateColocationBruteForceTest {
       cut += plan.map(x -> x.gpus().stream().filter(g -> g.segments().size() > 1).count()).orElse(0L) > 0 ? 1 : 0;
     }
     assertThat(cut).as("optimal plans with an NPU cut into several templates, of 20").isPositive();
+  }
+
+  @Test
+  void pipelinedServicesRunTheirStagesOnTemplates() {
+    int staged = 0;
+    for (long seed = 0; seed < 8; seed++) {
+      ColocationProblem whole = problem(new Random(seed), 2);
+      List<ColocationService> services = whole.services().stream()
+          .map(s -> s.withPartitions(List.of(PipelinePartition.evenFlops(s.model(), 2)))).toList();
+      ColocationProblem p = new ColocationProblem(services, whole.pools(), whole.timeModel(), whole.interference(), whole.sloRule(), whole.admission(),
+          ColocationObjective.MAX_SCALE);
+      ColocationResult exact = new PatternColocationPlanner().plan(p, Duration.ofSeconds(20));
+      assertThat(exact.status()).as(exact.reason()).isIn(SolveStatus.OPTIMAL, SolveStatus.INFEASIBLE, SolveStatus.NO_PLAN_FOUND);
+      if (exact.plan().isPresent()) {
+        ColocationPlan plan = exact.plan().get();
+        assertThat(ColocationVerifier.check(p, plan)).isEmpty();
+        // the whole-model optimum is one of this space's plans
+        assertThat(exact.value().getAsDouble()).isGreaterThanOrEqualTo(bestScale(configurations(whole), whole.services(), 2) * (1 - 1e-6));
+        staged += plan.gpus().stream().flatMap(g -> g.segments().stream())
+            .anyMatch(s -> s.stage() != null && s.placement() instanceof TemplatePartition) ? 1 : 0;
+      }
+    }
+    System.out.println("pipelined services on NPUs: stages on templates in " + staged + " of 8 optima");
+    assertThat(staged).as("optima running a pipeline stage on a template").isPositive();
   }
 
   private static ColocationProblem problem(Random r, int npus) {
