@@ -6,13 +6,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.rampa.domain.share.GpuPartitioning;
 import org.rampa.domain.share.MigProfile;
+import org.rampa.domain.share.PartitionTemplate;
 
 /**
- * Every feasible isolated option (whole GPU; each MIG profile × batch × process count) of every
- * service on every pool, priced once: batch time from the time model alone on the part (MIG and a
- * lone whole holding have no co-runners to interfere), the SLO rule, the instance's client and
- * memory limits. Both the heuristic and the exact planner read it, so they search the same
+ * Every feasible isolated option (whole GPU; each MIG profile × batch × process count; each NPU
+ * partition template × batch, one process) of every service on every pool, priced once: batch time
+ * from the time model alone on the part (MIG instances, templates and a lone whole holding have no
+ * co-runners to interfere), the SLO rule, the instance's client and memory limits. Contended parts
+ * (MPS shares, AMD CU masks) are not options here: their throughput depends on the co-runners
+ * (the verifier applies interference to both), so they are priced per configuration instead. Both the heuristic and the exact planner read it, so they search the same
  * configurations the verifier accepts. Pipelined services' stages are priced the same way, each
  * stage alone on its part ({@link #stageOptions}); {@link #options} lists whole-model options only.
  */
@@ -59,7 +63,7 @@ public final class SegmentMenu {
     return stagesByPoolAndService.get(gpuType).get(service).getOrDefault(stage, List.of());
   }
 
-  /** The highest-throughput option of {@code service} on one instance of {@code profile} (null: whole GPU). */
+  /** The highest-throughput option of {@code service} on one instance of {@code profile} or one template of that name (null: whole GPU). */
   public Optional<SegmentOption> best(String gpuType, String service, String profile) {
     return options(gpuType, service).stream().filter(o -> java.util.Objects.equals(o.profile(), profile)).findFirst();
   }
@@ -68,19 +72,23 @@ public final class SegmentMenu {
     List<String> profiles = new ArrayList<>();
     profiles.add(null);
     pool.partitioning().mig().ifPresent(g -> g.profiles().forEach(p -> profiles.add(p.name())));
+    List<String> templates = pool.partitioning().templates().stream().map(PartitionTemplate::name).toList();
+    profiles.addAll(templates);
     List<SegmentOption> out = new ArrayList<>();
     // the service alone, claiming no demand: the verifier's per-GPU rules without checking every other service's rate
     long memory = s.processMemoryBytes(stage);
     ColocationProblem alone = new ColocationProblem(List.of(s), problem.pools(), problem.timeModel(), problem.interference(), problem.sloRule(),
         problem.admission(), ColocationObjective.MAX_SCALE);
     for (String profile : profiles) {
-      int start = profile == null ? 0 : pool.partitioning().requireMig().profile(profile).allowedStarts().get(0);
+      boolean template = templates.contains(profile);
+      int start = profile == null || template ? 0 : pool.partitioning().requireMig().profile(profile).allowedStarts().get(0);
       for (int batch : s.batches()) {
         for (int processes : s.processCounts()) {
-          if (processes > 1 && (profile == null || !pool.partitioning().mps())) {
+          // several processes share a part through MPS inside a MIG instance; a template runs one
+          if (processes > 1 && (profile == null || template || !pool.partitioning().mps())) {
             continue;
           }
-          SegmentOption o = new SegmentOption(s.id(), pool.type().name(), profile, batch, processes, memory, 0, stage);
+          SegmentOption o = new SegmentOption(s.id(), pool.type().name(), profile, batch, processes, memory, 0, stage, template);
           GpuConfiguration gpu = new GpuConfiguration(pool.type().name(), List.of(o.at(start)));
           // most (batch, processes, part) triples of measured tables have no time, and the verifier would refuse them for
           // that (as it refuses a placement the GPU cannot hold): those are skipped before its full check
@@ -98,7 +106,7 @@ public final class SegmentMenu {
             continue;
           }
           double throughput = perf.get().get(0).throughput();
-          out.add(new SegmentOption(s.id(), pool.type().name(), profile, batch, processes, memory, throughput, stage));
+          out.add(new SegmentOption(s.id(), pool.type().name(), profile, batch, processes, memory, throughput, stage, template));
         }
       }
     }
@@ -106,12 +114,20 @@ public final class SegmentMenu {
     return List.copyOf(out);
   }
 
-  /** Memory slices an option's instance takes (the whole card for a whole-GPU option). */
-  public static int memorySlices(GpuPool pool, SegmentOption o) {
+  /**
+   * The units of the card an option's part takes, the units the packing counts: memory slices of a
+   * MIG instance, cores of an NPU template; for a whole-GPU option the card's memory slices, its
+   * cores, or 1 when it has neither.
+   */
+  public static int units(GpuPool pool, SegmentOption o) {
+    GpuPartitioning part = pool.partitioning();
     if (o.whole()) {
-      return pool.partitioning().mig().map(g -> g.memorySlices()).orElse(1);
+      return part.mig().map(g -> g.memorySlices()).orElse(part.npuCores() > 0 ? part.npuCores() : 1);
     }
-    MigProfile p = pool.partitioning().requireMig().profile(o.profile());
+    if (o.template()) {
+      return part.template(o.profile()).cores();
+    }
+    MigProfile p = part.requireMig().profile(o.profile());
     return p.memorySlices();
   }
 }

@@ -3,22 +3,37 @@ package org.rampa.colocation;
 import org.rampa.domain.share.MigSlice;
 import org.rampa.domain.share.MigSliceMps;
 import org.rampa.domain.share.Placement;
+import org.rampa.domain.share.TemplatePartition;
 import org.rampa.domain.share.Whole;
 
 /**
  * One way to run a service on one isolated part of a GPU — a MIG instance of {@code profile} with
- * {@code processes} processes, or the whole GPU when {@code profile} is null — at one batch size,
- * with the throughput it gives under the SLO rule. Isolation makes the throughput independent of
- * the co-runners, so an option is priced once and placed at any legal start.
+ * {@code processes} processes, an NPU partition template named {@code profile} (one process), or
+ * the whole GPU when {@code profile} is null — at one batch size, with the throughput it gives under
+ * the SLO rule. Isolation makes the throughput independent of the co-runners, so an option is
+ * priced once and placed at any legal start (a template has no start: its cores are not positions).
  *
  * @param stage the pipeline stage the option runs, or null for the whole model
+ * @param template true when {@code profile} names an NPU partition template, not a MIG profile
  */
 public record SegmentOption(String service, String gpuType, String profile, int batch, int processes, long processMemoryBytes, double throughput,
-    PipelineStage stage) {
+    PipelineStage stage, boolean template) {
 
-  /** An option running the service's whole model. */
+  /** An option on the whole GPU or a MIG instance. */
+  public SegmentOption(String service, String gpuType, String profile, int batch, int processes, long processMemoryBytes, double throughput,
+      PipelineStage stage) {
+    this(service, gpuType, profile, batch, processes, processMemoryBytes, throughput, stage, false);
+  }
+
+  /** An option running the service's whole model on the whole GPU or a MIG instance. */
   public SegmentOption(String service, String gpuType, String profile, int batch, int processes, long processMemoryBytes, double throughput) {
-    this(service, gpuType, profile, batch, processes, processMemoryBytes, throughput, null);
+    this(service, gpuType, profile, batch, processes, processMemoryBytes, throughput, null, false);
+  }
+
+  public SegmentOption {
+    if (template && (profile == null || processes != 1)) {
+      throw new IllegalArgumentException("a template option names its template and runs one process; got " + profile + " with " + processes);
+    }
   }
 
   /** The batch time alone on its part (isolated: the time the verifier recomputes). */
@@ -26,11 +41,13 @@ public record SegmentOption(String service, String gpuType, String profile, int 
     return processes * batch / throughput;
   }
 
-  /** The segment this option is at memory-slice {@code start} (ignored for the whole GPU). */
+  /** The segment this option is at memory-slice {@code start} (ignored for the whole GPU and for templates). */
   public Segment at(int start) {
     Placement p;
     if (profile == null) {
       p = new Whole();
+    } else if (template) {
+      p = new TemplatePartition(profile);
     } else if (processes == 1) {
       p = new MigSlice(profile, start);
     } else {

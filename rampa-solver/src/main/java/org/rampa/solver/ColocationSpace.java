@@ -15,15 +15,19 @@ import org.rampa.colocation.SegmentMenu;
 import org.rampa.colocation.SegmentOption;
 import org.rampa.colocation.SegmentPerformance;
 import org.rampa.domain.share.MigSlice;
+import org.rampa.domain.share.MigSliceMps;
 import org.rampa.domain.share.MpsShare;
+import org.rampa.domain.share.Placement;
+import org.rampa.domain.share.TemplatePartition;
 
 /**
  * The configurations the exact planner searches, per pool, in the aggregated form its integer
- * model needs: MIG layout types (how many instances of each usable profile a maximal layout has),
- * each service's best option per profile and its best whole-GPU option, the undominated MPS
- * pairs as explicit columns, and the pipeline partitions' staged choices ({@link StagedChoices}).
+ * model needs: MIG layout types (how many instances of each usable profile a maximal layout has;
+ * on an NPU type, how many of each template a maximal template multiset has), each service's best
+ * option per profile and its best whole-GPU option, the undominated MPS pairs as explicit columns,
+ * and the pipeline partitions' staged choices ({@link StagedChoices}).
  *
- * <p>Why aggregation is exact: MIG instances are isolated (α = 1), so an instance's throughput
+ * <p>Why aggregation is exact: MIG instances and NPU templates are isolated (α = 1), so an instance's throughput
  * depends only on its profile and the option it runs, never on its GPU or start. A plan is therefore
  * fully described by how many GPUs take each layout and how many instances of each profile each
  * service gets, subject to "no more instances of a profile given out than the layouts provide";
@@ -45,8 +49,11 @@ final class ColocationSpace {
   /** Pair (and, apart, triple) evaluations per pool beyond which MPS pairs (triples) are not searched (and the answer says so). */
   static final int MPS_EVALUATION_LIMIT = 50_000;
 
-  /** A layout type: instance counts per usable profile (the pool's {@link Pool#profiles} order) and one layout that has them. */
-  record LayoutType(int[] counts, List<MigSlice> layout) {}
+  /**
+   * A layout type: instance counts per usable profile (the pool's {@link Pool#profiles} order) and
+   * one layout that has them: MIG instances ({@link MigSlice}) or NPU templates ({@link TemplatePartition}).
+   */
+  record LayoutType(int[] counts, List<Placement> layout) {}
 
   /** One pool's searched space. {@code mpsPairs} ({@code mpsTriples}) is null when there were too many pairs (triples) to enumerate. */
   record Pool(int index, GpuPool pool, List<String> profiles, List<LayoutType> layouts, SegmentOption[][] best, SegmentOption[] whole,
@@ -132,25 +139,25 @@ final class ColocationSpace {
     }
     List<String> profiles = new ArrayList<>();
     List<SegmentOption[]> best = new ArrayList<>();
-    pool.partitioning().mig().ifPresent(g -> g.profiles().forEach(p -> {
+    for (String part : partNames(pool)) {
       SegmentOption[] options = new SegmentOption[services.size()];
       boolean usable = false;
       for (int i = 0; i < services.size(); i++) {
-        options[i] = menu.best(type, services.get(i).id(), p.name()).orElse(null);
-        usable |= options[i] != null || StagedChoices.runsStageOn(menu, type, services.get(i), p.name());
+        options[i] = menu.best(type, services.get(i).id(), part).orElse(null);
+        usable |= options[i] != null || StagedChoices.runsStageOn(menu, type, services.get(i), part);
       }
       if (usable) {
-        profiles.add(p.name());
+        profiles.add(part);
         best.add(options);
       }
-    }));
+    }
     List<LayoutType> layouts = new ArrayList<>();
     if (!profiles.isEmpty()) {
       Map<String, LayoutType> distinct = new LinkedHashMap<>();
-      for (List<MigSlice> layout : MigLayouts.maximal(pool.partitioning().requireMig())) {
+      for (List<Placement> layout : maximalLayouts(pool)) {
         int[] counts = new int[profiles.size()];
         layout.forEach(s -> {
-          int p = profiles.indexOf(s.profile());
+          int p = profiles.indexOf(partName(s));
           if (p >= 0) {
             counts[p]++;
           }
@@ -168,6 +175,46 @@ final class ColocationSpace {
     List<ColocationService> tenants = mps ? mpsCapable(k) : List.of();
     return new Pool(k, pool, List.copyOf(profiles), List.copyOf(layouts), best.toArray(SegmentOption[][]::new), whole,
         mps ? enumeratePairs(k, tenants) : List.of(), mps ? enumerateTriples(k, tenants) : List.of());
+  }
+
+  /**
+   * The isolated parts of a pool's GPUs, by name: its MIG profiles, or its NPU templates (a type has
+   * one or the other); templates are hard partitions like MIG instances, without positions.
+   */
+  private static List<String> partNames(GpuPool pool) {
+    List<String> out = new ArrayList<>();
+    pool.partitioning().mig().ifPresent(g -> g.profiles().forEach(p -> out.add(p.name())));
+    pool.partitioning().templates().forEach(t -> out.add(t.name()));
+    return out;
+  }
+
+  /** The maximal layouts of a pool's GPUs: MIG layouts, or template multisets. */
+  private static List<List<Placement>> maximalLayouts(GpuPool pool) {
+    List<List<Placement>> out = new ArrayList<>();
+    pool.partitioning().mig().ifPresent(g -> MigLayouts.maximal(g).forEach(l -> out.add(List.copyOf(l))));
+    if (!pool.partitioning().templates().isEmpty()) {
+      TemplateLayouts.maximal(pool.partitioning()).forEach(l -> out.add(List.copyOf(l)));
+    }
+    return out;
+  }
+
+  /** The MIG profile or NPU template an isolated part runs on; null for other placements. */
+  static String partName(Placement p) {
+    if (p instanceof MigSliceMps m) {
+      return m.profile();
+    }
+    if (p instanceof MigSlice m) {
+      return m.profile();
+    }
+    return p instanceof TemplatePartition t ? t.template() : null;
+  }
+
+  /** The memory-slice start of a MIG part; 0 for a template (it has none). */
+  static int start(Placement p) {
+    if (p instanceof MigSliceMps m) {
+      return m.start();
+    }
+    return p instanceof MigSlice m ? m.start() : 0;
   }
 
   private static boolean covers(int[] a, int[] b) {

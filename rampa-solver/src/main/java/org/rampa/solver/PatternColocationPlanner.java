@@ -23,8 +23,7 @@ import org.rampa.colocation.GpuConfiguration;
 import org.rampa.colocation.Segment;
 import org.rampa.colocation.SegmentMenu;
 import org.rampa.colocation.SegmentOption;
-import org.rampa.domain.share.MigSlice;
-import org.rampa.domain.share.MigSliceMps;
+import org.rampa.domain.share.Placement;
 import org.rampa.domain.share.MpsShare;
 import org.rampa.domain.share.Whole;
 import org.rampa.strategy.SolveStatus;
@@ -49,13 +48,14 @@ import org.rampa.strategy.SolveStatus;
  * SCIP's dual bound (never weaker than the LP's).
  *
  * <p>Searched: whole GPUs; MIG layouts with one service per instance (MPS processes inside an
- * instance included); two MPS tenants splitting a GPU as (s, 1 − s), s ∈ {0.2, 0.4, 0.5, 0.6, 0.8},
+ * instance included); NPU template layouts with one service per template (templates are hard
+ * partitions, aggregated like MIG instances); two MPS tenants splitting a GPU as (s, 1 − s), s ∈ {0.2, 0.4, 0.5, 0.6, 0.8},
  * with α for exactly that pair (skipped, and said so, past 50 000 pair evaluations per pool); three
  * MPS tenants splitting it in thirds or as an order of (0.2, 0.2, 0.6) or (0.2, 0.4, 0.4), α for
  * exactly that triple (skipped apart, and said so, past 50 000 triple evaluations per pool); the
- * warm start's own MPS configurations; pipeline stages on whole GPUs and MIG instances (up to 2 000
- * cap vectors per partition, else the partition is skipped and said so). Not searched: four or
- * more MPS tenants on one GPU; pipeline stages on MPS shares; time-sharing.
+ * warm start's own MPS configurations; pipeline stages on whole GPUs, MIG instances and NPU
+ * templates (up to 2 000 cap vectors per partition, else the partition is skipped and said so). Not
+ * searched: four or more MPS tenants on one GPU; pipeline stages on MPS shares; time-sharing.
  */
 public final class PatternColocationPlanner implements ColocationPlanner {
 
@@ -231,8 +231,7 @@ public final class PatternColocationPlanner implements ColocationPlanner {
       } else {
         int[] need = new int[pool.profiles().size()];
         for (Segment s : segs) {
-          MigSlice slice = s.placement() instanceof MigSlice m ? m : ((MigSliceMps) s.placement()).slice();
-          int p = pool.profileIndex(slice.profile());
+          int p = pool.profileIndex(ColocationSpace.partName(s.placement()));
           int i = space.index(s.service());
           if (p < 0 || pool.best()[p][i] == null) {
             return Optional.empty();
@@ -489,10 +488,10 @@ public final class PatternColocationPlanner implements ColocationPlanner {
           for (long j = value(layout(k, t)); j > 0; j--) {
             int g = migGpus.size();
             migGpus.add(new ArrayList<>());
-            for (MigSlice s : pool.layouts().get(t).layout()) {
-              int p = pool.profileIndex(s.profile());
+            for (Placement s : pool.layouts().get(t).layout()) {
+              int p = pool.profileIndex(ColocationSpace.partName(s));
               if (p >= 0) {
-                slots.get(p).add(new int[] {g, s.start()});
+                slots.get(p).add(new int[] {g, ColocationSpace.start(s)});
               }
             }
           }

@@ -105,7 +105,7 @@ final class StagedChoices {
 
   /** The batch time alone on its part, as the verifier's performance model computes it. */
   private static double batchSeconds(ColocationProblem problem, SegmentOption o) {
-    int start = o.whole() ? 0 : problem.pool(o.gpuType()).partitioning().requireMig().profile(o.profile()).allowedStarts().get(0);
+    int start = o.whole() || o.template() ? 0 : problem.pool(o.gpuType()).partitioning().requireMig().profile(o.profile()).allowedStarts().get(0);
     return ColocationPerformance.evaluate(problem, new GpuConfiguration(o.gpuType(), List.of(o.at(start)))).orElseThrow().get(0).batchSeconds();
   }
 

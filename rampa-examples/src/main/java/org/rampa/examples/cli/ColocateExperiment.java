@@ -30,7 +30,8 @@ final class ColocateExperiment {
 
   @Option(names = "--cluster", split = ",", defaultValue = "a100", paramLabel = "PRESET",
       description = "Experiment mode: cluster presets of 250 nodes x 4 accelerators: a100 (A100-SXM4-80GB, MIG + MPS, measured tables), "
-          + "hetero (A100, H100, L4, V100 from the catalog, analytic tier), npu (NPU-8C-64GB templates: not placeable yet). Default: ${DEFAULT-VALUE}.")
+          + "hetero (A100, H100, L4, V100 from the catalog, analytic tier), npu (modelled NPU-8C-64GB cut into templates of 1/2/4/8 cores, "
+          + "analytic tier; uniform-mig refuses it, the even split and gpu-lets use templates). Default: ${DEFAULT-VALUE}.")
   List<String> clusters;
 
   @Option(names = "--cluster-file", paramLabel = "FILE",

@@ -51,8 +51,10 @@ import org.rampa.perf.share.SharedStage;
  *       V100-SXM2-32GB (MPS only); catalog models (the four of ParvaGPU's that the catalog has,
  *       ViT-B/16, LLaMA-2-7B prefill and decode), every time from the calibrated analytic tier
  *       (MODELLED).</li>
- *   <li>{@link Cluster#NPU}: the modelled NPU-8C-64GB with hard templates. The cluster planners
- *       offer no template segments yet, so no NPU problem is built: {@link #problem} says so.</li>
+ *   <li>{@link Cluster#NPU}: 1000 of E1's modelled NPU-8C-64GB ({@link OneGpuShareExperiment#npu()}:
+ *       8 AI cores, hard partition templates of 1, 2, 4 and 8 cores, no MPS), the catalog models of
+ *       {@link Cluster#HETERO} on the same calibrated analytic tier (MODELLED: nothing about this
+ *       type is measured).</li>
  * </ul>
  */
 public final class ClusterMixes {
@@ -118,6 +120,14 @@ public final class ClusterMixes {
   /** Models, pools and time model of one cluster type, built once (the fitted laws take a while). */
   private record Family(List<String> modelNames, Map<String, Model> models, List<GpuPool> pools, ShareTimeModel timeModel,
       Map<String, Double> batchOneSeconds, double[] sloRatios) {}
+
+  /**
+   * True for a cluster every time of which comes from the analytic tier (the hetero and npu presets,
+   * a user's cluster): its results are MODELLED. The a100 preset's MIG times are ParvaGPU's measurements.
+   */
+  public static boolean modelled(String clusterLabel) {
+    return !clusterLabel.equals(Cluster.A100.label());
+  }
 
   /** The model names a mix of {@code cluster} draws from. */
   public static List<String> models(Cluster cluster) {
@@ -209,9 +219,8 @@ public final class ClusterMixes {
     return switch (preset) {
       case "a100" -> a100();
       case "hetero" -> hetero();
-      default -> throw Invalid.value("--cluster", preset, "cannot be planned yet",
-          "the cluster planners offer no NPU partition template segments (SegmentMenu, the heuristic, exact and the baselines plan whole GPUs, "
-              + "MIG instances and MPS shares only); use a100 or hetero");
+      case "npu" -> npu();
+      default -> throw Invalid.value("--cluster", preset, "is not a cluster preset", "use a100, hetero or npu, or --cluster-file");
     };
   }
 
@@ -254,6 +263,11 @@ public final class ClusterMixes {
       pools.add(pool(t, each));
     }
     return catalogFamily(pools);
+  }
+
+  private static Family npu() {
+    OneGpuShareExperiment.Device npu = OneGpuShareExperiment.npu();
+    return catalogFamily(List.of(new GpuPool(npu.type(), npu.partitioning(), NODES * PER_NODE)));
   }
 
   private static Family catalogFamily(List<GpuPool> pools) {

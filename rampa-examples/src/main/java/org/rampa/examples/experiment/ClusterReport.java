@@ -153,7 +153,7 @@ public final class ClusterReport {
     StringBuilder out = new StringBuilder();
     List<List<String>> pairs = summaries.stream().map(s -> List.of(s.cluster(), s.regime())).distinct().toList();
     for (List<String> pair : pairs) {
-      out.append(String.format(Locale.ROOT, "%n%s, %s%n", pair.get(0), pair.get(1)));
+      out.append(String.format(Locale.ROOT, "%n%s, %s%s%n", pair.get(0), pair.get(1), ClusterMixes.modelled(pair.get(0)) ? " (MODELLED: analytic tier)" : ""));
       out.append("| planner | plans | gain over exclusive | gap to bound | solve s | GPUs needed | unusable slices | idle compute | reconfigured GPUs |\n");
       out.append("|---|---:|---|---|---|---|---:|---:|---:|\n");
       for (Summary s : summaries) {
@@ -206,7 +206,8 @@ public final class ClusterReport {
       return java.util.Optional.empty();
     }
     XYChart chart = new XYChartBuilder().width(1000).height(620)
-        .title("E2, " + cluster + " cluster (1000 accelerators): throughput gain over exclusive use against batch size")
+        .title("E2, " + cluster + " cluster (1000 accelerators" + (ClusterMixes.modelled(cluster) ? ", MODELLED" : "")
+            + "): throughput gain over exclusive use against batch size")
         .xAxisTitle("largest batch a service may use").yAxisTitle("demand scale / exclusive use's (x), mean ± 95 % CI").build();
     chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
     chart.getStyler().setXAxisLogarithmic(true);
@@ -242,7 +243,7 @@ public final class ClusterReport {
             .mapToDouble(s -> s.gain() == null ? 0 : s.gain().mean()).toArray();
         y.add(gains.length == 0 ? 0 : java.util.Arrays.stream(gains).average().orElse(0));
       }
-      chart.addSeries(planner, clusters, y);
+      chart.addSeries(planner, clusters.stream().map(c -> ClusterMixes.modelled(c) ? c + " (MODELLED)" : c).toList(), y);
     }
     return java.util.Optional.of(chart);
   }

@@ -428,7 +428,6 @@ class BadInputCorpusTest {
 
 
   private void colocateCases() {
-    bad("colocate: experiment mode on the NPU preset", args("colocate", "--cluster", "npu"), "--cluster = npu", "template");
     bad("colocate: scenario 0", args("colocate", "--parvagpu-scenario", 0), "--parvagpu-scenario = 0", "[1, 6]");
     bad("colocate: scenario 7", args("colocate", "--parvagpu-scenario", 7), "--parvagpu-scenario = 7");
     bad("colocate: scenario not a number", args("colocate", "--parvagpu-scenario", "one"), "--parvagpu-scenario", "one");

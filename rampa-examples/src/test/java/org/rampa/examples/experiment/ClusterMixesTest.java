@@ -1,9 +1,10 @@
 package org.rampa.examples.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.rampa.colocation.ColocationObjective;
 import org.rampa.colocation.ColocationProblem;
@@ -64,11 +65,35 @@ class ClusterMixesTest {
   }
 
   @Test
-  void heterogeneousClusterHasFourCatalogTypesAndTheNpuIsRefusedWithTheReason() {
+  void heterogeneousClusterHasFourCatalogTypes() {
     ColocationProblem p = ClusterMixes.problem(Cluster.HETERO, 30, 0.5, 128, 1, ColocationObjective.MAX_SCALE);
     assertThat(p.pools()).extracting(g -> g.type().name()).containsExactly("A100-SXM4-80GB", "H100-SXM5-80GB", "L4", "V100-SXM2-32GB");
     assertThat(p.pools().stream().mapToInt(GpuPool::count).sum()).isEqualTo(1000);
-    assertThatThrownBy(() -> ClusterMixes.problem(Cluster.NPU, 30, 0.5, 128, 1, ColocationObjective.MAX_SCALE))
-        .hasMessageContaining("npu").hasMessageContaining("template");
+  }
+
+  @Test
+  void npuClusterIsE1sModelledNpuCutIntoTemplatesAndEveryPlannerPlansItOrSaysWhyNot() {
+    ColocationProblem p = ClusterMixes.problem(Cluster.NPU, 40, 0.75, 128, 3, ColocationObjective.MAX_SCALE);
+    assertThat(p.pools()).singleElement().satisfies(pool -> {
+      assertThat(pool.type()).isEqualTo(OneGpuShareExperiment.npu().type());
+      assertThat(pool.count()).isEqualTo(1000);
+      assertThat(pool.partitioning().mps()).isFalse();
+      assertThat(pool.partitioning().templates()).extracting(t -> t.name()).containsExactly("vir01", "vir02", "vir04", "vir08");
+    });
+    assertThat(ClusterMixes.models(Cluster.NPU)).isEqualTo(ClusterMixes.models(Cluster.HETERO));
+
+    List<ClusterExperiment.Row> rows = ClusterExperiment.runOne(new ClusterExperiment.Config(Cluster.NPU, ClusterExperiment.Regime.small(0.75), 3, 40,
+        List.of()), List.of("exact", "heuristic", "exclusive", "even-mps-2", "gpu-lets", "uniform-mig-1g", "learned"), Duration.ofSeconds(5), false);
+    Map<String, ClusterExperiment.Row> by = new java.util.HashMap<>();
+    rows.forEach(r -> by.put(r.planner(), r));
+    double exclusive = by.get("exclusive").scale();
+    assertThat(exclusive).isPositive();
+    assertThat(by.get("heuristic").scale()).isGreaterThan(exclusive);
+    assertThat(by.get("exact").scale()).isGreaterThanOrEqualTo(by.get("heuristic").scale() * (1 - 1e-9));
+    assertThat(by.get("exact").bound()).isGreaterThanOrEqualTo(by.get("exact").scale() * (1 - 1e-6));
+    assertThat(by.get("heuristic").reconfigured()).as("NPUs cut into templates").isPositive();
+    assertThat(by.get("heuristic").unusableSlices()).as("templates have no positions to strand").isZero();
+    assertThat(by.get("uniform-mig-1g").status()).isEqualTo("NO_PLAN_FOUND");
+    assertThat(by.get("uniform-mig-1g").scale()).isZero();
   }
 }

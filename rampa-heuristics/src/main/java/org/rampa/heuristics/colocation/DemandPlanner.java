@@ -23,6 +23,14 @@ abstract class DemandPlanner implements ColocationPlanner {
   /** Bisection steps on the scale: 2^-30 of the bracket, far below any rate's precision. */
   private static final int SCALE_STEPS = 30;
 
+  /**
+   * Why this planner cannot plan on {@code problem}'s cluster at all (no GPU type offers the kind of
+   * share it uses), or empty when it can.
+   */
+  Optional<String> unusableCluster(ColocationProblem problem) {
+    return Optional.empty();
+  }
+
   /** False when {@code service} has no configuration this planner may use under the SLO rule. */
   abstract boolean servable(ColocationProblem problem, SegmentMenu menu, ColocationService service);
 
@@ -33,6 +41,10 @@ abstract class DemandPlanner implements ColocationPlanner {
   public ColocationResult plan(ColocationProblem original, Duration timeLimit) {
     ColocationProblem problem = original.memoized();
     long deadline = System.nanoTime() + timeLimit.toNanos();
+    Optional<String> unusable = unusableCluster(problem);
+    if (unusable.isPresent()) {
+      return ColocationResult.noPlan(SolveStatus.NO_PLAN_FOUND, name() + ": " + unusable.get());
+    }
     SegmentMenu menu = SegmentMenu.of(problem);
     for (ColocationService s : problem.services()) {
       if (!servable(problem, menu, s)) {

@@ -8,21 +8,24 @@ import java.util.OptionalInt;
 import org.rampa.colocation.GpuConfiguration;
 import org.rampa.colocation.GpuPool;
 import org.rampa.colocation.SegmentOption;
+import org.rampa.domain.share.GpuPartitioning;
 import org.rampa.domain.share.MigGeometry;
 import org.rampa.domain.share.MigProfile;
+import org.rampa.domain.share.PartitionTemplate;
 
 /**
  * One GPU being filled: either one whole-GPU option, or isolated options on MIG instances at legal,
- * non-overlapping starts (the rules {@link org.rampa.domain.share.MigLayout} checks). The used
- * memory slices are a bit mask, so the best start for a profile depends on the mask alone and is
- * looked up in the pool's {@link Starts}.
+ * non-overlapping starts (the rules {@link org.rampa.domain.share.MigLayout} checks), or on NPU
+ * partition templates whose cores fit the card's. The used units (memory slices, cores) are a bit
+ * mask, so the best start for a part depends on the mask alone and is looked up in the pool's
+ * {@link Starts}.
  */
 final class GpuBin {
 
   final GpuPool pool;
   final List<SegmentOption> options = new ArrayList<>();
   final List<Integer> starts = new ArrayList<>();
-  /** Memory slices of the card (0 without MIG). */
+  /** Units of the card: memory slices with MIG, cores with templates, 0 otherwise. */
   private final int slices;
   private final Starts startTable;
   private long usedMask;
@@ -33,7 +36,7 @@ final class GpuBin {
   GpuBin(GpuPool pool, Starts startTable) {
     this.pool = pool;
     this.startTable = startTable;
-    this.slices = pool.partitioning().mig().map(MigGeometry::memorySlices).orElse(0);
+    this.slices = startTable.units();
   }
 
   boolean isEmpty() {
@@ -77,7 +80,7 @@ final class GpuBin {
     if (o.whole()) {
       whole = true;
     } else {
-      usedMask |= Starts.bits(start, startTable.profile(o.profile()).memorySlices());
+      usedMask = startTable.add(usedMask, o.profile(), start);
     }
   }
 
@@ -88,7 +91,7 @@ final class GpuBin {
     if (o.whole()) {
       whole = false;
     } else {
-      usedMask &= ~Starts.bits(start, startTable.profile(o.profile()).memorySlices());
+      usedMask = startTable.remove(usedMask, o.profile(), start);
     }
     return o;
   }
@@ -104,15 +107,24 @@ final class GpuBin {
   /**
    * Per used-slice mask and profile of one MIG geometry, the best free start (the one leaving the
    * most (profile, start) placements possible), computed once per mask: packing asks the same
-   * question for hundreds of GPUs in the same state.
+   * question for hundreds of GPUs in the same state. For NPU templates the mask holds the used
+   * cores as its lowest bits (cores are not positions, so any template fits as long as its cores
+   * do) and every start is 0.
    */
   static final class Starts {
     private final MigGeometry geometry;
+    private final Map<String, PartitionTemplate> templates = new HashMap<>();
+    private final int units;
     private final Map<String, Integer> profileIndex = new HashMap<>();
     private final Map<Long, int[]> bestByMask = new HashMap<>();
 
-    Starts(MigGeometry geometry) {
-      this.geometry = geometry;
+    /** The start table of {@code partitioning}'s MIG geometry or NPU templates (neither: whole GPUs only). */
+    static Starts of(GpuPartitioning partitioning) {
+      return new Starts(partitioning);
+    }
+
+    private Starts(GpuPartitioning partitioning) {
+      this.geometry = partitioning.mig().orElse(null);
       if (geometry != null) {
         if (geometry.memorySlices() > 62) {
           throw new IllegalArgumentException("MIG geometry " + geometry.name() + " has " + geometry.memorySlices() + " memory slices; the packing handles at most 62");
@@ -120,21 +132,58 @@ final class GpuBin {
         for (int i = 0; i < geometry.profiles().size(); i++) {
           profileIndex.put(geometry.profiles().get(i).name(), i);
         }
+        units = geometry.memorySlices();
+        return;
+      }
+      units = partitioning.templates().isEmpty() ? 0 : partitioning.npuCores();
+      if (units > 62) {
+        throw new IllegalArgumentException(partitioning.gpuType() + " has " + units + " cores; the packing handles at most 62");
+      }
+      for (PartitionTemplate t : partitioning.templates()) {
+        // the mask counts cores only: a template holding more than its cores' share of the memory could overfill the card
+        if ((double) t.memoryBytes() / partitioning.memoryBytes() > (double) t.cores() / units + 1e-12) {
+          throw new IllegalArgumentException("template " + t.name() + " of " + partitioning.gpuType() + " holds " + t.memoryBytes()
+              + " bytes, more than its " + t.cores() + " of " + units + " cores' share of the card's memory; the packing counts cores only");
+        }
+        templates.put(t.name(), t);
       }
     }
 
-    MigProfile profile(String name) {
-      return geometry.profiles().get(index(name));
+    /** Units of the card the mask counts: memory slices, cores, or 0 (whole GPUs only). */
+    int units() {
+      return units;
+    }
+
+    /** Units {@code part} (a MIG profile or a template) takes. */
+    int size(String part) {
+      PartitionTemplate t = templates.get(part);
+      return t != null ? t.cores() : geometry.profiles().get(index(part)).memorySlices();
+    }
+
+    /** The mask after adding {@code part} at {@code start}. */
+    long add(long mask, String part, int start) {
+      return templates.containsKey(part) ? bits(0, Long.bitCount(mask) + size(part)) : mask | bits(start, size(part));
+    }
+
+    /** The mask after removing {@code part} from {@code start}. */
+    long remove(long mask, String part, int start) {
+      return templates.containsKey(part) ? bits(0, Long.bitCount(mask) - size(part)) : mask & ~bits(start, size(part));
     }
 
     /** The best free start of {@code profile} on a GPU whose used slices are {@code mask}; -1 when none. */
     int best(long mask, String profile) {
+      if (templates.containsKey(profile)) {
+        return Long.bitCount(mask) + size(profile) <= units ? 0 : -1;
+      }
       return bestByMask.computeIfAbsent(mask, this::bestStarts)[index(profile)];
     }
 
     private int index(String profile) {
       Integer i = profileIndex.get(profile);
       if (i == null) {
+        if (geometry == null) {
+          throw new IllegalArgumentException(profile + " is neither a MIG profile nor a template of this GPU type");
+        }
         geometry.profile(profile); // throws naming the profile and the geometry's profiles
       }
       return i;

@@ -15,7 +15,10 @@ import org.rampa.colocation.GpuPool;
 import org.rampa.colocation.Segment;
 import org.rampa.colocation.SegmentMenu;
 import org.rampa.colocation.SegmentPerformance;
+import org.rampa.domain.share.GpuPartitioning;
 import org.rampa.domain.share.MpsShare;
+import org.rampa.domain.share.Placement;
+import org.rampa.domain.share.TemplatePartition;
 
 /**
  * The MPS-share baselines, built one GPU at a time with interference evaluated for exactly the GPU's
@@ -27,8 +30,11 @@ import org.rampa.domain.share.MpsShare;
  *       gets the smallest part that serves its unserved demand (else the whole GPU), the second the
  *       largest part of the rest that keeps both within their SLOs.</li>
  * </ul>
- * Only GPU types with MPS take part; a time model that knows no MPS share for a service leaves the
- * baseline without a plan for it.
+ * Only GPU types with MPS or NPU partition templates take part. On a template type the parts are
+ * templates, isolated (no interference): the even split cuts every card into k equal templates (on
+ * an 8-core NPU: two of 4 cores, four of 2), gpu-lets chooses among the type's templates instead of
+ * 0.2 … 1.0. A time model that knows no MPS share for a service leaves the baseline without a plan
+ * for it.
  */
 final class MpsSetBaseline extends DemandPlanner {
 
@@ -57,9 +63,18 @@ final class MpsSetBaseline extends DemandPlanner {
   }
 
   @Override
+  Optional<String> unusableCluster(ColocationProblem problem) {
+    if (!sharedPools(problem).isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of("no GPU type of the cluster " + problem.pools().stream().map(p -> p.count() + " × " + p.type().name()).toList()
+        + " runs MPS or NPU partition templates, the parts this baseline splits a GPU into");
+  }
+
+  @Override
   boolean servable(ColocationProblem problem, SegmentMenu menu, ColocationService service) {
-    for (GpuPool pool : mpsPools(problem)) {
-      for (double share : evenShares > 0 ? List.of(1.0 / evenShares) : GPU_LETS_PARTS) {
+    for (GpuPool pool : sharedPools(problem)) {
+      for (double share : parts(pool)) {
         if (best(problem, pool, List.of(), service, share).isPresent()) {
           return true;
         }
@@ -75,7 +90,7 @@ final class MpsSetBaseline extends DemandPlanner {
     List<GpuConfiguration> gpus = new ArrayList<>();
     Map<GpuPool, Integer> opened = new HashMap<>();
     while (unserved.values().stream().anyMatch(d -> d > 0)) {
-      Optional<GpuPool> pool = mpsPools(problem).stream().filter(p -> opened.getOrDefault(p, 0) < p.count()).findFirst();
+      Optional<GpuPool> pool = sharedPools(problem).stream().filter(p -> opened.getOrDefault(p, 0) < p.count()).findFirst();
       if (pool.isEmpty()) {
         return Optional.empty();
       }
@@ -101,6 +116,8 @@ final class MpsSetBaseline extends DemandPlanner {
         .sorted(Map.Entry.<String, Double>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
         .map(Map.Entry::getKey).toList();
     int slots = evenShares > 0 ? evenShares : 2;
+    List<Double> parts = parts(pool);
+    double largest = parts.get(parts.size() - 1);
     double free = 1;
     for (int slot = 0; slot < slots && free > 1e-9; slot++) {
       Optional<Segment> next = Optional.empty();
@@ -109,12 +126,12 @@ final class MpsSetBaseline extends DemandPlanner {
         if (evenShares > 0) {
           next = best(problem, pool, segments, s, 1.0 / evenShares);
         } else if (segments.isEmpty()) {
-          next = GPU_LETS_PARTS.stream().map(part -> best(problem, pool, segments, s, part)).flatMap(Optional::stream)
+          next = parts.stream().map(part -> best(problem, pool, segments, s, part)).flatMap(Optional::stream)
               .filter(seg -> throughput(problem, pool, segments, seg) >= unserved.get(id)).findFirst()
-              .or(() -> best(problem, pool, segments, s, 1.0));
+              .or(() -> best(problem, pool, segments, s, largest));
         } else {
           double room = free;
-          next = GPU_LETS_PARTS.stream().filter(part -> part <= room + 1e-9).sorted(Comparator.reverseOrder())
+          next = parts.stream().filter(part -> part <= room + 1e-9).sorted(Comparator.reverseOrder())
               .map(part -> best(problem, pool, segments, s, part)).flatMap(Optional::stream).findFirst();
         }
         if (next.isPresent()) {
@@ -125,27 +142,60 @@ final class MpsSetBaseline extends DemandPlanner {
         break;
       }
       segments.add(next.get());
-      free -= ((MpsShare) next.get().placement()).fraction();
+      free -= next.get().placement().computeFraction(pool.partitioning());
       order = order.stream().filter(id -> !id.equals(segments.get(segments.size() - 1).service()) || evenShares > 0).toList();
     }
     return segments;
   }
 
+  /** The compute fractions a GPU of {@code pool} is split into, smallest first. */
+  private List<Double> parts(GpuPool pool) {
+    GpuPartitioning part = pool.partitioning();
+    if (evenShares > 0) {
+      return List.of(1.0 / evenShares);
+    }
+    if (part.mps()) {
+      return GPU_LETS_PARTS;
+    }
+    return part.templates().stream().map(t -> (double) t.cores() / part.npuCores()).distinct().sorted().toList();
+  }
+
   /**
-   * {@code service} on an MPS share of {@code fraction} next to {@code incumbents}, at the batch
-   * with the highest throughput that keeps every segment on the GPU within its SLO; empty if none.
+   * The part of {@code fraction} of a GPU of {@code pool} for one process of {@code service}: an MPS
+   * share reserving the service's memory, or the template of exactly that many cores if it holds the
+   * memory; empty when the type has no such part.
+   */
+  private static Optional<Placement> placement(GpuPool pool, ColocationService service, double fraction) {
+    GpuPartitioning part = pool.partitioning();
+    if (part.mps()) {
+      return Optional.of(new MpsShare(Math.min(1, fraction), service.processMemoryBytes()));
+    }
+    return part.templates().stream()
+        .filter(t -> Math.abs((double) t.cores() / part.npuCores() - fraction) < 1e-9 && t.memoryBytes() >= service.processMemoryBytes())
+        .findFirst().map(t -> new TemplatePartition(t.name()));
+  }
+
+  /**
+   * {@code service} on a part of {@code fraction} next to {@code incumbents}, at the batch with the
+   * highest throughput that keeps every segment on the GPU within its SLO; empty if none.
    */
   private static Optional<Segment> best(ColocationProblem problem, GpuPool pool, List<Segment> incumbents, ColocationService service, double fraction) {
+    Optional<Placement> placement = placement(pool, service, fraction);
+    if (placement.isEmpty()) {
+      return Optional.empty();
+    }
+    List<Placement> placements = new ArrayList<>(incumbents.stream().map(Segment::placement).toList());
+    placements.add(placement.get());
+    if (problem.admission().check(pool.partitioning(), placements).isPresent() || !templatesFit(pool.partitioning(), placements)) {
+      return Optional.empty();
+    }
     Segment best = null;
     double bestThroughput = 0;
     for (int batch : service.batches()) {
-      Segment candidate = new Segment(service.id(), new MpsShare(Math.min(1, fraction), service.processMemoryBytes()), batch);
+      Segment candidate = new Segment(service.id(), placement.get(), batch);
       List<Segment> all = new ArrayList<>(incumbents);
       all.add(candidate);
       GpuConfiguration gpu = new GpuConfiguration(pool.type().name(), all);
-      if (problem.admission().check(pool.partitioning(), all.stream().map(Segment::placement).toList()).isPresent()) {
-        continue;
-      }
       Optional<List<SegmentPerformance>> perf = ColocationPerformance.evaluate(problem, gpu);
       if (perf.isEmpty()) {
         continue;
@@ -169,7 +219,18 @@ final class MpsSetBaseline extends DemandPlanner {
     return ColocationPerformance.evaluate(problem, new GpuConfiguration(pool.type().name(), all)).orElseThrow().get(all.size() - 1).throughput();
   }
 
-  private static List<GpuPool> mpsPools(ColocationProblem problem) {
-    return problem.pools().stream().filter(p -> p.partitioning().mps() && p.count() > 0).toList();
+  /** True unless {@code placements} are templates whose cores or memory exceed the card's (MPS admission checks MPS shares). */
+  private static boolean templatesFit(GpuPartitioning part, List<Placement> placements) {
+    if (part.mps()) {
+      return true;
+    }
+    double cores = placements.stream().mapToDouble(p -> p.computeFraction(part)).sum();
+    long memory = placements.stream().mapToLong(p -> p.memoryBytes(part)).sum();
+    return cores <= 1 + 1e-9 && memory <= part.memoryBytes();
+  }
+
+  /** The pools this baseline splits GPUs of: MPS types and NPU template types. */
+  private static List<GpuPool> sharedPools(ColocationProblem problem) {
+    return problem.pools().stream().filter(p -> (p.partitioning().mps() || !p.partitioning().templates().isEmpty()) && p.count() > 0).toList();
   }
 }

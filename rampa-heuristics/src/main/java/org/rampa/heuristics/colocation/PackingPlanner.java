@@ -21,7 +21,7 @@ import org.rampa.colocation.SegmentOption;
 /**
  * The shape the heuristic and the isolated baselines share: cover each service's demand with
  * isolated options (the subclass decides which), pack them onto GPUs (best fit over legal MIG
- * starts, or one per GPU), optionally improve.
+ * starts or NPU template cores, or one per GPU), optionally improve.
  */
 abstract class PackingPlanner extends DemandPlanner {
 
@@ -72,7 +72,7 @@ abstract class PackingPlanner extends DemandPlanner {
 
   /**
    * The GPUs of a plan being built, the throughput each service gets and the demand it must get.
-   * Every GPU of a MIG pool not held whole sits in a bucket by its used-slice mask, in list order,
+   * Every GPU of a MIG or template pool not held whole sits in a bucket by its used-unit mask, in list order,
    * so best fit looks at one GPU per occupied mask instead of scanning every GPU.
    */
   static final class Packing {
@@ -89,12 +89,12 @@ abstract class PackingPlanner extends DemandPlanner {
     Packing(ColocationProblem problem) {
       this.problem = problem;
       for (GpuPool pool : problem.pools()) {
-        byPool.put(pool, new PoolBins(new GpuBin.Starts(pool.partitioning().mig().orElse(null))));
+        byPool.put(pool, new PoolBins(GpuBin.Starts.of(pool.partitioning())));
       }
     }
 
     int slices(SegmentOption o) {
-      return SegmentMenu.memorySlices(problem.pool(o.gpuType()), o);
+      return SegmentMenu.units(problem.pool(o.gpuType()), o);
     }
 
     /** Best fit: the GPU the option fills most tightly (the first in plan order among equals); a new GPU if allowed and none fits; null when none. */
@@ -106,7 +106,7 @@ abstract class PackingPlanner extends DemandPlanner {
       int bestFree = Integer.MAX_VALUE;
       if (share && !o.whole()) {
         int need = slices(o);
-        int total = pool.partitioning().requireMig().memorySlices();
+        int total = pb.starts.units();
         for (Map.Entry<Long, TreeSet<GpuBin>> e : pb.byMask.entrySet()) {
           int free = total - Long.bitCount(e.getKey());
           if (free < need || free > bestFree) {

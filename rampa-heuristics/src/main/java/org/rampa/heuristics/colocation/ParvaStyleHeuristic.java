@@ -13,15 +13,18 @@ import org.rampa.colocation.GpuPool;
 import org.rampa.colocation.PipelineStage;
 import org.rampa.colocation.SegmentMenu;
 import org.rampa.colocation.SegmentOption;
+import org.rampa.domain.share.GpuPartitioning;
 import org.rampa.domain.share.MigGeometry;
 import org.rampa.domain.share.MigProfile;
+import org.rampa.domain.share.PartitionTemplate;
 
 /**
  * ParvaGPU-style co-location (SC'24, re-implemented from its description): per service the option
- * (whole GPU or MIG instance, batch, processes) with the best throughput per share under the SLO
- * rule, copies of it to cover the rate and a right-sized last one (the smallest share that covers
- * the remainder); best-fit packing over legal MIG starts; then a repair pass that tries to empty
- * nearly empty GPUs and a local search that tries every GPU, fewest used slices first: a GPU is
+ * (whole GPU, MIG instance or NPU template, batch, processes) with the best throughput per share
+ * under the SLO rule, copies of it to cover the rate and a right-sized last one (the smallest share
+ * that covers the remainder); best-fit packing over legal MIG starts or free template cores; then a
+ * repair pass that tries to empty nearly empty GPUs and a local search that tries every GPU, fewest
+ * used slices first: a GPU is
  * removed when its services' lost throughput, beyond their surplus, can be re-covered by
  * right-sized options in the free room of the other GPUs. A service offering pipeline partitions
  * runs whole or split by the one partition that needs the least share per request/s ({@link
@@ -129,10 +132,18 @@ final class ParvaStyleHeuristic extends PackingPlanner {
     return false;
   }
 
-  /** SHARING.md section 4: compute fraction for whole GPUs, max(compute slices / 7, memory slices / 8) for MIG. */
+  /**
+   * SHARING.md section 4: compute fraction for whole GPUs, max(compute slices / 7, memory slices / 8)
+   * for MIG, and for an NPU template likewise the larger of its cores' and its memory's share of the card.
+   */
   static double shareEquivalent(ColocationProblem problem, SegmentOption o) {
     if (o.whole()) {
       return 1;
+    }
+    if (o.template()) {
+      GpuPartitioning part = problem.pool(o.gpuType()).partitioning();
+      PartitionTemplate t = part.template(o.profile());
+      return Math.max((double) t.cores() / part.npuCores(), (double) t.memoryBytes() / part.memoryBytes());
     }
     MigGeometry g = problem.pool(o.gpuType()).partitioning().requireMig();
     MigProfile p = g.profile(o.profile());

@@ -12,7 +12,8 @@ import org.rampa.domain.share.MigProfile;
 /**
  * Uniform MIG: every GPU cut into instances of one size ({@code computeSlices}g, the smallest-memory
  * profile of that size: all 1g gives seven instances, all 3g two), one process per instance at the
- * service's best batch under the SLO rule, instances of different services sharing GPUs.
+ * service's best batch under the SLO rule, instances of different services sharing GPUs. A cluster
+ * without MIG (NPU templates, MPS only) is refused with the reason.
  */
 final class UniformMigBaseline extends PackingPlanner {
 
@@ -30,6 +31,15 @@ final class UniformMigBaseline extends PackingPlanner {
   @Override
   boolean shares() {
     return true;
+  }
+
+  @Override
+  Optional<String> unusableCluster(ColocationProblem problem) {
+    if (problem.pools().stream().anyMatch(p -> p.count() > 0 && p.partitioning().mig().isPresent())) {
+      return Optional.empty();
+    }
+    return Optional.of("no GPU type of the cluster " + problem.pools().stream().map(p -> p.count() + " × " + p.type().name()).toList()
+        + " has MIG, so there is nothing to cut uniformly into MIG instances (on NPU templates, even-mps-k cuts every card into k equal templates)");
   }
 
   @Override

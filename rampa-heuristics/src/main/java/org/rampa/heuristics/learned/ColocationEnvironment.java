@@ -141,7 +141,9 @@ public final class ColocationEnvironment {
       double density = 0;
       for (GpuPool pool : problem.pools()) {
         for (SegmentOption o : menu.options(pool.type().name(), service.id())) {
-          int used = o.whole() ? 7 : pool.partitioning().requireMig().profile(o.profile()).computeSlices();
+          // an NPU template (never a level of the policy, but in the menu) in sevenths of the card like a MIG instance
+          double used = o.whole() ? 7 : o.template() ? 7.0 * pool.partitioning().template(o.profile()).cores() / pool.partitioning().npuCores()
+              : pool.partitioning().requireMig().profile(o.profile()).computeSlices();
           density = Math.max(density, o.throughput() / used);
         }
       }

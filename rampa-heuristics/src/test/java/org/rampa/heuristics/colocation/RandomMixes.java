@@ -15,6 +15,7 @@ import org.rampa.colocation.GpuPool;
 import org.rampa.colocation.ParvaGpuScenarios;
 import org.rampa.colocation.PipelinePartition;
 import org.rampa.colocation.SloRule;
+import org.rampa.domain.GpuType;
 import org.rampa.domain.share.MpsAdmission;
 import org.rampa.perf.share.AnalyticShareTimeModel;
 import org.rampa.perf.share.InterferenceModel;
@@ -40,6 +41,29 @@ final class RandomMixes {
     List<ColocationService> services = p.services().stream()
         .map(s -> s.withPartitions(List.of(PipelinePartition.evenFlops(s.model(), 2), PipelinePartition.evenFlops(s.model(), 3)))).toList();
     return new ColocationProblem(services, p.pools(), p.timeModel(), p.interference(), p.sloRule(), p.admission(), objective);
+  }
+
+  /**
+   * A catalog mix (analytic tier) on the modelled NPU-8C-64GB (templates of 1, 2, 4 and 8 cores, no
+   * MPS), alone or beside A100s; processes of 1–20 GiB, so some fit only the larger templates.
+   */
+  static ColocationProblem npu(long seed) {
+    Random r = new Random(seed);
+    ColocationObjective objective = ColocationObjective.values()[r.nextInt(ColocationObjective.values().length)];
+    List<String> models = new ArrayList<>(List.of("resnet50", "vgg16", "mobilenetv2", "bert-base", "gpt2-small", "vit-b16"));
+    Collections.shuffle(models, r);
+    List<ColocationService> services = new ArrayList<>();
+    for (String m : models.subList(0, 1 + r.nextInt(models.size()))) {
+      services.add(new ColocationService(m, ModelCatalog.model(m), List.of(1, 4, 16), List.of(1), 10 + r.nextInt(3000),
+          Duration.ofMillis(5 + r.nextInt(200)), (1 + r.nextInt(20)) * (1L << 30), 1 + r.nextInt(3)));
+    }
+    GpuType npu = SharingCatalog.standard().npuTypes().get(0);
+    List<GpuPool> pools = new ArrayList<>(List.of(new GpuPool(npu, SharingCatalog.standard().partitioning(npu.name()), 1 + r.nextInt(30))));
+    if (r.nextInt(4) == 0) {
+      pools.add(new GpuPool(GpuCatalog.standard().type("A100-SXM4-80GB"), SharingCatalog.standard().partitioning("A100-SXM4-80GB"), r.nextInt(10)));
+    }
+    return new ColocationProblem(services, pools, AnalyticShareTimeModel.calibrated(), InterferenceModel.defaults(),
+        r.nextBoolean() ? SloRule.parvaGpu() : SloRule.wholeSlo(), MpsAdmission.strict(), objective);
   }
 
   private static ColocationProblem measured(Random r, ColocationObjective objective) {
