@@ -338,9 +338,14 @@ public final class ExactStrategy implements PlacementStrategy {
       Map<String, Double> stats, String label) {
     Attempt a = new Attempt();
     StrategyOptions options = problem.options();
+    CostBound.Reduced reduced = null;
     try {
       if (!budget.expired()) {
         a.formulation = build.get();
+        reduced = CostBound.of(a.formulation, hint.apply(a.formulation));
+        if (reduced.model != a.formulation.model) {
+          stats.put(label + "ArcsSolved", (double) reduced.arcsKept);
+        }
         stats.put(label + "SolveStartMillis", budget.elapsed().toNanos() / 1e6); // since the call began
       }
     } catch (IntervalFlowFormulation.OutOfTime e) {
@@ -351,8 +356,10 @@ public final class ExactStrategy implements PlacementStrategy {
       return a;
     }
     IntervalFlowFormulation f = a.formulation;
-    a.solution = solver.solve(f.model, new MilpBackend.Settings(budget, options.relativeGap(), options.seed(), hint.apply(f),
-        solverParameters));
+    MilpBackend.Solution solved = solver.solve(reduced.model, new MilpBackend.Settings(budget, options.relativeGap(), options.seed(),
+        reduced.hint, solverParameters));
+    a.solution = new MilpBackend.Solution(solved.outcome(), reduced.expand(solved.values()), solved.objective(), solved.bestBound(),
+        solved.statistics());
     a.solution.statistics().forEach((k, v) -> stats.merge(k, v, Double::sum));
     switch (a.solution.outcome()) {
       case INFEASIBLE -> a.terminal = f.inexact

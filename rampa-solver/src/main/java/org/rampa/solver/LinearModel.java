@@ -53,7 +53,13 @@ final class LinearModel {
 
   /** Names as LP files accept them (GPU type names such as "A100-80GB" carry operators). */
   private static String lpName(String name) {
-    return NOT_LP.matcher(name).replaceAll("_");
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (!(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_')) {
+        return NOT_LP.matcher(name).replaceAll("_");
+      }
+    }
+    return name; // most names need no change: skip the matcher
   }
 
   private static boolean isInteger(double v) {
