@@ -109,15 +109,20 @@ final class CostBound {
 
   private Reduced reduce(Optional<double[]> given) {
     int[] roundedDown = buckets(false);
-    double[][][] forward = search(roundedDown, true, null);
+    int[][][] forwardVia = new int[layers + 1][stages + 1][BUCKETS + 1];
+    double[][][] forward = search(roundedDown, true, forwardVia);
     f.checkTime();
     double[][][] backward = search(roundedDown, false, null);
     f.checkTime();
-    // the incumbent: a path within the budget with latencies rounded up, on its cheapest GPUs
-    int[] roundedUp = buckets(true);
-    int[][][] via = new int[layers + 1][stages + 1][BUCKETS + 1];
-    double[][][] up = search(roundedUp, true, via);
-    Optional<double[]> found = path(up, via, roundedUp).flatMap(this::assignment);
+    // the incumbent: the cheapest path of the rounded-down search when it keeps the real budget,
+    // else that of a search with latencies rounded up (every path of which does), on its cheapest GPUs
+    Optional<List<Integer>> cheapest = path(forward, forwardVia, roundedDown).filter(this::keepsBudget);
+    if (cheapest.isEmpty()) {
+      int[] roundedUp = buckets(true);
+      int[][][] via = new int[layers + 1][stages + 1][BUCKETS + 1];
+      cheapest = path(search(roundedUp, true, via), via, roundedUp);
+    }
+    Optional<double[]> found = cheapest.flatMap(this::assignment);
     f.checkTime();
     double[] incumbent = better(found.orElse(null), given.filter(this::satisfiesEveryRow).orElse(null));
     if (incumbent == null) {
@@ -181,8 +186,8 @@ final class CostBound {
     int[] d = new int[f.arcs.size()];
     for (int a = 0; a < d.length; a++) {
       double q = latency[a] / width;
-      double r = roundUp ? Math.ceil(q - 1e-12) : Math.floor(q + 1e-12);
-      // a relaxation may not round a hair of float noise up into the next bucket; the incumbent is re-checked anyway
+      // rounding down, a hair less, so that float noise never rounds a relaxation up; the incumbent is re-checked anyway
+      double r = roundUp ? Math.ceil(q) : Math.floor(q - 1e-9);
       d[a] = r > BUCKETS ? -1 : (int) Math.max(0, r);
     }
     return d;
@@ -264,6 +269,15 @@ final class CostBound {
       }
     }
     return leaving;
+  }
+
+  /** Whether a path's latency keeps the latency row's budget. */
+  private boolean keepsBudget(List<Integer> path) {
+    double sum = 0;
+    for (int a : path) {
+      sum += latency[a];
+    }
+    return sum <= budget;
   }
 
   /** The cheapest path to the last boundary in the forward search, as arc indices. */
