@@ -28,9 +28,11 @@ import org.rampa.solver.SharedSlots.Part;
  * buckets) gives, per arc, the least cost of any such path through it: a lower bound on every
  * solution using it, relaxing the GPU-count, one-holding and incumbent rows.
  *
- * <p><b>The incumbent.</b> The same search with latencies rounded <em>up</em> yields a path within the
- * latency budget; its arcs on their cheapest GPUs (fresh before parts at equal cost, one holding
- * per GPU) make a complete assignment, kept only when it satisfies every row of the model. With
+ * <p><b>The incumbent.</b> The cheapest path of that search when its real latency keeps the budget,
+ * else that of the same search with latencies rounded <em>up</em> (every path of which keeps it);
+ * its arcs on their cheapest GPUs (fresh before parts at equal cost, one holding per GPU) make a
+ * complete assignment, kept only when it satisfies every row of the model (else, or when a given
+ * MIP start is cheaper and satisfies them, that start is the incumbent). With
  * an incumbent of cost U, an arc whose bound exceeds U is in no optimal solution, so it and its
  * slot choices are left out: the optimum, and so every OPTIMAL answer, is unchanged, and the
  * solver's bound on the smaller model is still a bound on the full one. Without an incumbent the
@@ -151,8 +153,10 @@ final class CostBound {
     Map<Long, Double> through = new HashMap<>();
     for (int a = 0; a < f.arcs.size(); a++) {
       Arc arc = f.arcs.get(a);
-      long key = ((long) arc.from * (layers + 1) + arc.to) * (BUCKETS + 1) + roundedDown[a];
-      double rest = through.computeIfAbsent(key, k -> leastAround(forward, backward, arc.from, arc.to, (int) (k % (BUCKETS + 1))));
+      int d = roundedDown[a];
+      // an arc whose latency alone breaks the budget is in no solution
+      double rest = d < 0 ? INF : through.computeIfAbsent(((long) arc.from * (layers + 1) + arc.to) * (BUCKETS + 1) + d,
+          k -> leastAround(forward, backward, arc.from, arc.to, d));
       if (rest + least[a] <= ceiling) {
         kept++;
         continue;
