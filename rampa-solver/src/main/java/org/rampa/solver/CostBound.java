@@ -126,7 +126,7 @@ final class CostBound {
     }
     Optional<double[]> found = cheapest.flatMap(this::assignment);
     f.checkTime();
-    double[] incumbent = better(found.orElse(null), given.filter(this::satisfiesEveryRow).orElse(null));
+    double[] incumbent = better(found.orElse(null), given.filter(f.model::admits).orElse(null));
     if (incumbent == null) {
       return new Reduced(f.model, given, null, f.model.variableCount(), f.arcs.size());
     }
@@ -360,7 +360,7 @@ final class CostBound {
         }
       }
     }
-    return satisfiesEveryRow(values) ? Optional.of(values) : Optional.empty();
+    return f.model.admits(values) ? Optional.of(values) : Optional.empty();
   }
 
   /** The cheapest group of {@code type} with a GPU left, for a whole GPU ({@code key} -1) or fresh placement {@code key}. */
@@ -427,27 +427,6 @@ final class CostBound {
       }
     }
     return sum;
-  }
-
-  /** Whether {@code values} keeps every variable's bounds and every row (to SCIP's tolerance, relative above 1). */
-  boolean satisfiesEveryRow(double[] values) {
-    List<LinearModel.Variable> variables = f.model.variables();
-    for (int i = 0; i < values.length; i++) {
-      if (values[i] < variables.get(i).lower() || values[i] > variables.get(i).upper()) {
-        return false;
-      }
-    }
-    for (Row row : f.model.rows()) {
-      double sum = 0;
-      for (Term t : row.terms()) {
-        sum += t.coefficient() * values[t.variable()];
-      }
-      double slack = 1e-9 * Math.max(1, Math.abs(sum));
-      if (sum < row.lower() - slack || sum > row.upper() + slack) {
-        return false;
-      }
-    }
-    return true;
   }
 
   private double[] better(double[] a, double[] b) {

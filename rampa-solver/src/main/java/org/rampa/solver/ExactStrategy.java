@@ -101,8 +101,9 @@ public final class ExactStrategy implements PlacementStrategy {
 
   /**
    * This strategy, starting each solve from {@code heuristic}'s plan for the same problem (a MIP
-   * start): a good first incumbent lets the solver prune early. The heuristic's time counts against
-   * the time limit; a heuristic plan the model cannot express is ignored.
+   * start): a good first incumbent lets the solver prune early. With sharing on, the heuristic
+   * plans with the same sharing options (its plan may hold shares). The heuristic's time counts
+   * against the time limit; a heuristic plan the model cannot express is ignored.
    */
   public ExactStrategy withWarmStart(PlacementStrategy heuristic) {
     return new ExactStrategy(name, backend, WarmStart.from(Objects.requireNonNull(heuristic, "heuristic")));
@@ -219,7 +220,9 @@ public final class ExactStrategy implements PlacementStrategy {
             () -> false, menu, problem.interference()).model, settings.exportLp().get());
       }
       if (warmStart != null) {
-        heuristicPlan = warmStart.plan(problem, budget.remaining());
+        // with sharing, the heuristic searches the same shared slots, so that its plan can be a shared start
+        heuristicPlan = menu != null ? warmStart.plan(problem, budget.remaining(), settings.sharing())
+            : warmStart.plan(problem, budget.remaining());
       }
       return Optional.empty();
     }

@@ -89,6 +89,29 @@ final class LinearModel {
     return variables.size();
   }
 
+  /**
+   * Whether {@code values} (one per variable) keeps every variable's bounds and every row, to
+   * SCIP's feasibility tolerance (1e-9, relative above 1).
+   */
+  boolean admits(double[] values) {
+    for (int i = 0; i < values.length; i++) {
+      if (values[i] < variables.get(i).lower() || values[i] > variables.get(i).upper()) {
+        return false;
+      }
+    }
+    for (Row row : rows) {
+      double sum = 0;
+      for (Term t : row.terms()) {
+        sum += t.coefficient() * values[t.variable()];
+      }
+      double slack = 1e-9 * Math.max(1, Math.abs(sum));
+      if (sum < row.lower() - slack || sum > row.upper() + slack) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** The objective at {@code values}. */
   double objectiveValue(double[] values) {
     double sum = 0;
