@@ -206,27 +206,41 @@ final class ArcGenerator {
       return;
     }
     Map<Long, List<Arc>> byLayers = new LinkedHashMap<>();
-    java.util.Map<Arc, Integer> order = new java.util.IdentityHashMap<>();
     for (Arc a : f.arcs) {
       if (a.slot < 0) {
         byLayers.computeIfAbsent((long) a.from * (f.layers + 1) + a.to, k -> new ArrayList<>()).add(a);
-        order.put(a, order.size());
       }
     }
     java.util.Set<Arc> dominated = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     for (List<Arc> same : byLayers.values()) {
-      for (Arc a : same) {
-        for (Arc b : same) {
-          // b replaces a on fresh GPUs only: whole ones, or ones offering b's shared placement
-          if (a == b || !plentiful[b.type] || dominated.contains(b) || b.shared() && !b.share.fresh) {
+      // arcs of one group in arc order; per arc the least its replicas cost (as the dominated one)
+      // and, for those that may replace another, the most (as the dominating one)
+      int n = same.size();
+      double[] least = new double[n];
+      double[] most = new double[n];
+      boolean[] gone = new boolean[n];
+      List<Integer> replacing = new ArrayList<>();
+      for (int k = 0; k < n; k++) {
+        Arc a = same.get(k);
+        least[k] = a.replicas * (a.shared() ? cheapestShared(a) : cheapest[a.type]);
+        // b replaces a on fresh GPUs only: whole ones, or ones offering b's shared placement
+        if (plentiful[a.type] && !(a.shared() && !a.share.fresh)) {
+          most[k] = a.replicas * (a.shared() ? dearestFresh(a) : dearest[a.type]);
+          replacing.add(k);
+        }
+      }
+      for (int k = 0; k < n; k++) {
+        Arc a = same.get(k);
+        for (int m : replacing) {
+          Arc b = same.get(m);
+          if (m == k || gone[m]) {
             continue;
           }
-          double costA = a.replicas * (a.shared() ? cheapestShared(a) : cheapest[a.type]);
-          double costB = b.replicas * (b.shared() ? dearestFresh(b) : dearest[b.type]);
-          boolean noWorse = costB <= costA && b.computeSeconds <= a.computeSeconds;
-          boolean better = costB < costA || b.computeSeconds < a.computeSeconds || b.type < a.type
-              || b.type == a.type && order.get(b) < order.get(a);
+          boolean noWorse = most[m] <= least[k] && b.computeSeconds <= a.computeSeconds;
+          boolean better = most[m] < least[k] || b.computeSeconds < a.computeSeconds || b.type < a.type
+              || b.type == a.type && m < k;
           if (noWorse && better) {
+            gone[k] = true;
             dominated.add(a);
             break;
           }

@@ -55,7 +55,10 @@ import org.rampa.strategy.StrategyOptions;
  * instances of partly used ones), each stage slowed by the largest α of its GPUs, every incumbent
  * on a touched GPU kept within its SLO (see {@link IntervalFlowFormulation}, "Sharing"). The answer
  * is then optimal over the menu, which is what is searched; the necessary conditions on whole GPUs
- * are skipped, and a plan is accepted between phases only when the admission guard admits it.
+ * are skipped, and a plan is accepted between phases only when the admission guard admits it. The
+ * relaxation and the network-only model are handed to the solver without the arcs that no plan of
+ * at most an incumbent's cost can use, and with that incumbent as MIP start ({@link CostBound}):
+ * the optimum is unchanged.
  *
  * <p>Settings: {@link ExactOptions} (backend, solver parameters, model choice, LP export, sharing),
  * read from {@link StrategyOptions#extra()}; an unknown key is an error. The time limit covers the whole
@@ -98,8 +101,9 @@ public final class ExactStrategy implements PlacementStrategy {
 
   /**
    * This strategy, starting each solve from {@code heuristic}'s plan for the same problem (a MIP
-   * start): a good first incumbent lets the solver prune early. The heuristic's time counts against
-   * the time limit; a heuristic plan the model cannot express is ignored.
+   * start): a good first incumbent lets the solver prune early. With sharing on, the heuristic
+   * plans with the same sharing options (its plan may hold shares). The heuristic's time counts
+   * against the time limit; a heuristic plan the model cannot express is ignored.
    */
   public ExactStrategy withWarmStart(PlacementStrategy heuristic) {
     return new ExactStrategy(name, backend, WarmStart.from(Objects.requireNonNull(heuristic, "heuristic")));
@@ -216,7 +220,9 @@ public final class ExactStrategy implements PlacementStrategy {
             () -> false, menu, problem.interference()).model, settings.exportLp().get());
       }
       if (warmStart != null) {
-        heuristicPlan = warmStart.plan(problem, budget.remaining());
+        // with sharing, the heuristic searches the same shared slots, so that its plan can be a shared start
+        heuristicPlan = menu != null ? warmStart.plan(problem, budget.remaining(), settings.sharing())
+            : warmStart.plan(problem, budget.remaining());
       }
       return Optional.empty();
     }
@@ -338,9 +344,14 @@ public final class ExactStrategy implements PlacementStrategy {
       Map<String, Double> stats, String label) {
     Attempt a = new Attempt();
     StrategyOptions options = problem.options();
+    CostBound.Reduced reduced = null;
     try {
       if (!budget.expired()) {
         a.formulation = build.get();
+        reduced = CostBound.of(a.formulation, hint.apply(a.formulation));
+        if (reduced.model != a.formulation.model) {
+          stats.put(label + "ArcsSolved", (double) reduced.arcsKept);
+        }
         stats.put(label + "SolveStartMillis", budget.elapsed().toNanos() / 1e6); // since the call began
       }
     } catch (IntervalFlowFormulation.OutOfTime e) {
@@ -351,8 +362,10 @@ public final class ExactStrategy implements PlacementStrategy {
       return a;
     }
     IntervalFlowFormulation f = a.formulation;
-    a.solution = solver.solve(f.model, new MilpBackend.Settings(budget, options.relativeGap(), options.seed(), hint.apply(f),
-        solverParameters));
+    MilpBackend.Solution solved = solver.solve(reduced.model, new MilpBackend.Settings(budget, options.relativeGap(), options.seed(),
+        reduced.hint, solverParameters));
+    a.solution = new MilpBackend.Solution(solved.outcome(), reduced.expand(solved.values()), solved.objective(), solved.bestBound(),
+        solved.statistics());
     a.solution.statistics().forEach((k, v) -> stats.merge(k, v, Double::sum));
     switch (a.solution.outcome()) {
       case INFEASIBLE -> a.terminal = f.inexact

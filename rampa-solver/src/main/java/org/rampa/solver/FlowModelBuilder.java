@@ -237,7 +237,7 @@ final class FlowModelBuilder {
   private void addLatencyRow() {
     List<Term> latency = new ArrayList<>();
     for (Arc a : f.arcs) {
-      latency.add(new Term(a.variable, (a.computeSeconds + f.out(a.to)) * MICROS));
+      latency.add(new Term(a.variable, latencyMicros(f, a)));
     }
     for (Slot s : f.slots) {
       for (int j = 1; j < f.layers; j++) {
@@ -246,8 +246,17 @@ final class FlowModelBuilder {
         }
       }
     }
-    double budget = SloPredicate.latencyBudgetSeconds(f.request.slo()) * (1 - SOLVER_MARGIN);
-    f.model.addRow("latency_us", Double.NEGATIVE_INFINITY, budget * MICROS, latency);
+    f.model.addRow("latency_us", Double.NEGATIVE_INFINITY, latencyBudgetMicros(f), latency);
+  }
+
+  /** What the latency row charges arc {@code a}: its compute and the network transfer after it, microseconds. */
+  static double latencyMicros(IntervalFlowFormulation f, Arc a) {
+    return (a.computeSeconds + f.out(a.to)) * MICROS;
+  }
+
+  /** The latency row's right-hand side: the SLO predicate's budget less {@link #SOLVER_MARGIN}, microseconds. */
+  static double latencyBudgetMicros(IntervalFlowFormulation f) {
+    return SloPredicate.latencyBudgetSeconds(f.request.slo()) * (1 - SOLVER_MARGIN) * MICROS;
   }
 
   /**

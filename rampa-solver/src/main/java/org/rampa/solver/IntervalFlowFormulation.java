@@ -134,6 +134,8 @@ import org.rampa.solver.NodeSlots.SlowNodes;
  * ({@link SharedRows}). Exact dominance drops partly used slots no cheaper than a fresh GPU of a
  * type no plan can exhaust, and arcs that another arc on such fresh GPUs beats; a one-replica shared
  * stage is one arc per GPU it may take. {@link SharedSlots} reads the menu and the incumbents.
+ * Without slots, {@link CostBound} leaves out of what the solver sees every arc that no plan of at
+ * most an incumbent's cost can use (the model itself keeps them).
  *
  * <h2>Parts</h2>
  *
@@ -377,16 +379,21 @@ final class IntervalFlowFormulation {
 
   /**
    * A MIP start from a heuristic's plan: each of its stages becomes the network arc with the same
-   * layers and GPU type (at the least replica count); GPUs are counted cheapest first. Empty when
-   * some stage has no such arc (it used a GPU that is not free, or relied on something this model
-   * prices differently).
+   * layers and GPU type (at the least replica count); GPUs are counted cheapest first. With
+   * sharing, a stage on shares becomes the network shared arc of its placement at the largest α of
+   * its GPUs, holding the partly used slots it holds and counting its fresh GPUs in their own
+   * groups (see {@link #hintShared}). Empty when some stage has no such arc (it used a GPU that is
+   * not free, or relied on something this model prices differently).
    */
   Optional<double[]> hint(Plan plan) {
     double[] values = new double[model.variableCount()];
     int[] perType = new int[types.size()];
     for (Stage stage : plan.stages()) {
       if (!(stage.placement() instanceof org.rampa.domain.share.Whole)) {
-        return Optional.empty();
+        if (shared == null || !hintShared(stage, values)) {
+          return Optional.empty();
+        }
+        continue;
       }
       String typeName = cluster.gpu(stage.gpus().get(0)).type();
       Arc match = null;
@@ -404,11 +411,89 @@ final class IntervalFlowFormulation {
     List<CostGroup> byCost = new ArrayList<>(groups);
     byCost.sort((a, b) -> Double.compare(a.cost, b.cost));
     for (CostGroup g : byCost) {
-      int take = Math.min(perType[g.type], g.outsideSlowNodes);
+      int sharedUses = 0; // with sharing, fresh GPUs shared stages took from this group
+      for (int v : g.sharedVariables) {
+        sharedUses += v >= 0 ? (int) values[v] : 0;
+      }
+      int take = Math.min(perType[g.type], g.outsideSlowNodes - sharedUses);
       values[g.netVariable] = take;
       perType[g.type] -= take;
     }
     return Optional.of(values);
+  }
+
+  /**
+   * Writes shared stage {@code stage} into {@code values} as a network shared arc: its placement's
+   * key, α the largest of its partly used slots' (1 on fresh GPUs), the least replica count of the
+   * arc, its slots taken before its fresh GPUs (each counted in its own group); false when no arc
+   * or variable expresses it.
+   */
+  private boolean hintShared(Stage stage, double[] values) {
+    org.rampa.domain.share.Placement key = SharedSlots.key(stage.placement());
+    int type = types.indexOf(cluster.typeOf(stage.gpus().get(0)));
+    List<SharedSlots.Part> parts = new ArrayList<>();
+    List<String> fresh = new ArrayList<>();
+    double level = 1;
+    for (String gpu : stage.gpus()) {
+      SharedSlots.Part part = null;
+      for (SharedSlots.Part p : shared.parts) {
+        if (p.gpu.equals(gpu) && SharedSlots.key(p.slot.placement()).equals(key)) {
+          part = p;
+        }
+      }
+      if (part != null) {
+        parts.add(part);
+        level = Math.max(level, part.slot.alpha());
+      } else {
+        fresh.add(gpu);
+      }
+    }
+    int keyIndex = type < 0 ? -1 : shared.freshKeys.get(type).indexOf(key);
+    for (Arc a : arcs) {
+      if (a.slot >= 0 || !a.shared() || a.from != stage.from() || a.to != stage.to() || a.type != type
+          || !a.share.key.equals(key) || a.share.alpha != level || a.replicas > stage.gpus().size()) {
+        continue;
+      }
+      List<Integer> slotsTaken = new ArrayList<>();
+      for (SharedSlots.Part p : parts) {
+        for (int u = 0; u < a.share.parts.length && slotsTaken.size() < a.replicas; u++) {
+          if (a.share.parts[u] == p.index) {
+            slotsTaken.add(u);
+          }
+        }
+      }
+      int freshNeeded = a.replicas - slotsTaken.size();
+      if (slotsTaken.size() < Math.min(a.replicas, parts.size()) || freshNeeded > 0 && (!a.share.fresh || freshNeeded > fresh.size())) {
+        continue; // the arc cannot take the stage's slots, or lacks fresh GPUs the stage relies on
+      }
+      List<Integer> groupsTaken = new ArrayList<>();
+      for (String gpu : fresh.subList(0, freshNeeded)) {
+        int g = groupOf(gpu);
+        if (g < 0 || keyIndex < 0 || groups.get(g).sharedVariables[keyIndex] < 0) {
+          return false;
+        }
+        groupsTaken.add(g);
+      }
+      values[a.variable] = 1;
+      if (!a.share.single) {
+        slotsTaken.forEach(u -> values[a.share.partVariables[u]] = 1);
+      }
+      groupsTaken.forEach(g -> values[groups.get(g).sharedVariables[keyIndex]]++);
+      return true;
+    }
+    return false;
+  }
+
+  /** The cost group free GPU {@code gpu} belongs to; -1 when it is not free. */
+  private int groupOf(String gpu) {
+    for (int g = 0; g < groups.size(); g++) {
+      for (Gpu candidate : groups.get(g).gpus) {
+        if (candidate.id().equals(gpu)) {
+          return g;
+        }
+      }
+    }
+    return -1;
   }
 
   /** The node GPU {@code gpuId} sits on. */

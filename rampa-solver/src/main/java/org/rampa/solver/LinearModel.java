@@ -3,7 +3,6 @@ package org.rampa.solver;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * A mixed-integer linear programme in solver-neutral form: integer variables with bounds, linear
@@ -48,12 +47,26 @@ final class LinearModel {
     rows.add(new Row(lpName(name), lower, upper, List.copyOf(terms), integral));
   }
 
-  /** What an LP file's names may not contain. Compiled once: a model names 100k variables. */
-  private static final Pattern NOT_LP = Pattern.compile("[^A-Za-z0-9_]");
-
-  /** Names as LP files accept them (GPU type names such as "A100-80GB" carry operators). */
+  /**
+   * Names as LP files accept them (GPU type names such as "A100-80GB" carry operators): every code
+   * point other than an ASCII letter, digit or underscore becomes one underscore. By hand rather
+   * than with a regex: a shared model names tens of thousands of variables.
+   */
   private static String lpName(String name) {
-    return NOT_LP.matcher(name).replaceAll("_");
+    StringBuilder out = null;
+    for (int i = 0; i < name.length(); ) {
+      int c = name.codePointAt(i);
+      int next = i + Character.charCount(c);
+      boolean plain = c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_';
+      if (!plain && out == null) {
+        out = new StringBuilder(name.length()).append(name, 0, i);
+      }
+      if (out != null) {
+        out.append(plain ? (char) c : '_');
+      }
+      i = next;
+    }
+    return out == null ? name : out.toString();
   }
 
   private static boolean isInteger(double v) {
@@ -74,6 +87,29 @@ final class LinearModel {
 
   int variableCount() {
     return variables.size();
+  }
+
+  /**
+   * Whether {@code values} (one per variable) keeps every variable's bounds and every row, to
+   * SCIP's feasibility tolerance (1e-9, relative above 1).
+   */
+  boolean admits(double[] values) {
+    for (int i = 0; i < values.length; i++) {
+      if (values[i] < variables.get(i).lower() || values[i] > variables.get(i).upper()) {
+        return false;
+      }
+    }
+    for (Row row : rows) {
+      double sum = 0;
+      for (Term t : row.terms()) {
+        sum += t.coefficient() * values[t.variable()];
+      }
+      double slack = 1e-9 * Math.max(1, Math.abs(sum));
+      if (sum < row.lower() - slack || sum > row.upper() + slack) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The objective at {@code values}. */

@@ -217,34 +217,37 @@ final class SharedRows {
    * newcomer's stages on its GPUs. One row per choice of one touched GPU per stage.
    */
   private void addIncumbentRows() {
+    // per incumbent, per stage, per GPU: the terms raising the stage's α above its present one (one pass over the arcs)
+    List<List<Map<String, List<Term>>>> raises = new ArrayList<>();
+    for (Incumbent inc : shared.incumbents) {
+      List<Map<String, List<Term>>> raise = new ArrayList<>();
+      for (int k = 0; k < inc.alone.length; k++) {
+        raise.add(new LinkedHashMap<>());
+      }
+      raises.add(raise);
+    }
+    for (Arc a : f.arcs) {
+      if (!a.shared()) {
+        continue;
+      }
+      for (int u = 0; u < a.share.parts.length; u++) {
+        Part p = shared.parts.get(a.share.parts[u]);
+        for (int e = 0; e < p.incumbentStages.size(); e++) {
+          int[] ik = p.incumbentStages.get(e);
+          Incumbent inc = shared.incumbents.get(ik[0]);
+          double delta = a.share.incumbentAlpha[u][e] - inc.alpha[ik[1]];
+          if (delta > 0) {
+            raises.get(ik[0]).get(ik[1]).computeIfAbsent(p.gpu, g -> new ArrayList<>())
+                .add(new Term(a.share.partVariables[u], inc.alone[ik[1]] * delta * MICROS));
+          }
+        }
+      }
+    }
     for (int i = 0; i < shared.incumbents.size(); i++) {
       f.checkTime();
       Incumbent inc = shared.incumbents.get(i);
       int stages = inc.alone.length;
-      // per stage, per GPU: the terms raising the stage's α above its present one
-      List<Map<String, List<Term>>> raise = new ArrayList<>();
-      for (int k = 0; k < stages; k++) {
-        raise.add(new LinkedHashMap<>());
-      }
-      for (Arc a : f.arcs) {
-        if (!a.shared()) {
-          continue;
-        }
-        for (int u = 0; u < a.share.parts.length; u++) {
-          Part p = shared.parts.get(a.share.parts[u]);
-          for (int e = 0; e < p.incumbentStages.size(); e++) {
-            int[] ik = p.incumbentStages.get(e);
-            if (ik[0] != i) {
-              continue; // another incumbent's stage: its index means nothing to this one's stages
-            }
-            double delta = a.share.incumbentAlpha[u][e] - inc.alpha[ik[1]];
-            if (delta > 0) {
-              raise.get(ik[1]).computeIfAbsent(p.gpu, g -> new ArrayList<>())
-                  .add(new Term(a.share.partVariables[u], inc.alone[ik[1]] * delta * MICROS));
-            }
-          }
-        }
-      }
+      List<Map<String, List<Term>>> raise = raises.get(i);
       double base = 0;
       long choices = 1;
       boolean touched = false;
