@@ -28,7 +28,7 @@ final class ColocateExperiment {
   static final int MAX_SERVICES = 1000;
   static final List<String> OUTPUTS = List.of("e2.csv", "e2-summary.csv", "e2-summary.md");
 
-  @Option(names = "--cluster", split = ",", defaultValue = "a100", paramLabel = "PRESET",
+  @Option(names = "--cluster", split = ListOption.SEPARATOR, splitSynopsisLabel = ListOption.LABEL, defaultValue = "a100", paramLabel = "PRESET",
       description = "Experiment mode: cluster presets of 250 nodes x 4 accelerators: a100 (A100-SXM4-80GB, MIG + MPS, measured tables), "
           + "hetero (A100, H100, L4, V100 from the catalog, analytic tier), npu (modelled NPU-8C-64GB cut into templates of 1/2/4/8 cores, "
           + "analytic tier; uniform-mig refuses it, the even split and gpu-lets use templates). Default: ${DEFAULT-VALUE}.")
@@ -42,15 +42,15 @@ final class ColocateExperiment {
       description = "Experiment mode: a CSV demand (header model,rate,slo_ms,max_batch; models of the cluster's family) instead of generated mixes.")
   Path demandFile;
 
-  @Option(names = "--from-csv", split = ",", paramLabel = "FILE",
+  @Option(names = "--from-csv", split = ListOption.SEPARATOR, splitSynopsisLabel = ListOption.LABEL, paramLabel = "FILE",
       description = "Experiment mode: plan nothing; redraw the summary and charts of earlier runs' e2.csv files together into --out.")
   List<Path> fromCsv;
 
-  @Option(names = "--batch-caps", split = ",", defaultValue = "1,128", paramLabel = "B",
+  @Option(names = "--batch-caps", split = ListOption.SEPARATOR, splitSynopsisLabel = ListOption.LABEL, defaultValue = "1,128", paramLabel = "B",
       description = "Experiment mode: regimes where every service batches at most B (powers of two); none for no such regime. Default: ${DEFAULT-VALUE}.")
   List<String> batchCaps;
 
-  @Option(names = "--small-batch-shares", split = ",", defaultValue = "0.75", paramLabel = "F",
+  @Option(names = "--small-batch-shares", split = ListOption.SEPARATOR, splitSynopsisLabel = ListOption.LABEL, defaultValue = "0.75", paramLabel = "F",
       description = "Experiment mode: regimes where each service is small-batch (batch <= " + ClusterMixes.SMALL_BATCH
           + ") with probability F, else batches up to " + ClusterMixes.LARGE_BATCH + "; none for no such regime. Default: ${DEFAULT-VALUE}.")
   List<String> smallShares;
@@ -59,7 +59,7 @@ final class ColocateExperiment {
       description = "Experiment mode: services per mix, drawn uniformly per seed (E2: 100-400). Default: ${DEFAULT-VALUE}.")
   String services;
 
-  @Option(names = "--planners", split = ",", paramLabel = "NAME",
+  @Option(names = "--planners", split = ListOption.SEPARATOR, splitSynopsisLabel = ListOption.LABEL, paramLabel = "NAME",
       description = "Experiment mode: planners to compare (default: all of exact, heuristic, learned, exclusive, even-mps-2, even-mps-4, gpu-lets, "
           + "uniform-mig-1g, uniform-mig-3g; exclusive is always run, gains are relative to it).")
   List<String> planners;

@@ -39,7 +39,7 @@ final class EvaluatePolicyCommand implements Callable<Integer> {
   @Option(names = "--policy", description = "Weights file written by rampa train (default: the shipped policy).")
   Path policy;
 
-  @Option(names = "--gpus", split = ",", defaultValue = "32,256,1000",
+  @Option(names = "--gpus", split = ListOption.SEPARATOR, splitSynopsisLabel = ListOption.LABEL, defaultValue = "32,256,1000",
       description = "Cluster sizes (A100-80GB GPUs), each in [1, " + TrainCommand.MAX_GPUS + "]. Default: ${DEFAULT-VALUE}.")
   List<Integer> gpus;
 

@@ -58,7 +58,7 @@ final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--workload", description = "Workload mix JSON file (default: the built-in standard mix).")
   Path workload;
 
-  @Option(names = "--planners", split = ",",
+  @Option(names = "--planners", split = ListOption.SEPARATOR, splitSynopsisLabel = ListOption.LABEL,
       description = "Planners to compare (default: all baselines and greedy RAMPA with every importance; with --full also exact RAMPA with capability)."
           + " A greedy, DP or exact RAMPA planner with +sharing appended (rampa-greedy/capability+sharing) may place services on MPS shares; the offline"
           + " bound counts whole GPUs, so such a planner may exceed it.")
@@ -69,7 +69,7 @@ final class SimulateCommand implements Callable<Integer> {
           + " names others), and offline bounds solved to proven optimality instead of SCIP's root-node bound (minutes, not seconds).")
   boolean full;
 
-  @Option(names = "--loads", split = ",", defaultValue = "8,16,24,32,40,48",
+  @Option(names = "--loads", split = ListOption.SEPARATOR, splitSynopsisLabel = ListOption.LABEL, defaultValue = "8,16,24,32,40,48",
       description = "Offered loads in Erlangs (arrival rate x mean lifetime), each in (0, 1e6], at most 100. Default: ${DEFAULT-VALUE}.")
   List<Double> loads;
 

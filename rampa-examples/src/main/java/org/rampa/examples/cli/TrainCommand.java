@@ -61,7 +61,7 @@ final class TrainCommand implements Callable<Integer> {
   @Option(names = "--entropy", defaultValue = "0.01", description = "Weight of the entropy bonus, in [0, 1]. Default: ${DEFAULT-VALUE}.")
   double entropy;
 
-  @Option(names = "--hidden", split = ",", defaultValue = "24,12", description = "Widths of the hidden layers, each in [1, 256], at most 4. Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--hidden", split = ListOption.SEPARATOR, splitSynopsisLabel = ListOption.LABEL, defaultValue = "24,12", description = "Widths of the hidden layers, each in [1, 256], at most 4. Default: ${DEFAULT-VALUE}.")
   List<Integer> hidden;
 
   @Option(names = "--top-k", defaultValue = "8", description = "Partly used GPUs offered per step, in [1, 1024]. Default: ${DEFAULT-VALUE}.")

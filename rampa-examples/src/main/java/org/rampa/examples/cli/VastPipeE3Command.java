@@ -49,7 +49,7 @@ final class VastPipeE3Command implements Callable<Integer> {
       description = "Perturbed truths per seed and plan, 1..1000 (gamma x 2 alone draws nothing and has one). Default: ${DEFAULT-VALUE}.")
   int draws;
 
-  @Option(names = "--margins", split = ",", defaultValue = "0,5,10,15,20", paramLabel = "PERCENT",
+  @Option(names = "--margins", split = ListOption.SEPARATOR, splitSynopsisLabel = ListOption.LABEL, defaultValue = "0,5,10,15,20", paramLabel = "PERCENT",
       description = "Safety margins in percent, each in [0, 100). Default: ${DEFAULT-VALUE}.")
   List<Double> margins;
 
@@ -71,7 +71,7 @@ final class VastPipeE3Command implements Callable<Integer> {
       description = "A100-80GBs in the cluster, 1..100000 (default: 1000 for min-gpus, 16 for max-scale).")
   Integer gpus;
 
-  @Option(names = "--planners", split = ",", paramLabel = "NAME",
+  @Option(names = "--planners", split = ListOption.SEPARATOR, splitSynopsisLabel = ListOption.LABEL, paramLabel = "NAME",
       description = "Co-location planners: exact and the heuristics and baselines of colocate. Default: heuristic, exact, exclusive, "
           + "even-mps-2, gpu-lets (analytic); heuristic, exact, exclusive, uniform-mig-1g, uniform-mig-3g (parvagpu).")
   List<String> planners;

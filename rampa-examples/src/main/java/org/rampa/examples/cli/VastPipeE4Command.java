@@ -37,17 +37,17 @@ final class VastPipeE4Command implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--workloads", split = ",", defaultValue = "standard,light",
+  @Option(names = "--workloads", split = ListOption.SEPARATOR, splitSynopsisLabel = ListOption.LABEL, defaultValue = "standard,light",
       description = "Built-in workloads: standard (the admission experiment's mix) and light (batch-1 CNNs, a BERT-base pass, decode steps). "
           + "Default: ${DEFAULT-VALUE}.")
   List<String> workloads;
 
-  @Option(names = "--planners", split = ",", defaultValue = "performance-first,rampa-greedy/scarcity,rampa-greedy/capability",
+  @Option(names = "--planners", split = ListOption.SEPARATOR, splitSynopsisLabel = ListOption.LABEL, defaultValue = "performance-first,rampa-greedy/scarcity,rampa-greedy/capability",
       description = "Planners, each run on whole GPUs and, if its strategy can share (rampa-greedy, rampa-dp, rampa-exact), once more with sharing on. "
           + "Default: ${DEFAULT-VALUE}.")
   List<String> planners;
 
-  @Option(names = "--loads", split = ",",
+  @Option(names = "--loads", split = ListOption.SEPARATOR, splitSynopsisLabel = ListOption.LABEL,
       description = "Offered loads in Erlangs for every workload, each in (0, 1e6] (default: standard 16,32,48; light 48,96,192,384).")
   List<Double> loads;
 

@@ -351,6 +351,8 @@ class BadInputCorpusTest {
     bad("simulate: --time-limit text", simulate("--time-limit", "2s"), "--time-limit", "2s", "ISO-8601");
     bad("simulate: --seed text", simulate("--seed", "one"), "--seed");
     bad("simulate: unknown planner", simulate("--planners", "fastest"), "planner = fastest");
+    bad("simulate: --planners trailing comma", simulate("--planners", "first-fit,"), "first-fit,");
+    bad("simulate: --loads trailing comma", simulate("--loads", "8,16,"), "--loads", "16,");
     bad("simulate: unknown RAMPA strategy", simulate("--planners", "rampa-magic/uniform"), "strategy = magic");
     bad("simulate: unknown importance", simulate("--planners", "rampa-greedy/cheap"), "rampa-greedy/cheap");
     bad("simulate: unknown preset", simulate("--preset", "medium"), "preset = medium", "small, large");
