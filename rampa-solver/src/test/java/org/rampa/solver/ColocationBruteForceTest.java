@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -85,10 +84,11 @@ class ColocationBruteForceTest {
       }
       ColocationProblem scale = new ColocationProblem(services, base.pools(), base.timeModel(), base.interference(), base.sloRule(), base.admission(),
           ColocationObjective.MAX_SCALE);
-      double[][] vectors = configurations(scale);
+      List<double[]> vectors = configurations(scale);
+      ConfigurationVectors.Optimum optimum = ConfigurationVectors.Optimum.of(vectors, services, gpus);
 
       ColocationResult exact = new PatternColocationPlanner().plan(scale, Duration.ofSeconds(20));
-      double best = bestScale(vectors, services, gpus);
+      double best = optimum.scale();
       assertThat(exact.status()).as(exact.reason()).isEqualTo(best > 0 ? SolveStatus.OPTIMAL : exact.status());
       if (best > 0) {
         assertThat(ColocationVerifier.check(scale, exact.plan().orElseThrow())).isEmpty();
@@ -97,7 +97,7 @@ class ColocationBruteForceTest {
       }
 
       ColocationProblem fewest = scale.withObjective(ColocationObjective.MIN_GPUS);
-      Optional<Integer> fewestGpus = fewestGpus(vectors, services, gpus);
+      Optional<Integer> fewestGpus = optimum.fewestGpus();
       ColocationResult e2 = new PatternColocationPlanner().plan(fewest, Duration.ofSeconds(20));
       if (fewestGpus.isEmpty()) {
         assertThat(e2.status()).as(e2.reason()).isEqualTo(SolveStatus.INFEASIBLE);
@@ -118,7 +118,7 @@ class ColocationBruteForceTest {
       ColocationProblem weighted = new ColocationProblem(weightedServices, base.pools(), base.timeModel(), base.interference(), base.sloRule(),
           base.admission(), ColocationObjective.MAX_WEIGHTED_THROUGHPUT);
       ColocationResult e3 = new PatternColocationPlanner().plan(weighted, Duration.ofSeconds(20));
-      double bestWeighted = bestWeightedThroughput(vectors, weightedServices, gpus);
+      double bestWeighted = ConfigurationVectors.Optimum.of(vectors, weightedServices, gpus).weighted();
       assertThat(e3.status()).as(e3.reason()).isEqualTo(SolveStatus.OPTIMAL);
       assertThat(ColocationVerifier.check(weighted, e3.plan().orElseThrow())).isEmpty();
       assertThat(e3.value().getAsDouble()).as("weighted, seed " + seed).isCloseTo(bestWeighted, org.assertj.core.api.Assertions.within(bestWeighted * 1e-6));
@@ -129,7 +129,7 @@ class ColocationBruteForceTest {
   }
 
   /** Per-GPU throughput vectors of every legal layout with every instance given to a service or left empty, undominated ones only. */
-  private static double[][] configurations(ColocationProblem p) {
+  private static List<double[]> configurations(ColocationProblem p) {
     SegmentMenu menu = SegmentMenu.of(p);
     GpuPool pool = p.pools().get(0);
     List<ColocationService> services = p.services();
@@ -142,98 +142,8 @@ class ColocationBruteForceTest {
           perSlice[j][i] = o.map(SegmentOption::throughput).orElse(-1.0);
         }
       }
-      assign(perSlice, 0, new double[services.size()], distinct);
+      ConfigurationVectors.assignEachPart(perSlice, distinct);
     }
-    List<double[]> all = new ArrayList<>(distinct.values());
-    return all.stream().filter(a -> all.stream().noneMatch(b -> b != a && dominates(b, a))).toArray(double[][]::new);
-  }
-
-  private static void assign(double[][] perSlice, int j, double[] acc, Map<String, double[]> out) {
-    if (j == perSlice.length) {
-      out.putIfAbsent(Arrays.toString(acc), acc.clone());
-      return;
-    }
-    assign(perSlice, j + 1, acc, out); // instance left empty
-    for (int i = 0; i < acc.length; i++) {
-      if (perSlice[j][i] >= 0) {
-        acc[i] += perSlice[j][i];
-        assign(perSlice, j + 1, acc, out);
-        acc[i] -= perSlice[j][i];
-      }
-    }
-  }
-
-  private static boolean dominates(double[] a, double[] b) {
-    for (int i = 0; i < a.length; i++) {
-      if (a[i] < b[i]) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static double bestScale(double[][] v, List<ColocationService> s, int gpus) {
-    double best = 0;
-    for (List<Integer> combo : multisets(v.length, gpus)) {
-      double[] sum = new double[s.size()];
-      combo.forEach(c -> { for (int i = 0; i < sum.length; i++) { sum[i] += v[c][i]; } });
-      double z = Double.MAX_VALUE;
-      for (int i = 0; i < sum.length; i++) {
-        z = Math.min(z, sum[i] / s.get(i).rate());
-      }
-      best = Math.max(best, z);
-    }
-    return best;
-  }
-
-  private static double bestWeightedThroughput(double[][] v, List<ColocationService> s, int gpus) {
-    double best = 0;
-    for (List<Integer> combo : multisets(v.length, gpus)) {
-      double[] sum = new double[s.size()];
-      combo.forEach(c -> { for (int i = 0; i < sum.length; i++) { sum[i] += v[c][i]; } });
-      double value = 0;
-      for (int i = 0; i < sum.length; i++) {
-        value += s.get(i).weight() * Math.min(s.get(i).rate(), sum[i]);
-      }
-      best = Math.max(best, value);
-    }
-    return best;
-  }
-
-  private static Optional<Integer> fewestGpus(double[][] v, List<ColocationService> s, int gpus) {
-    int fewest = Integer.MAX_VALUE;
-    for (List<Integer> combo : multisets(v.length, gpus)) {
-      double[] sum = new double[s.size()];
-      combo.forEach(c -> { for (int i = 0; i < sum.length; i++) { sum[i] += v[c][i]; } });
-      boolean ok = true;
-      for (int i = 0; i < sum.length; i++) {
-        ok &= sum[i] >= s.get(i).rate() * (1 - 1e-6);
-      }
-      if (ok) {
-        fewest = Math.min(fewest, combo.size());
-      }
-    }
-    return fewest == Integer.MAX_VALUE ? Optional.empty() : Optional.of(fewest);
-  }
-
-  /** Every multiset of 1 … {@code max} indices below {@code n}. */
-  private static List<List<Integer>> multisets(int n, int max) {
-    List<List<Integer>> out = new ArrayList<>();
-    grow(n, max, 0, new ArrayList<>(), out);
-    return out;
-  }
-
-  private static void grow(int n, int max, int from, List<Integer> cur, List<List<Integer>> out) {
-    if (!cur.isEmpty()) {
-      out.add(List.copyOf(cur));
-    }
-    if (cur.size() == max) {
-      return;
-    }
-    for (int i = from; i < n; i++) {
-      cur.add(i);
-      grow(n, max, i, cur, out);
-      cur.remove(cur.size() - 1);
-    }
+    return ConfigurationVectors.undominated(distinct.values());
   }
 }

@@ -67,32 +67,32 @@ class ColocationMpsBruteForceTest {
       ColocationProblem scale = new ColocationProblem(services, List.of(t4), AnalyticShareTimeModel.calibrated(), InterferenceModel.defaults(),
           SloRule.wholeSlo(), MpsAdmission.strict(), ColocationObjective.MAX_SCALE);
       List<double[]> withTriples = configurations(scale, true);
-      Optimum brute = new Optimum(withTriples, services, gpus);
-      counts[3] += brute.scale > new Optimum(configurations(scale, false), services, gpus).scale * (1 + 1e-6) ? 1 : 0;
+      ConfigurationVectors.Optimum brute = ConfigurationVectors.Optimum.of(withTriples, services, gpus);
+      counts[3] += brute.scale() > ConfigurationVectors.Optimum.of(configurations(scale, false), services, gpus).scale() * (1 + 1e-6) ? 1 : 0;
 
       ColocationResult e1 = new PatternColocationPlanner().plan(scale, Duration.ofSeconds(20));
-      if (brute.scale > 0) {
+      if (brute.scale() > 0) {
         assertThat(e1.status()).as(e1.reason()).isEqualTo(SolveStatus.OPTIMAL);
         assertThat(ColocationVerifier.check(scale, e1.plan().orElseThrow())).isEmpty();
-        assertThat(e1.value().getAsDouble()).as("scale, seed " + seed).isCloseTo(brute.scale, within(brute.scale * 1e-6));
+        assertThat(e1.value().getAsDouble()).as("scale, seed " + seed).isCloseTo(brute.scale(), within(brute.scale() * 1e-6));
         counts[2] += e1.plan().get().gpus().stream().anyMatch(g -> g.segments().size() == 3) ? 1 : 0;
       }
       ColocationProblem fewest = scale.withObjective(ColocationObjective.MIN_GPUS);
       ColocationResult e2 = new PatternColocationPlanner().plan(fewest, Duration.ofSeconds(20));
-      if (brute.fewestGpus.isEmpty()) {
+      if (brute.fewestGpus().isEmpty()) {
         assertThat(e2.status()).as(e2.reason()).isEqualTo(SolveStatus.INFEASIBLE);
         counts[1]++;
       } else {
         assertThat(e2.status()).as(e2.reason()).isEqualTo(SolveStatus.OPTIMAL);
         ColocationPlan plan = e2.plan().orElseThrow();
         assertThat(ColocationVerifier.check(fewest, plan)).isEmpty();
-        assertThat(plan.gpuCount()).as("fewest GPUs, seed " + seed).isEqualTo(brute.fewestGpus.get());
+        assertThat(plan.gpuCount()).as("fewest GPUs, seed " + seed).isEqualTo(brute.fewestGpus().get());
       }
       ColocationProblem weighted = scale.withObjective(ColocationObjective.MAX_WEIGHTED_THROUGHPUT);
       ColocationResult e3 = new PatternColocationPlanner().plan(weighted, Duration.ofSeconds(20));
       assertThat(e3.status()).as(e3.reason()).isEqualTo(SolveStatus.OPTIMAL);
       assertThat(ColocationVerifier.check(weighted, e3.plan().orElseThrow())).isEmpty();
-      assertThat(e3.value().getAsDouble()).as("weighted, seed " + seed).isCloseTo(brute.weighted, within(Math.max(brute.weighted, 1e-9) * 1e-6));
+      assertThat(e3.value().getAsDouble()).as("weighted, seed " + seed).isCloseTo(brute.weighted(), within(Math.max(brute.weighted(), 1e-9) * 1e-6));
       counts[0]++;
     });
     System.out.println("MPS brute force: " + counts[0] + " of 12 instances agree on all three objectives (" + counts[1] + " fewest-GPU INFEASIBLE); "
@@ -122,8 +122,7 @@ class ColocationMpsBruteForceTest {
     for (double[] split : splits) {
       tenants(p, split, new int[split.length], 0, out);
     }
-    List<double[]> all = new ArrayList<>(out.values());
-    return all.stream().filter(a -> all.stream().noneMatch(b -> b != a && dominates(b, a))).toList();
+    return ConfigurationVectors.undominated(out.values());
   }
 
   /** Every ordered choice of services for the split's shares, then every batch choice. */
@@ -167,55 +166,5 @@ class ColocationMpsBruteForceTest {
       v[who[k]] += perf.get().get(k).throughput();
     }
     out.putIfAbsent(Arrays.toString(v), v);
-  }
-
-  private static boolean dominates(double[] a, double[] b) {
-    for (int i = 0; i < a.length; i++) {
-      if (a[i] < b[i]) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** The optimum of every objective over every multiset of 1 … gpus per-GPU configurations. */
-  private static final class Optimum {
-    double scale;
-    double weighted;
-    Optional<Integer> fewestGpus = Optional.empty();
-
-    Optimum(List<double[]> v, List<ColocationService> s, int gpus) {
-      grow(v, s, gpus, 0, new double[s.size()], 0);
-    }
-
-    private void grow(List<double[]> v, List<ColocationService> s, int left, int from, double[] sum, int used) {
-      if (used > 0) {
-        double z = Double.MAX_VALUE;
-        double value = 0;
-        boolean covers = true;
-        for (int i = 0; i < sum.length; i++) {
-          z = Math.min(z, sum[i] / s.get(i).rate());
-          value += s.get(i).weight() * Math.min(s.get(i).rate(), sum[i]);
-          covers &= sum[i] >= s.get(i).rate() * (1 - 1e-6);
-        }
-        scale = Math.max(scale, z);
-        weighted = Math.max(weighted, value);
-        if (covers && (fewestGpus.isEmpty() || used < fewestGpus.get())) {
-          fewestGpus = Optional.of(used);
-        }
-      }
-      if (left == 0) {
-        return;
-      }
-      for (int c = from; c < v.size(); c++) {
-        for (int i = 0; i < sum.length; i++) {
-          sum[i] += v.get(c)[i];
-        }
-        grow(v, s, left - 1, c, sum, used + 1);
-        for (int i = 0; i < sum.length; i++) {
-          sum[i] -= v.get(c)[i];
-        }
-      }
-    }
   }
 }

@@ -285,11 +285,9 @@ class PipelinedColocationTest {
         for (int[] layout : LAYOUT_COUNTS) {
           assign(layout, 0, perPart, new double[services.size() + 2], vectors);
         }
-        List<double[]> all = new ArrayList<>(vectors.values());
-        List<double[]> undominated = all.stream().filter(a -> all.stream().noneMatch(b -> b != a && dominates(b, a))).toList();
-        for (List<Integer> combo : multisets(undominated.size(), gpus)) {
-          double[] sum = new double[services.size() + 2];
-          combo.forEach(c -> { for (int d = 0; d < sum.length; d++) { sum[d] += undominated.get(c)[d]; } });
+        List<double[]> undominated = ConfigurationVectors.undominated(vectors.values());
+        for (List<Integer> combo : ConfigurationVectors.multisets(undominated.size(), gpus)) {
+          double[] sum = ConfigurationVectors.sum(undominated, combo, services.size() + 2);
           double[] served = new double[services.size()];
           for (int i = 0; i < served.length; i++) {
             served[i] = sum[i] + (i == 0 ? Math.min(sum[services.size()], sum[services.size() + 1]) : 0);
@@ -343,35 +341,5 @@ class PipelinedColocationTest {
     int start = o.whole() ? 0 : GEOMETRY.profile(o.profile()).allowedStarts().get(0);
     Segment s = o.at(start);
     return ColocationPerformance.evaluate(p, new GpuConfiguration(o.gpuType(), List.of(s))).orElseThrow().get(0).batchSeconds();
-  }
-
-  private static boolean dominates(double[] a, double[] b) {
-    for (int i = 0; i < a.length; i++) {
-      if (a[i] < b[i]) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** Every multiset of 1 … {@code max} indices below {@code n}. */
-  private static List<List<Integer>> multisets(int n, int max) {
-    List<List<Integer>> out = new ArrayList<>();
-    grow(n, max, 0, new ArrayList<>(), out);
-    return out;
-  }
-
-  private static void grow(int n, int max, int from, List<Integer> cur, List<List<Integer>> out) {
-    if (!cur.isEmpty()) {
-      out.add(List.copyOf(cur));
-    }
-    if (cur.size() == max) {
-      return;
-    }
-    for (int i = from; i < n; i++) {
-      cur.add(i);
-      grow(n, max, i, cur, out);
-      cur.remove(cur.size() - 1);
-    }
   }
 }

@@ -65,9 +65,10 @@ class TemplateColocationBruteForceTest {
       Random r = new Random(seed);
       int npus = 1 + r.nextInt(3);
       ColocationProblem scale = problem(r, npus);
-      double[][] vectors = configurations(scale);
+      List<double[]> vectors = configurations(scale);
+      ConfigurationVectors.Optimum optimum = ConfigurationVectors.Optimum.of(vectors, scale.services(), npus);
 
-      double best = bestScale(vectors, scale.services(), npus);
+      double best = optimum.scale();
       for (ColocationResult exact : List.of(new PatternColocationPlanner().plan(scale, Duration.ofSeconds(20)),
           new PatternColocationPlanner(ColocationPlanners.named("heuristic")).plan(scale, Duration.ofSeconds(20)))) {
         if (best > 0) {
@@ -79,7 +80,7 @@ class TemplateColocationBruteForceTest {
       agreements[0] += best > 0 ? 1 : 0;
 
       ColocationProblem fewest = scale.withObjective(ColocationObjective.MIN_GPUS);
-      Optional<Integer> fewestNpus = fewestGpus(vectors, scale.services(), npus);
+      Optional<Integer> fewestNpus = optimum.fewestGpus();
       ColocationResult e2 = new PatternColocationPlanner().plan(fewest, Duration.ofSeconds(20));
       if (fewestNpus.isEmpty()) {
         assertThat(e2.status()).as(e2.reason()).isEqualTo(SolveStatus.INFEASIBLE);
@@ -123,7 +124,7 @@ class TemplateColocationBruteForceTest {
         ColocationPlan plan = exact.plan().get();
         assertThat(ColocationVerifier.check(p, plan)).isEmpty();
         // the whole-model optimum is one of this space's plans
-        assertThat(exact.value().getAsDouble()).isGreaterThanOrEqualTo(bestScale(configurations(whole), whole.services(), 2) * (1 - 1e-6));
+        assertThat(exact.value().getAsDouble()).isGreaterThanOrEqualTo(ConfigurationVectors.Optimum.of(configurations(whole), whole.services(), 2).scale() * (1 - 1e-6));
         staged += plan.gpus().stream().flatMap(g -> g.segments().stream())
             .anyMatch(s -> s.stage() != null && s.placement() instanceof TemplatePartition) ? 1 : 0;
       }
@@ -173,7 +174,7 @@ class TemplateColocationBruteForceTest {
   }
 
   /** Per-NPU throughput vectors: the whole card, or a legal template layout with each template given to a service or left empty. */
-  private static double[][] configurations(ColocationProblem p) {
+  private static List<double[]> configurations(ColocationProblem p) {
     SegmentMenu menu = SegmentMenu.of(p);
     List<ColocationService> services = p.services();
     Map<String, double[]> distinct = new LinkedHashMap<>();
@@ -194,92 +195,8 @@ class TemplateColocationBruteForceTest {
           perTemplate[j][i] = o.map(SegmentOption::throughput).orElse(-1.0);
         }
       }
-      assign(perTemplate, 0, new double[services.size()], distinct);
+      ConfigurationVectors.assignEachPart(perTemplate, distinct);
     }
-    List<double[]> all = new ArrayList<>(distinct.values());
-    return all.stream().filter(a -> all.stream().noneMatch(b -> b != a && dominates(b, a))).toArray(double[][]::new);
-  }
-
-  private static void assign(double[][] perTemplate, int j, double[] acc, Map<String, double[]> out) {
-    if (j == perTemplate.length) {
-      out.putIfAbsent(Arrays.toString(acc), acc.clone());
-      return;
-    }
-    assign(perTemplate, j + 1, acc, out);
-    for (int i = 0; i < acc.length; i++) {
-      if (perTemplate[j][i] >= 0) {
-        acc[i] += perTemplate[j][i];
-        assign(perTemplate, j + 1, acc, out);
-        acc[i] -= perTemplate[j][i];
-      }
-    }
-  }
-
-  private static boolean dominates(double[] a, double[] b) {
-    for (int i = 0; i < a.length; i++) {
-      if (a[i] < b[i]) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static double bestScale(double[][] v, List<ColocationService> s, int gpus) {
-    double best = 0;
-    for (List<Integer> combo : multisets(v.length, gpus)) {
-      double z = Double.MAX_VALUE;
-      double[] sum = sum(v, combo, s.size());
-      for (int i = 0; i < sum.length; i++) {
-        z = Math.min(z, sum[i] / s.get(i).rate());
-      }
-      best = Math.max(best, z);
-    }
-    return best;
-  }
-
-  private static Optional<Integer> fewestGpus(double[][] v, List<ColocationService> s, int gpus) {
-    int fewest = Integer.MAX_VALUE;
-    for (List<Integer> combo : multisets(v.length, gpus)) {
-      double[] sum = sum(v, combo, s.size());
-      boolean ok = true;
-      for (int i = 0; i < sum.length; i++) {
-        ok &= sum[i] >= s.get(i).rate() * (1 - 1e-6);
-      }
-      if (ok) {
-        fewest = Math.min(fewest, combo.size());
-      }
-    }
-    return fewest == Integer.MAX_VALUE ? Optional.empty() : Optional.of(fewest);
-  }
-
-  private static double[] sum(double[][] v, List<Integer> combo, int n) {
-    double[] sum = new double[n];
-    for (int c : combo) {
-      for (int i = 0; i < n; i++) {
-        sum[i] += v[c][i];
-      }
-    }
-    return sum;
-  }
-
-  /** Every multiset of 1 … {@code max} indices below {@code n}. */
-  private static List<List<Integer>> multisets(int n, int max) {
-    List<List<Integer>> out = new ArrayList<>();
-    grow(n, max, 0, new ArrayList<>(), out);
-    return out;
-  }
-
-  private static void grow(int n, int max, int from, List<Integer> cur, List<List<Integer>> out) {
-    if (!cur.isEmpty()) {
-      out.add(List.copyOf(cur));
-    }
-    if (cur.size() == max) {
-      return;
-    }
-    for (int i = from; i < n; i++) {
-      cur.add(i);
-      grow(n, max, i, cur, out);
-      cur.remove(cur.size() - 1);
-    }
+    return ConfigurationVectors.undominated(distinct.values());
   }
 }
