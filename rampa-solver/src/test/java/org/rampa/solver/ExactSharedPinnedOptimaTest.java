@@ -42,14 +42,17 @@ class ExactSharedPinnedOptimaTest {
   /**
    * Instances whose relaxed plan needs intra-node links it does not get, so that exact solves the
    * co-location model (node slots); costs computed by the code of commit 486b546, before that model
-   * was pruned by cost bounds, with a 240 s limit (they took 15-64 s, load about 5). The same limit
+   * was pruned by cost bounds, with a 240 s limit (they took 15-85 s, load about 5). The same limit
    * here, so that a slow solve is not mistaken for a wrong one.
    */
   private static final List<Pinned> COLOCATION = List.of(
       new Pinned(64, 16, true, 2, 4.25),
       new Pinned(64, 16, true, 3, 4.083333333333333),
       new Pinned(200, 16, true, 2, 4.083333333333333),
-      new Pinned(200, 16, true, 3, 4.083333333333334));
+      new Pinned(200, 16, true, 3, 4.083333333333334),
+      new Pinned(64, 16, true, 4, 4.25),
+      new Pinned(64, 16, true, 5, 4.083333333333334),
+      new Pinned(200, 16, true, 5, 4.083333333333333));
 
   @Test
   void optimalCostsAreThoseBeforeThePruning() {
