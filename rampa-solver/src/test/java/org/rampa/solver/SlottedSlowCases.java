@@ -7,7 +7,7 @@ import org.rampa.strategy.PlacementResult;
 /**
  * Timing of the shared instances whose relaxed plan needs intra-node links it does not get, so that
  * exact solves the co-location model (node slots): {@code gpus,...} {@code blocks} {@code firstSeed-lastSeed}
- * {@code limitSeconds}; prints status, cost, wall time and the arc counts per instance.
+ * {@code limitSeconds}; prints status, cost, wall time, the arc counts and the statistics per instance.
  */
 public final class SlottedSlowCases {
 
@@ -25,9 +25,9 @@ public final class SlottedSlowCases {
         long t0 = System.nanoTime();
         PlacementResult result = exact.place(p);
         var stats = result.statistics();
-        System.out.printf("gpus %d seed %d %s %.1f ms cost %s bound %s exactArcs %s exactArcsSolved %s%n", gpus, seed,
+        System.out.printf("gpus %d seed %d %s %.1f ms cost %s bound %s exactArcs %s exactArcsSolved %s%n  %s%n", gpus, seed,
             result.status(), (System.nanoTime() - t0) / 1e6, result.plan().map(pl -> String.valueOf(pl.cost())).orElse("-"),
-            result.bound().isPresent() ? String.valueOf(result.bound().getAsDouble()) : "-", stats.get("exactArcs"), stats.get("exactArcsSolved"));
+            result.bound().isPresent() ? String.valueOf(result.bound().getAsDouble()) : "-", stats.get("exactArcs"), stats.get("exactArcsSolved"), stats);
       }
     }
   }
