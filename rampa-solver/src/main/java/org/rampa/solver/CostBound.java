@@ -12,24 +12,31 @@ import org.rampa.solver.ArcGenerator.Arc;
 import org.rampa.solver.IntervalFlowFormulation.CostGroup;
 import org.rampa.solver.LinearModel.Row;
 import org.rampa.solver.LinearModel.Term;
+import org.rampa.solver.NodeSlots.Slot;
 import org.rampa.solver.SharedSlots.Part;
 
 /**
- * Cost-bound pruning of a shared model without slots (the relaxation and the network-only model,
- * SHARING.md section 5): arcs that no plan of at most the incumbent's cost can use are left out of
- * what the solver sees, and the incumbent is its MIP start.
+ * Cost-bound pruning of a shared model (SHARING.md section 5: the relaxation, the network-only
+ * model and the co-location model with node slots): arcs that no plan of at most the incumbent's
+ * cost can use are left out of what the solver sees, and the incumbent is its MIP start.
  *
  * <p><b>The bound.</b> Every arc has a least cost: its replicas at the cheapest GPUs it may take
  * (a whole arc: the cheapest group of its type; a shared arc: its cheapest parts, each once, and
- * fresh GPUs offering its placement at their cheapest). Every solution pays at least the sum of its
- * arcs' least costs, keeps its latency row and takes at most maxStages arcs. A resource-constrained
+ * fresh GPUs offering its placement at their cheapest; on a slot or in a slow-node pool alike,
+ * every use of a GPU costs its group's cost). Every arc has a least latency: what the latency row
+ * charges it, less, on a slot, what the slot's intra link saves at the cut after it (its {@code z}
+ * there needs an arc on that slot ending at that cut, and a path has one arc ending at each cut it
+ * crosses; slower intra links only add). Every solution pays at least the sum of its arcs' least
+ * costs, keeps its latency row with its arcs at their least latencies and takes at most maxStages
+ * arcs. A resource-constrained
  * shortest path over the arcs (latency in {@link #BUCKETS} buckets of the latency budget, each arc's
  * latency rounded <em>down</em> to a bucket, so that every path within the budget stays within the
  * buckets) gives, per arc, the least cost of any such path through it: a lower bound on every
  * solution using it, relaxing the GPU-count, one-holding and incumbent rows.
  *
- * <p><b>The incumbent.</b> The cheapest path of that search when its real latency keeps the budget,
- * else that of the same search with latencies rounded <em>up</em> (every path of which keeps it);
+ * <p><b>The incumbent.</b> The cheapest path of that search when it has network arcs only (no
+ * slot, so its latency is what the row charges) and keeps the budget, else that of the same search
+ * over the network arcs with latencies rounded <em>up</em> (every path of which keeps it);
  * its arcs on their cheapest GPUs (fresh before parts at equal cost, one holding per GPU) make a
  * complete assignment, kept only when it satisfies every row of the model (else, or when a given
  * MIP start is cheaper and satisfies them, that start is the incumbent). With
@@ -93,17 +100,34 @@ final class CostBound {
     this.latency = new double[f.arcs.size()];
     for (int a = 0; a < f.arcs.size(); a++) {
       least[a] = leastCost(f.arcs.get(a));
-      latency[a] = FlowModelBuilder.latencyMicros(f, f.arcs.get(a));
+      latency[a] = leastLatency(f.arcs.get(a));
     }
   }
 
   /**
-   * The model {@code f} is solved as: smaller when it has shared arcs, no slots (no co-location
-   * variables in its latency row) and an incumbent is found; {@code hint} (a MIP start in the full
-   * model's variables, say a heuristic's) competes with the incumbent found here.
+   * The least an arc adds to the latency row: what the row charges it (its compute and the network
+   * transfer after it) less, on a slot, the most its cut after it may save intra-node (the slot's
+   * {@code z} there, which only an arc on that slot ending at that cut allows). Slower intra links
+   * only add to the row, so they are left out: a relaxation.
+   */
+  private double leastLatency(Arc arc) {
+    double micros = FlowModelBuilder.latencyMicros(f, arc);
+    if (arc.slot >= 0 && arc.to < layers) {
+      Slot s = f.slots.get(arc.slot);
+      if (s.intraVariable[arc.to] >= 0 && s.intraSeconds[arc.to] < f.networkSeconds[arc.to]) {
+        micros -= (f.networkSeconds[arc.to] - s.intraSeconds[arc.to]) * 1e6;
+      }
+    }
+    return micros;
+  }
+
+  /**
+   * The model {@code f} is solved as: smaller when it has shared arcs and an incumbent is found;
+   * {@code hint} (a MIP start in the full model's variables, say a heuristic's) competes with the
+   * incumbent found here.
    */
   static Reduced of(IntervalFlowFormulation f, Optional<double[]> hint) {
-    if (f.shared == null || !f.slots.isEmpty() || !f.slowNodes.isEmpty() || f.arcs.isEmpty()) {
+    if (f.shared == null || f.arcs.isEmpty()) {
       return new Reduced(f.model, hint, null, f.model.variableCount(), f.arcs.size());
     }
     return new CostBound(f).reduce(hint);
@@ -118,9 +142,14 @@ final class CostBound {
     f.checkTime();
     // the incumbent: the cheapest path of the rounded-down search when it keeps the real budget,
     // else that of a search with latencies rounded up (every path of which does), on its cheapest GPUs
-    Optional<List<Integer>> cheapest = path(forward, forwardVia, roundedDown).filter(this::keepsBudget);
+    Optional<List<Integer>> cheapest = path(forward, forwardVia, roundedDown).filter(this::onNetworkWithinBudget);
     if (cheapest.isEmpty()) {
       int[] roundedUp = buckets(true);
+      for (int a = 0; a < roundedUp.length; a++) {
+        if (f.arcs.get(a).slot >= 0) {
+          roundedUp[a] = -1; // the incumbent is a network plan: its latency is what the row charges
+        }
+      }
       int[][][] via = new int[layers + 1][stages + 1][BUCKETS + 1];
       cheapest = path(search(roundedUp, true, via), via, roundedUp);
     }
@@ -275,10 +304,13 @@ final class CostBound {
     return leaving;
   }
 
-  /** Whether a path's latency keeps the latency row's budget. */
-  private boolean keepsBudget(List<Integer> path) {
+  /** Whether a path has network arcs only (whose latency is what the row charges) and keeps the latency row's budget. */
+  private boolean onNetworkWithinBudget(List<Integer> path) {
     double sum = 0;
     for (int a : path) {
+      if (f.arcs.get(a).slot >= 0) {
+        return false;
+      }
       sum += latency[a];
     }
     return sum <= budget;
@@ -393,13 +425,15 @@ final class CostBound {
   /**
    * The least an arc's replicas cost in any solution: whole ones at the cheapest group of the
    * type; shared ones at the cheapest of their parts (each once) and, when fresh GPUs may serve,
-   * the cheapest fresh GPU offering the placement.
+   * the cheapest GPU of the type offering the placement. Every group counts, wherever its GPUs are
+   * (outside slow nodes, on slots, in slow-node pools): each use of a GPU is charged its group's
+   * cost, so this is at most what the arc's network, slot or pool uses cost.
    */
   private double leastCost(Arc arc) {
     if (!arc.shared()) {
       double cheapest = INF;
       for (CostGroup g : f.groups) {
-        if (g.type == arc.type && g.outsideSlowNodes > 0) {
+        if (g.type == arc.type) {
           cheapest = Math.min(cheapest, g.cost);
         }
       }
@@ -408,7 +442,7 @@ final class CostBound {
     double fresh = INF;
     if (arc.share.fresh) {
       for (CostGroup g : f.groups) {
-        if (g.type == arc.type && g.sharedVariables[arc.share.keyIndex] >= 0) {
+        if (g.type == arc.type && !Double.isNaN(g.sharedCosts[arc.share.keyIndex])) {
           fresh = Math.min(fresh, g.sharedCosts[arc.share.keyIndex]);
         }
       }

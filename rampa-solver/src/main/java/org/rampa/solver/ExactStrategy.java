@@ -56,9 +56,9 @@ import org.rampa.strategy.StrategyOptions;
  * on a touched GPU kept within its SLO (see {@link IntervalFlowFormulation}, "Sharing"). The answer
  * is then optimal over the menu, which is what is searched; the necessary conditions on whole GPUs
  * are skipped, and a plan is accepted between phases only when the admission guard admits it. The
- * relaxation and the network-only model are handed to the solver without the arcs that no plan of
- * at most an incumbent's cost can use, and with that incumbent as MIP start ({@link CostBound}):
- * the optimum is unchanged.
+ * relaxation, the network-only and the co-location model are handed to the solver without the
+ * arcs that no plan of at most an incumbent's cost can use, and with that incumbent as MIP start
+ * ({@link CostBound}): the optimum is unchanged.
  *
  * <p>Settings: {@link ExactOptions} (backend, solver parameters, model choice, LP export, sharing),
  * read from {@link StrategyOptions#extra()}; an unknown key is an error. The time limit covers the whole

@@ -134,7 +134,7 @@ import org.rampa.solver.NodeSlots.SlowNodes;
  * ({@link SharedRows}). Exact dominance drops partly used slots no cheaper than a fresh GPU of a
  * type no plan can exhaust, and arcs that another arc on such fresh GPUs beats; a one-replica shared
  * stage is one arc per GPU it may take. {@link SharedSlots} reads the menu and the incumbents.
- * Without slots, {@link CostBound} leaves out of what the solver sees every arc that no plan of at
+ * {@link CostBound} leaves out of what the solver sees every arc that no plan of at
  * most an incumbent's cost can use (the model itself keeps them).
  *
  * <h2>Parts</h2>

@@ -54,7 +54,7 @@ class ExactSharedOracleTest {
   }
 
   private static void compare(ExactStrategy exact, long firstSeed, int instances, boolean fullModel, int maxGpus) {
-    int[] counts = new int[5]; // feasible, OPTIMAL at the oracle's cost, INFEASIBLE, shared optima, plans on a node slot's cut
+    int[] counts = new int[5]; // feasible, OPTIMAL at the oracle's cost, INFEASIBLE, shared optima, pruned co-location models
     for (long seed = firstSeed; seed < firstSeed + instances; seed++) {
       PlacementProblem p = TinySharedProblems.generate(seed, 6, maxGpus);
       if (fullModel) {
@@ -66,6 +66,8 @@ class ExactSharedOracleTest {
       PlacementProblem problem = p;
       Optional<BruteForcePlacement.Optimum> oracle = BruteForcePlacement.solve(p, SharingOptions.on());
       PlacementResult result = exact.place(problem);
+      Double solved = result.statistics().get("exactArcsSolved");
+      counts[4] += solved != null && solved < result.statistics().get("exactArcs") ? 1 : 0;
       String context = "seed " + seed + "\nresult " + result + "\noracle " + oracle.map(o -> o.plan().toString()).orElse("none");
       result.plan().ifPresent(plan -> {
         assertThat(new PlanVerifier(problem.performance(), problem.interference()).verify(problem.request(), plan, problem.state())
@@ -84,8 +86,12 @@ class ExactSharedOracleTest {
       counts[3] += result.plan().get().stages().stream().anyMatch(s -> !(s.placement() instanceof Whole)) ? 1 : 0;
     }
     System.out.printf("%s%s vs shared oracle, %d instances of <= %d GPUs: %d feasible, %d OPTIMAL at the oracle's cost, %d of them on a share; "
-        + "%d infeasible, %d INFEASIBLE%n", exact.name(), fullModel ? " (model=full)" : "", instances, maxGpus, counts[0], counts[1], counts[3],
-        instances - counts[0], counts[2]);
+        + "%d infeasible, %d INFEASIBLE; %d co-location models solved pruned%n", exact.name(), fullModel ? " (model=full)" : "", instances,
+        maxGpus, counts[0], counts[1], counts[3], instances - counts[0], counts[2], counts[4]);
     assertThat(counts[3]).as("plans that use a share").isGreaterThan(instances / 10);
+    if (fullModel) {
+      assertThat(counts[4]).as("co-location models solved pruned (else this test does not exercise CostBound there)")
+          .isGreaterThan(instances / 4);
+    }
   }
 }

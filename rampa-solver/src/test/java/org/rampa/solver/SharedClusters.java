@@ -89,6 +89,11 @@ final class SharedClusters {
 
   /** {@link TransformerClusters}' request and SLOs on a shared cluster, sharing on. */
   static PlacementProblem problem(int gpus, int blocks, long seed, boolean tight) {
+    return problem(gpus, blocks, seed, tight, Duration.ofSeconds(60));
+  }
+
+  /** As {@link #problem(int, int, long, boolean)} with the time limit {@code limit}. */
+  static PlacementProblem problem(int gpus, int blocks, long seed, boolean tight, Duration limit) {
     Cluster cluster = cluster(gpus, seed);
     boolean large = blocks > 40;
     Slo slo = tight
@@ -96,7 +101,7 @@ final class SharedClusters {
         : Slo.of(large ? 8 : 20, Duration.ofMillis(large ? 400 : 250), 1);
     ServiceRequest request = ServiceRequest.builder().id("llm-" + blocks).model(TransformerClusters.transformer(blocks)).slo(slo)
         .maxStages(8).build();
-    StrategyOptions options = SharingOptions.on().applyTo(StrategyOptions.builder().timeLimit(Duration.ofSeconds(60)).seed(seed).build());
+    StrategyOptions options = SharingOptions.on().applyTo(StrategyOptions.builder().timeLimit(limit).seed(seed).build());
     return new PlacementProblem(request, state(cluster, seed + 1), IMPORTANCE, PerformanceModel.defaults(), options);
   }
 
