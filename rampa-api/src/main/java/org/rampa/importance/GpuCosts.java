@@ -1,5 +1,6 @@
 package org.rampa.importance;
 
+import java.util.List;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Plan;
 import org.rampa.domain.Stage;
@@ -25,6 +26,17 @@ public interface GpuCosts {
    */
   default double of(ClusterState state, String gpuId, Placement placement) {
     return of(gpuId) * placement.shareEquivalent(state.partitioning(gpuId));
+  }
+
+  /**
+   * These costs for a decision whose menu offers the MPS levels {@code mpsLevels}
+   * ({@code SharingOptions.mpsLevels()}), so that a cost that prices the room a holding strands
+   * ({@link ShareCost}) judges it against the levels the planner may take. {@code SharedSlotMenu}
+   * applies it, so every strategy prices shares with the decision's levels. Costs that do not look at
+   * the menu (the default) are these costs unchanged.
+   */
+  default GpuCosts forMpsLevels(List<Double> mpsLevels) {
+    return this;
   }
 
   /**
