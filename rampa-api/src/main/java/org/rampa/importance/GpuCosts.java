@@ -42,7 +42,8 @@ public interface GpuCosts {
   /**
    * The cost of {@code plan}'s holdings, taken in {@code state} (the state the plan was planned on):
    * each stage replica's {@link #of(ClusterState, String, Placement)}, the price every strategy's
-   * menu charges ({@code SharedSlotMenu}), so a plan's {@link Plan#cost()} can be checked against it.
+   * menu charges ({@code SharedSlotMenu}), so a plan's {@link Plan#cost()} can be checked against it
+   * (for a decision with other than the default MPS levels, on {@link #forMpsLevels} of its levels).
    */
   default double of(Plan plan, ClusterState state) {
     double cost = 0;
