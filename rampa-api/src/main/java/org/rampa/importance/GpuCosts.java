@@ -1,5 +1,6 @@
 package org.rampa.importance;
 
+import java.util.List;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Plan;
 import org.rampa.domain.Stage;
@@ -28,9 +29,21 @@ public interface GpuCosts {
   }
 
   /**
+   * These costs for a decision whose menu offers the MPS levels {@code mpsLevels}
+   * ({@code SharingOptions.mpsLevels()}), so that a cost that prices the room a holding strands
+   * ({@link ShareCost}) judges it against the levels the planner may take. {@code SharedSlotMenu}
+   * applies it, so every strategy prices shares with the decision's levels. Costs that do not look at
+   * the menu (the default) are these costs unchanged.
+   */
+  default GpuCosts forMpsLevels(List<Double> mpsLevels) {
+    return this;
+  }
+
+  /**
    * The cost of {@code plan}'s holdings, taken in {@code state} (the state the plan was planned on):
    * each stage replica's {@link #of(ClusterState, String, Placement)}, the price every strategy's
-   * menu charges ({@code SharedSlotMenu}), so a plan's {@link Plan#cost()} can be checked against it.
+   * menu charges ({@code SharedSlotMenu}), so a plan's {@link Plan#cost()} can be checked against it
+   * (for a decision with other than the default MPS levels, on {@link #forMpsLevels} of its levels).
    */
   default double of(Plan plan, ClusterState state) {
     double cost = 0;

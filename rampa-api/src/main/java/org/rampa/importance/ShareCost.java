@@ -22,7 +22,8 @@ import org.rampa.strategy.SharingOptions;
  * share equivalents, that the forecast's demand could use before the holding and no longer can
  * after it — the room the holding strands, beyond the part it occupies itself. The GPU's menu has
  * one entry per profile: the whole GPU, every MIG profile of its type and, on MPS types, every
- * MPS level of the per-service menu ({@link SharingOptions#DEFAULT_MPS_LEVELS}). For each entry k,
+ * MPS level the decision's menu offers ({@link SharingOptions#mpsLevels()}: a holding strands room
+ * for the levels a planner may take, not for levels it never offers). For each entry k,
  * its usable capacity is the most placements of k that can still be created side by side next to
  * what is held, times k's share equivalent (the whole GPU: 1 while nothing is held; a MIG profile:
  * non-overlapping allowed starts within the compute slices left, while no contended holding runs;
@@ -47,17 +48,31 @@ public final class ShareCost {
 
   private final double lambda;
   private final Map<String, Double> demand;
+  private final List<Double> mpsLevels;
+
+  /** As {@link #ShareCost(double, Map, List)} with the default MPS levels ({@link SharingOptions#DEFAULT_MPS_LEVELS}). */
+  public ShareCost(double lambda, Map<String, Double> demand) {
+    this(lambda, demand, SharingOptions.DEFAULT_MPS_LEVELS);
+  }
 
   /**
    * @param lambda the weight of fragmentation against importance, ≥ 0
    * @param demand forecast demand per menu entry: {@link #WHOLE}, a MIG profile name, or
    *     {@link #mpsEntry}; absent entries weigh 1
+   * @param mpsLevels the MPS levels of the menu on MPS types, each in (0, 1) (the decision's
+   *     {@link SharingOptions#mpsLevels()})
    */
-  public ShareCost(double lambda, Map<String, Double> demand) {
+  public ShareCost(double lambda, Map<String, Double> demand, List<Double> mpsLevels) {
     Invalid.requireFiniteNonNegative("shareCost.lambda", lambda);
     demand.forEach((k, v) -> Invalid.requireFiniteNonNegative("shareCost.demand[" + k + "]", v));
+    for (double level : mpsLevels) {
+      if (!(level > 0 && level < 1)) {
+        throw Invalid.value("shareCost.mpsLevels", level, "every level must lie in (0, 1)");
+      }
+    }
     this.lambda = lambda;
     this.demand = Map.copyOf(demand);
+    this.mpsLevels = List.copyOf(mpsLevels);
   }
 
   /** The demand map's key for MPS level {@code level} on GPU type {@code gpuType}: whether a class meets its SLO there depends on both. */
@@ -95,7 +110,7 @@ public final class ShareCost {
       }
     }
     if (parts.mps()) {
-      for (double level : SharingOptions.DEFAULT_MPS_LEVELS) {
+      for (double level : mpsLevels) {
         double w = weight(mpsEntry(type, level));
         total += w;
         stranded += w * (after.strandedForMps(parts, level) - before.strandedForMps(parts, level));

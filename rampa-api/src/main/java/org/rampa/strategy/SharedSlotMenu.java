@@ -141,11 +141,14 @@ public final class SharedSlotMenu {
   }
 
   /**
-   * The menu of {@code problem} under {@code options}, costs from {@code costs} (the problem's
-   * importance evaluated on its state). With sharing off: the whole free GPUs only, one slot per
+   * The menu of {@code problem} under {@code options}, costs from {@code importanceCosts} (the
+   * problem's importance evaluated on its state) for the menu's MPS levels
+   * ({@link GpuCosts#forMpsLevels}). With sharing off: the whole free GPUs only, one slot per
    * type and node, exactly the GPUs the strategies always used.
    */
-  public static SharedSlotMenu of(PlacementProblem problem, SharingOptions options, GpuCosts costs) {
+  public static SharedSlotMenu of(PlacementProblem problem, SharingOptions options, GpuCosts importanceCosts) {
+    // shares are priced against the levels this decision offers (the cost of a whole GPU does not depend on them)
+    GpuCosts costs = importanceCosts.forMpsLevels(options.mpsLevels());
     ClusterState state = problem.state();
     Cluster cluster = state.cluster();
     Capacity capacity = state.capacity();

@@ -1,6 +1,7 @@
 package org.rampa.importance;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import java.util.ArrayList;
@@ -23,7 +24,7 @@ import org.rampa.domain.share.Whole;
  * The share cost's fragmentation on one A100-SXM4-80GB, values worked by hand. Its menu has ten
  * entries: the whole GPU, six MIG profiles (1g.10gb at starts 0–6, 1g.20gb at 0/2/4/6, 2g.20gb at
  * 0/2/4, 3g.40gb at 0/4, 4g.40gb at 0, 7g.80gb at 0; share equivalents 1/7, 1/4, 2/7, 1/2, 4/7, 1)
- * and the MPS levels 1/2, 1/3, 1/4. An empty GPU already strands 1/7 for 2g.20gb (three fit, 6/7)
+ * and the MPS levels 1/2, 1/3, 1/4 (the default; a decision's own levels replace them). An empty GPU already strands 1/7 for 2g.20gb (three fit, 6/7)
  * and 3/7 for 4g.40gb (one fits, 4/7).
  */
 class ShareCostTest {
@@ -79,6 +80,19 @@ class ShareCostTest {
     // 3/4 left: one 1/2 (1/4 stranded), two 1/3 (1/12 stranded), three 1/4 (none)
     assertThat(mpsOnly.fragmentation(empty, gpu, quarter)).isCloseTo((0.25 + 1.0 / 12) / 3, within(1e-12));
     assertThat(mpsOnly.of(empty, importance, gpu, quarter)).isLessThan(mpsOnly.of(empty, importance, gpu, new Whole()));
+  }
+
+  @Test
+  void theMpsEntriesAreTheDecisionsLevels() {
+    // a menu offering fifths: a fifth of an empty GPU leaves room for four more, so it strands nothing for
+    // fifths; the whole GPU and the six MIG profiles strand 0.8, less 4/7 before: eight entries. Judged against
+    // the default levels it would strand 0.3, 0.8 − 2/3 and 0.05 for 1/2, 1/3, 1/4 over ten entries instead
+    MpsShare fifth = new MpsShare(0.2, 1L << 30);
+    ShareCost fifths = new ShareCost(1.0, Map.of(), List.of(0.2));
+    assertThat(fifths.fragmentation(empty, gpu, fifth)).isCloseTo((0.8 * 7 - 4.0 / 7) / 8, within(1e-12));
+    assertThat(cost.fragmentation(empty, gpu, fifth)).isCloseTo((0.8 * 7 + 0.3 + (0.8 - 2.0 / 3) + 0.05 - 4.0 / 7) / 10, within(1e-12));
+    assertThatThrownBy(() -> new ShareCost(1.0, Map.of(), List.of(1.0)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("shareCost.mpsLevels").hasMessageContaining("(0, 1)");
   }
 
   @Test

@@ -148,7 +148,7 @@ final class MarginalAcceptanceLoss implements ImportanceModel {
       }
       return cost;
     };
-    return new ForecastShareCosts(perGpu, () -> menuDemand.of(f, cluster));
+    return new ForecastShareCosts(perGpu, levels -> menuDemand.of(f, cluster, levels));
   }
 
   private Map<Equivalence, Double> compute(

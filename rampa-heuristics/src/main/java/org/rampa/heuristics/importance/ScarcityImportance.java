@@ -1,5 +1,7 @@
 package org.rampa.heuristics.importance;
 
+import com.google.common.base.Suppliers;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -28,8 +30,10 @@ import org.rampa.importance.ImportanceModel;
  * <pre>D(t) = Σ_c p_c · (1/n(c,t)) / Σ_t' (1/n(c,t')) · n(c,t)</pre>
  *
  * Classes no type can serve add nothing. Unit: demanded GPUs per arrival per free GPU; finite and
- * ≥ 0. The demand table is state-independent and cached per (forecast snapshot, cluster); free
- * capacity is recounted at every evaluation, so the cost of a type rises as its free GPUs go.
+ * ≥ 0. The demand table is state-independent and cached per (forecast snapshot, cluster), and
+ * n(c, t) per class ({@link PerClassMemo}), so a sliding window's new snapshot recomputes only the
+ * sums; free capacity is recounted at every evaluation, so the cost of a type rises as its free GPUs
+ * go.
  */
 final class ScarcityImportance implements ImportanceModel {
 
@@ -38,6 +42,7 @@ final class ScarcityImportance implements ImportanceModel {
   private final Supplier<WorkloadForecast> forecast;
   private final SingleTypeLayouts layouts;
   private final MenuDemand menuDemand;
+  private final PerClassMemo<Map<String, Integer>> requirements = new PerClassMemo<>();
   private volatile DemandTable last;
 
   ScarcityImportance(Supplier<WorkloadForecast> forecast, SingleTypeLayouts layouts) {
@@ -61,7 +66,7 @@ final class ScarcityImportance implements ImportanceModel {
     for (GpuType t : cluster.gpuTypes()) {
       byType.put(t.name(), demand.getOrDefault(t.name(), 0.0) / Math.max(1, free.getOrDefault(t.name(), 0.0)));
     }
-    return new ForecastShareCosts(gpu -> byType.get(cluster.gpu(gpu).type()), () -> menuDemand.of(f, cluster));
+    return new ForecastShareCosts(gpu -> byType.get(cluster.gpu(gpu).type()), levels -> menuDemand.of(f, cluster, levels));
   }
 
   /**
@@ -90,9 +95,10 @@ final class ScarcityImportance implements ImportanceModel {
       return table.gpusPerArrival();
     }
     Map<String, Double> demand = new HashMap<>();
-    FreeCapacity whole = TypeRequirements.whole(cluster);
+    Supplier<FreeCapacity> whole = Suppliers.memoize(() -> TypeRequirements.whole(cluster));
     for (int c = 0; c < f.classes().size(); c++) {
-      Map<String, Integer> need = TypeRequirements.of(f.classes().get(c).template(), cluster, whole, layouts);
+      Map<String, Integer> need = requirements.get(cluster, f.classes().get(c).template(),
+          t -> Collections.unmodifiableMap(TypeRequirements.of(t, cluster, whole.get(), layouts)));
       double servedPerGpu = 0;
       for (int n : need.values()) {
         servedPerGpu += 1.0 / n;

@@ -71,29 +71,39 @@ final class WeightedCombination implements ImportanceModel {
         }
       }
     }
-    return new GpuCosts() {
-      @Override
-      public double of(String gpuId) {
-        Double cost = total.get(gpuId);
-        if (cost == null) {
-          throw Invalid.value("gpuId", gpuId, "no such GPU in the cluster");
-        }
-        return cost;
-      }
+    return new Combined(total, evaluated, scales);
+  }
 
-      // each component's own cost of the holding, scaled as its whole-GPU costs: linear, like the whole
-      @Override
-      public double of(ClusterState holdingState, String gpuId, Placement placement) {
-        if (placement instanceof Whole) {
-          return of(gpuId);
-        }
-        of(gpuId); // rejects unknown ids
-        double cost = 0;
-        for (int i = 0; i < evaluated.size(); i++) {
-          cost += scales.get(i) * evaluated.get(i).of(holdingState, gpuId, placement);
-        }
-        return cost;
+  /** The combined costs: whole GPUs from the normalised totals, partial holdings from each component, scaled alike. */
+  private record Combined(Map<String, Double> total, List<GpuCosts> evaluated, List<Double> scales) implements GpuCosts {
+
+    @Override
+    public double of(String gpuId) {
+      Double cost = total.get(gpuId);
+      if (cost == null) {
+        throw Invalid.value("gpuId", gpuId, "no such GPU in the cluster");
       }
-    };
+      return cost;
+    }
+
+    // each component's own cost of the holding, scaled as its whole-GPU costs: linear, like the whole
+    @Override
+    public double of(ClusterState holdingState, String gpuId, Placement placement) {
+      if (placement instanceof Whole) {
+        return of(gpuId);
+      }
+      of(gpuId); // rejects unknown ids
+      double cost = 0;
+      for (int i = 0; i < evaluated.size(); i++) {
+        cost += scales.get(i) * evaluated.get(i).of(holdingState, gpuId, placement);
+      }
+      return cost;
+    }
+
+    // each component judges shares against the decision's levels, scaled as before
+    @Override
+    public GpuCosts forMpsLevels(List<Double> mpsLevels) {
+      return new Combined(total, evaluated.stream().map(c -> c.forMpsLevels(mpsLevels)).toList(), scales);
+    }
   }
 }

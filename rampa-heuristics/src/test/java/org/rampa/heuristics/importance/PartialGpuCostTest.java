@@ -1,6 +1,7 @@
 package org.rampa.heuristics.importance;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.time.Duration;
 import java.util.List;
@@ -23,6 +24,10 @@ import org.rampa.domain.share.Whole;
 import org.rampa.importance.GpuCosts;
 import org.rampa.importance.ImportanceModel;
 import org.rampa.perf.PerformanceModel;
+import org.rampa.strategy.PlacementProblem;
+import org.rampa.strategy.SharedSlotMenu;
+import org.rampa.strategy.SharingOptions;
+import org.rampa.strategy.StrategyOptions;
 
 /**
  * The importance models on partial GPUs (SHARING.md section 4), on two nodes of two
@@ -144,6 +149,30 @@ class PartialGpuCostTest {
       System.out.printf("%s on an empty A100-SXM4-80GB: whole %.4f, MPS 1/4 %.4f%n", m.name(), costs.of(gpu), quarter);
       assertThat(costs.of(gpu)).as(m.name()).isPositive();
       assertThat(quarter).as(m.name()).isLessThan(costs.of(gpu));
+    }
+  }
+
+  @Test
+  void theMenuPricesSharesAgainstTheDecisionsOwnMpsLevels() {
+    // a decision offering fifths only: its menu must judge what a fifth strands against fifths (four more
+    // fit beside it), not against the default levels 1/2, 1/3, 1/4 the planner does not offer
+    Cluster single = ClusterPresets.of(Map.of("A100-SXM4-80GB", 1), 1, ClusterPresets.NETWORK_100G);
+    ClusterState s = ClusterState.empty(single);
+    String gpu = single.gpus().get(0).id();
+    SharingOptions fifths = new SharingOptions(true, List.of(0.2), SharingOptions.DEFAULT_TOP_K);
+    ServiceRequest decode = forecast.classes().get(0).template();
+    for (ImportanceModel m : forecastModels()) {
+      PlacementProblem problem = PlacementProblem.of(decode, s, m, fifths.applyTo(StrategyOptions.defaults()));
+      SharedSlotMenu.Slot slot = SharedSlotMenu.of(problem, fifths).slots().stream()
+          .filter(x -> x.placement() instanceof MpsShare).findFirst().orElseThrow();
+      GpuCosts costs = m.evaluate(s);
+      double offered = costs.forMpsLevels(fifths.mpsLevels()).of(s, gpu, slot.placement());
+      double defaultLevels = costs.of(s, gpu, slot.placement());
+      System.out.printf("%s, a fifth of an empty A100-SXM4-80GB: %.4f on a menu of fifths, %.4f on the default levels%n",
+          m.name(), offered, defaultLevels);
+      assertThat(slot.placement()).isInstanceOf(MpsShare.class).extracting(p -> ((MpsShare) p).fraction()).isEqualTo(0.2);
+      assertThat(slot.costs().get(0)).as(m.name()).isEqualTo(offered);
+      assertThat(offered).as(m.name()).isNotCloseTo(defaultLevels, within(1e-6));
     }
   }
 }
