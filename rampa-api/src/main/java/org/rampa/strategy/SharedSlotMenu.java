@@ -19,7 +19,9 @@ import org.rampa.domain.Invalid;
 import org.rampa.domain.share.GpuPartitioning;
 import org.rampa.domain.share.MigSlice;
 import org.rampa.domain.share.MpsShare;
+import org.rampa.domain.share.PartitionTemplate;
 import org.rampa.domain.share.Placement;
+import org.rampa.domain.share.TemplatePartition;
 import org.rampa.domain.share.Whole;
 import org.rampa.importance.GpuCosts;
 import org.rampa.perf.DeviceKind;
@@ -34,22 +36,27 @@ import org.rampa.verify.InterferenceGuard;
  * <ul>
  *   <li><b>Free GPUs</b> (nobody holds any part, no MIG layout), one slot per GPU type and node with
  *       the class's GPUs cheapest first, for each placement of a small menu: the whole GPU and, on
- *       types with MPS, every level of {@link SharingOptions#mpsLevels()} (default 1/2, 1/3, 1/4).
+ *       types with MPS, every level of {@link SharingOptions#mpsLevels()} (default 1/2, 1/3, 1/4), and
+ *       on NPU types with partition templates every template ({@link TemplatePartition}).
  *       Nobody runs there yet, so α = 1 and the budget is {@link #UNLIMITED}.
  *   <li><b>Partly used MPS GPUs</b> (in MPS mode, with MPS on the type, below the client limit):
  *       each menu level that fits the free compute ({@link Capacity#freeMpsShares()}), with the
  *       memory the ledger's rules leave for one more MPS process ({@link #memoryCapBytes}).
  *   <li><b>Free instances of configured MIG layouts</b> ({@link Capacity#freeMigInstances()}), as
  *       they are (isolated: α = 1).
+ *   <li><b>Free template room of partly used NPUs</b> (in template mode): every template whose cores
+ *       fit the free cores ({@link Capacity#freeTemplateCores()}) and whose memory fits the memory
+ *       nobody holds (isolated: α = 1).
  * </ul>
  * Of the partly used GPUs, only the {@link SharingOptions#topK()} best fits per GPU type and
  * placement shape are kept: for MPS the least compute left after taking the level, for MIG the
- * GPU with the fewest other free instances; ties by cost, then cluster order. A partly used slot
- * whose incumbents' budget is 0 is left out.
+ * GPU with the fewest other free instances, for a template the fewest cores left after taking it;
+ * ties by cost, then cluster order. A partly used slot whose incumbents' budget is 0 is left out.
  *
  * <p><b>What is not searched.</b> MPS fractions other than the menu's levels (not the free
  * remainder itself); a new MIG layout on a free GPU (a reconfiguration); MIG+MPS processes inside
- * an instance; CU masks and NPU templates; overcommit beyond the ledger's; GPUs in exclusive use.
+ * an instance; CU masks (MI100-style: types with CU masking are taken whole); overcommit beyond
+ * the ledger's; GPUs in exclusive use.
  *
  * <p><b>Contract for the strategies.</b> A plan takes at most one slot per GPU (one holding of
  * the newcomer per GPU), so α of a slot is a constant: the slowdown its incumbents cause the
@@ -160,6 +167,9 @@ public final class SharedSlotMenu {
           menu.add(new MpsShare(level, parts.memoryBytes() - parts.mpsProcessOverheadBytes()));
         }
       }
+      if (options.enabled()) {
+        parts.templates().forEach(t -> menu.add(new TemplatePartition(t.name())));
+      }
       List<String> shapes = menu.stream().map(p -> shapeOf(type, p)).toList();
       for (Map.Entry<String, List<Gpu>> byNode : byType.getValue().entrySet()) {
         for (int i = 0; i < menu.size(); i++) {
@@ -233,7 +243,7 @@ public final class SharedSlotMenu {
     ClusterState state = problem.state();
     Cluster cluster = state.cluster();
     Capacity capacity = state.capacity();
-    // the capacity lists MPS and MIG GPUs in cluster order, and a shape holds one kind: a running count keeps that order
+    // the capacity lists MPS, MIG and template GPUs in cluster order, and a shape holds one kind: a running count keeps that order
     int ordinal = 0;
     Map<String, List<Candidate>> byShape = new LinkedHashMap<>();
     Map<String, List<String>> mpsShapes = new HashMap<>();
@@ -269,6 +279,19 @@ public final class SharedSlotMenu {
         byShape.computeIfAbsent(shape, k -> new ArrayList<>())
             .add(new Candidate(gpu, ordinal, instance, shape, instance.memoryBytes(parts), e.getValue().size() - 1,
                 costs.of(state, gpu.id(), instance)));
+      }
+    }
+    for (Map.Entry<String, Integer> e : capacity.freeTemplateCores().entrySet()) {
+      Gpu gpu = cluster.gpu(e.getKey());
+      long freeMemory = state.freeMemoryBytes(gpu.id());
+      ordinal++;
+      for (PartitionTemplate t : state.partitioning(gpu.id()).templates()) {
+        if (t.cores() <= e.getValue() && t.memoryBytes() <= freeMemory) {
+          Placement p = new TemplatePartition(t.name());
+          String shape = shapeOf(cluster.typeOf(gpu.id()), p);
+          byShape.computeIfAbsent(shape, k -> new ArrayList<>())
+              .add(new Candidate(gpu, ordinal, p, shape, t.memoryBytes(), e.getValue() - t.cores(), costs.of(state, gpu.id(), p)));
+        }
       }
     }
     InterferenceGuard guard = new InterferenceGuard(problem.performance(), problem.interference());

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import org.rampa.catalog.ClusterPresets;
 import org.rampa.catalog.GpuCatalog;
+import org.rampa.catalog.SharingCatalog;
 import org.rampa.domain.AllocationRefusedException;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
@@ -17,6 +18,8 @@ import org.rampa.domain.Node;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.share.MigSlice;
 import org.rampa.domain.share.MpsShare;
+import org.rampa.domain.share.PartitionTemplate;
+import org.rampa.domain.share.TemplatePartition;
 import org.rampa.importance.StaticImportance;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.TransferMode;
@@ -33,7 +36,8 @@ import org.rampa.verify.InterferenceGuard;
  * for 0 to several co-runners) or in a MIG layout with one instance held; a random model of at most
  * {@code maxLayers} layers whose SLO is scaled to its time on a whole A100, so that some instances
  * need shares, some fit whole GPUs and some are infeasible. The problem's options switch sharing on.
- * {@link #generate(long, int, int)} allows up to 6 GPUs with a second A100 node.
+ * {@link #generate(long, int, int)} allows up to 6 GPUs with a second A100 node;
+ * {@link #generateNpu(long, int, int)} makes the same kind of problem on NPUs with partition templates.
  */
 public final class TinySharedProblems {
   private TinySharedProblems() {}
@@ -74,12 +78,47 @@ public final class TinySharedProblems {
       }
     }
     Cluster cluster = b.build();
-    ClusterState state = incumbents(cluster, r);
+    return problem(seed, maxLayers, gen, cluster, incumbents(cluster, r), catalog.type(A100));
+  }
 
+  private static final String NPU = "NPU-8C-64GB";
+
+  /**
+   * As {@link #generate(long, int, int)} on the modelled NPU-8C-64GB (8 AI cores, templates of 1, 2,
+   * 4 and 8 cores): one node of 1-3 NPUs and, when room is left, sometimes a second of 1-3, each NPU
+   * free, held whole, or holding 1-2 decode services on templates; the SLO is scaled to the model's
+   * time on a whole NPU. The NPUs' nodes use the A100 node's link (no NPU link is catalogued).
+   */
+  public static PlacementProblem generateNpu(long seed, int maxLayers, int maxGpus) {
+    RandomInstances gen = new RandomInstances(seed);
+    SplittableRandom r = gen.random();
+    GpuType npu = SharingCatalog.standard().npuTypes().stream().filter(t -> t.name().equals(NPU)).findFirst().orElseThrow();
+    var link = GpuCatalog.standard().entry(A100).intraNodeLink();
+    var b = Cluster.builder().network(ClusterPresets.NETWORK_100G).addGpuTypes(npu);
+    int first = Math.min(maxGpus, 1 + r.nextInt(3));
+    b.addNodes(Node.of("n", link));
+    for (int i = 0; i < first; i++) {
+      b.addGpus(Gpu.of("n" + i, NPU, "n"));
+    }
+    int room = maxGpus - first;
+    if (room > 0 && r.nextBoolean()) {
+      b.addNodes(Node.of("m", link));
+      for (int i = 0, n = Math.min(room, 1 + r.nextInt(3)); i < n; i++) {
+        b.addGpus(Gpu.of("m" + i, NPU, "m"));
+      }
+    }
+    Cluster cluster = b.build();
+    return problem(seed, maxLayers, gen, cluster, templateIncumbents(cluster, r), npu);
+  }
+
+  /** A random model and request for {@code seed}, its SLO scaled to the model's time on one whole {@code reference} GPU. */
+  private static PlacementProblem problem(long seed, int maxLayers, RandomInstances gen, Cluster cluster, ClusterState state,
+      GpuType reference) {
+    SplittableRandom r = gen.random();
     int layers = 2 + r.nextInt(maxLayers - 1);
     Model model = gen.model(layers, 2 + r.nextInt(14), 0.3);
     int batch = 1 + r.nextInt(2);
-    double t = PerformanceModel.defaults().stageSeconds(model, 0, layers, catalog.type(A100), batch);
+    double t = PerformanceModel.defaults().stageSeconds(model, 0, layers, reference, batch);
     double throughput = batch / (t * (0.4 + 3.0 * r.nextDouble()));
     Duration latency = Duration.ofNanos((long) (t * (1.0 + 4 * r.nextDouble()) * 1e9) + 1);
     ServiceRequest request = gen.request("svc-" + seed, model, throughput, latency, batch, 1 + r.nextInt(3));
@@ -98,6 +137,36 @@ public final class TinySharedProblems {
         .timeLimit(Duration.ofSeconds(20)).build());
     return new PlacementProblem(request, state, StaticImportance.byType(typeWeights).withGpuWeights(gpuWeights),
         PerformanceModel.withTransfers(mode), options);
+  }
+
+  /** Each NPU free, held whole, or holding 1-2 decode services on templates that fit their memory. */
+  private static ClusterState templateIncumbents(Cluster cluster, SplittableRandom r) {
+    DecodeServices services = new DecodeServices(cluster, "incumbent");
+    InterferenceGuard guard = InterferenceGuard.defaults();
+    ClusterState state = ClusterState.empty(cluster);
+    int n = 0;
+    for (Gpu g : cluster.gpus()) {
+      int what = r.nextInt(20);
+      if (what < 7) {
+        continue; // free
+      }
+      if (what < 10) {
+        state = state.allocate(RandomInstances.holdPlan("hold-" + n++, g.id()));
+        continue;
+      }
+      List<PartitionTemplate> fitting = state.partitioning(g.id()).templates().stream()
+          .filter(t -> t.memoryBytes() >= services.memory() && t.cores() < 8).toList();
+      for (int i = 0, tenants = 1 + r.nextInt(2); i < tenants; i++) {
+        PartitionTemplate t = fitting.get(r.nextInt(fitting.size()));
+        DecodeServices.Admission a = services.service("npu-" + n++, g.id(), new TemplatePartition(t.name()), 1.01 + 0.25 * r.nextDouble());
+        try {
+          state = guard.admit(state, a.request(), a.plan());
+        } catch (AllocationRefusedException e) {
+          // the NPU has too few cores left for this template: it keeps the ones it has
+        }
+      }
+    }
+    return state;
   }
 
   /** Each GPU free, held whole, shared by MPS incumbents, or in a MIG layout with one instance held. */

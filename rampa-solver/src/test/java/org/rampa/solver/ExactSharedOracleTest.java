@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongFunction;
+import org.rampa.domain.share.TemplatePartition;
 import org.rampa.domain.share.Whole;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
@@ -19,7 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Exact on shared GPUs against the brute-force oracle over the same menu, on seeded tiny shared
- * clusters (at most 4 or 6 GPUs, 6 layers, MPS incumbents, MIG layouts, whole holdings): every plan
+ * clusters (at most 4 or 6 GPUs, 6 layers, MPS incumbents, MIG layouts, whole holdings; NPUs with
+ * template incumbents): every plan
  * passes the verifier with its interference rule (every incumbent's SLO), OPTIMAL costs what the
  * oracle's optimum costs, INFEASIBLE only when the oracle finds nothing, and a plan is found
  * whenever the oracle finds one.
@@ -30,10 +33,18 @@ class ExactSharedOracleTest {
   static final int FULL_MODEL_INSTANCES = 60;
   static final int CPSAT_INSTANCES = 40;
   static final int SIX_GPU_INSTANCES = 60;
+  static final int NPU_INSTANCES = 60;
 
   @Test
   void exactEqualsTheSharedOracle() {
     compare(ExactStrategy.scip(), 0, INSTANCES, false, 4);
+  }
+
+  /** Up to 6 NPUs on two nodes, free, held whole or holding templates: the menu's templates and free template room. */
+  @Test
+  void exactEqualsTheSharedOracleOnNpuTemplates() {
+    int onTemplates = compare(ExactStrategy.scip(), 9_000, NPU_INSTANCES, false, 6, seed -> TinySharedProblems.generateNpu(seed, 6, 6));
+    assertThat(onTemplates).as("optima on a template").isGreaterThan(NPU_INSTANCES / 10);
   }
 
   /** Up to 6 GPUs on three nodes (two of A100s): more replicas and more node slots. */
@@ -54,9 +65,15 @@ class ExactSharedOracleTest {
   }
 
   private static void compare(ExactStrategy exact, long firstSeed, int instances, boolean fullModel, int maxGpus) {
-    int[] counts = new int[5]; // feasible, OPTIMAL at the oracle's cost, INFEASIBLE, shared optima, plans on a node slot's cut
+    compare(exact, firstSeed, instances, fullModel, maxGpus, seed -> TinySharedProblems.generate(seed, 6, maxGpus));
+  }
+
+  /** Returns how many optima hold a template. */
+  private static int compare(ExactStrategy exact, long firstSeed, int instances, boolean fullModel, int maxGpus,
+      LongFunction<PlacementProblem> generate) {
+    int[] counts = new int[6]; // feasible, OPTIMAL at the oracle's cost, INFEASIBLE, shared optima, plans on a node slot's cut, on a template
     for (long seed = firstSeed; seed < firstSeed + instances; seed++) {
-      PlacementProblem p = TinySharedProblems.generate(seed, 6, maxGpus);
+      PlacementProblem p = generate.apply(seed);
       if (fullModel) {
         Map<String, String> extra = new HashMap<>(p.options().extra());
         extra.put("model", "full");
@@ -82,10 +99,12 @@ class ExactSharedOracleTest {
       ExactStrategyOracleTest.assertCostEquals(result.plan().get().cost(), oracle.get().cost(), context);
       counts[1]++;
       counts[3] += result.plan().get().stages().stream().anyMatch(s -> !(s.placement() instanceof Whole)) ? 1 : 0;
+      counts[5] += result.plan().get().stages().stream().anyMatch(s -> s.placement() instanceof TemplatePartition) ? 1 : 0;
     }
-    System.out.printf("%s%s vs shared oracle, %d instances of <= %d GPUs: %d feasible, %d OPTIMAL at the oracle's cost, %d of them on a share; "
-        + "%d infeasible, %d INFEASIBLE%n", exact.name(), fullModel ? " (model=full)" : "", instances, maxGpus, counts[0], counts[1], counts[3],
-        instances - counts[0], counts[2]);
+    System.out.printf("%s%s vs shared oracle, %d instances of <= %d GPUs: %d feasible, %d OPTIMAL at the oracle's cost, %d of them on a share "
+        + "(%d on a template); %d infeasible, %d INFEASIBLE%n", exact.name(), fullModel ? " (model=full)" : "", instances, maxGpus, counts[0],
+        counts[1], counts[3], counts[5], instances - counts[0], counts[2]);
     assertThat(counts[3]).as("plans that use a share").isGreaterThan(instances / 10);
+    return counts[5];
   }
 }
