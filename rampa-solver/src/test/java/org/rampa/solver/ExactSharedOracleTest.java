@@ -43,8 +43,9 @@ class ExactSharedOracleTest {
   /** Up to 6 NPUs on two nodes, free, held whole or holding templates: the menu's templates and free template room. */
   @Test
   void exactEqualsTheSharedOracleOnNpuTemplates() {
-    int onTemplates = compare(ExactStrategy.scip(), 9_000, NPU_INSTANCES, false, 6, seed -> TinySharedProblems.generateNpu(seed, 6, 6));
-    assertThat(onTemplates).as("optima on a template").isGreaterThan(NPU_INSTANCES / 10);
+    int[] counts = compare(ExactStrategy.scip(), 9_000, NPU_INSTANCES, false, 6, seed -> TinySharedProblems.generateNpu(seed, 6, 6));
+    assertThat(counts[5]).as("optima on a template").isGreaterThan(NPU_INSTANCES / 10);
+    assertThat(counts[6]).as("optima on the free cores of a partly used NPU").isPositive();
   }
 
   /** Up to 6 GPUs on three nodes (two of A100s): more replicas and more node slots. */
@@ -68,10 +69,10 @@ class ExactSharedOracleTest {
     compare(exact, firstSeed, instances, fullModel, maxGpus, seed -> TinySharedProblems.generate(seed, 6, maxGpus));
   }
 
-  /** Returns how many optima hold a template. */
-  private static int compare(ExactStrategy exact, long firstSeed, int instances, boolean fullModel, int maxGpus,
+  /** Returns the counts: feasible, OPTIMAL, INFEASIBLE, on a share, on a node slot's cut, on a template, on a partly used GPU. */
+  private static int[] compare(ExactStrategy exact, long firstSeed, int instances, boolean fullModel, int maxGpus,
       LongFunction<PlacementProblem> generate) {
-    int[] counts = new int[6]; // feasible, OPTIMAL at the oracle's cost, INFEASIBLE, shared optima, plans on a node slot's cut, on a template
+    int[] counts = new int[7]; // see the Javadoc
     for (long seed = firstSeed; seed < firstSeed + instances; seed++) {
       PlacementProblem p = generate.apply(seed);
       if (fullModel) {
@@ -100,11 +101,13 @@ class ExactSharedOracleTest {
       counts[1]++;
       counts[3] += result.plan().get().stages().stream().anyMatch(s -> !(s.placement() instanceof Whole)) ? 1 : 0;
       counts[5] += result.plan().get().stages().stream().anyMatch(s -> s.placement() instanceof TemplatePartition) ? 1 : 0;
+      counts[6] += result.plan().get().stages().stream().flatMap(s -> s.gpus().stream()).anyMatch(g -> !problem.state().holdingsOn(g).isEmpty())
+          ? 1 : 0;
     }
     System.out.printf("%s%s vs shared oracle, %d instances of <= %d GPUs: %d feasible, %d OPTIMAL at the oracle's cost, %d of them on a share "
-        + "(%d on a template); %d infeasible, %d INFEASIBLE%n", exact.name(), fullModel ? " (model=full)" : "", instances, maxGpus, counts[0],
-        counts[1], counts[3], counts[5], instances - counts[0], counts[2]);
+        + "(%d on a template, %d on a partly used GPU); %d infeasible, %d INFEASIBLE%n", exact.name(), fullModel ? " (model=full)" : "", instances, maxGpus, counts[0],
+        counts[1], counts[3], counts[5], counts[6], instances - counts[0], counts[2]);
     assertThat(counts[3]).as("plans that use a share").isGreaterThan(instances / 10);
-    return counts[5];
+    return counts;
   }
 }
