@@ -13,12 +13,15 @@ import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.GpuType;
+import org.rampa.domain.Link;
 import org.rampa.domain.Model;
 import org.rampa.domain.Node;
 import org.rampa.domain.ServiceRequest;
+import org.rampa.domain.share.CuMask;
 import org.rampa.domain.share.MigSlice;
 import org.rampa.domain.share.MpsShare;
 import org.rampa.domain.share.PartitionTemplate;
+import org.rampa.domain.share.Placement;
 import org.rampa.domain.share.TemplatePartition;
 import org.rampa.importance.StaticImportance;
 import org.rampa.perf.PerformanceModel;
@@ -37,7 +40,8 @@ import org.rampa.verify.InterferenceGuard;
  * {@code maxLayers} layers whose SLO is scaled to its time on a whole A100, so that some instances
  * need shares, some fit whole GPUs and some are infeasible. The problem's options switch sharing on.
  * {@link #generate(long, int, int)} allows up to 6 GPUs with a second A100 node;
- * {@link #generateNpu(long, int, int)} makes the same kind of problem on NPUs with partition templates.
+ * {@link #generateNpu(long, int, int)} and {@link #generateMi100(long, int, int)} make the same kind of
+ * problem on NPUs with partition templates and on MI100s with CU masks.
  */
 public final class TinySharedProblems {
   private TinySharedProblems() {}
@@ -82,6 +86,7 @@ public final class TinySharedProblems {
   }
 
   private static final String NPU = "NPU-8C-64GB";
+  private static final String MI100 = "MI100";
 
   /**
    * As {@link #generate(long, int, int)} on the modelled NPU-8C-64GB (8 AI cores, templates of 1, 2,
@@ -90,25 +95,51 @@ public final class TinySharedProblems {
    * time on a whole NPU. The NPUs' nodes use the A100 node's link (no NPU link is catalogued).
    */
   public static PlacementProblem generateNpu(long seed, int maxLayers, int maxGpus) {
+    GpuType npu = SharingCatalog.standard().npuTypes().stream().filter(t -> t.name().equals(NPU)).findFirst().orElseThrow();
+    return generateOneType(seed, maxLayers, maxGpus, npu, GpuCatalog.standard().entry(A100).intraNodeLink(), (state, gpu, services, r) -> {
+      List<PartitionTemplate> fitting = state.partitioning(gpu).templates().stream()
+          .filter(t -> t.memoryBytes() >= services.memory() && t.cores() < state.partitioning(gpu).npuCores()).toList();
+      return new TemplatePartition(fitting.get(r.nextInt(fitting.size())).name());
+    });
+  }
+
+  /**
+   * As {@link #generateNpu(long, int, int)} on AMD MI100s (120 CUs, CU masking, no MPS), the
+   * tenants on CU masks of 30, 40 or 60 CUs, which contend like MPS shares.
+   */
+  public static PlacementProblem generateMi100(long seed, int maxLayers, int maxGpus) {
+    GpuCatalog catalog = GpuCatalog.standard();
+    return generateOneType(seed, maxLayers, maxGpus, catalog.type(MI100), catalog.entry(MI100).intraNodeLink(),
+        (state, gpu, services, r) -> new CuMask(List.of(30, 40, 60).get(r.nextInt(3)), services.memory()));
+  }
+
+  /** The placement of a tenant on {@code gpu} of {@code state}. */
+  private interface TenantPlacement {
+    Placement draw(ClusterState state, String gpu, DecodeServices services, SplittableRandom r);
+  }
+
+  /**
+   * One node of 1-3 GPUs of {@code type} and, when room is left, sometimes a second of 1-3, each GPU
+   * free, held whole, or holding 1-2 decode services on {@code tenant}'s placements.
+   */
+  private static PlacementProblem generateOneType(long seed, int maxLayers, int maxGpus, GpuType type, Link link, TenantPlacement tenant) {
     RandomInstances gen = new RandomInstances(seed);
     SplittableRandom r = gen.random();
-    GpuType npu = SharingCatalog.standard().npuTypes().stream().filter(t -> t.name().equals(NPU)).findFirst().orElseThrow();
-    var link = GpuCatalog.standard().entry(A100).intraNodeLink();
-    var b = Cluster.builder().network(ClusterPresets.NETWORK_100G).addGpuTypes(npu);
+    var b = Cluster.builder().network(ClusterPresets.NETWORK_100G).addGpuTypes(type);
     int first = Math.min(maxGpus, 1 + r.nextInt(3));
     b.addNodes(Node.of("n", link));
     for (int i = 0; i < first; i++) {
-      b.addGpus(Gpu.of("n" + i, NPU, "n"));
+      b.addGpus(Gpu.of("n" + i, type.name(), "n"));
     }
     int room = maxGpus - first;
     if (room > 0 && r.nextBoolean()) {
       b.addNodes(Node.of("m", link));
       for (int i = 0, n = Math.min(room, 1 + r.nextInt(3)); i < n; i++) {
-        b.addGpus(Gpu.of("m" + i, NPU, "m"));
+        b.addGpus(Gpu.of("m" + i, type.name(), "m"));
       }
     }
     Cluster cluster = b.build();
-    return problem(seed, maxLayers, gen, cluster, templateIncumbents(cluster, r), npu);
+    return problem(seed, maxLayers, gen, cluster, tenants(cluster, r, tenant), type);
   }
 
   /** A random model and request for {@code seed}, its SLO scaled to the model's time on one whole {@code reference} GPU. */
@@ -139,8 +170,8 @@ public final class TinySharedProblems {
         PerformanceModel.withTransfers(mode), options);
   }
 
-  /** Each NPU free, held whole, or holding 1-2 decode services on templates that fit their memory. */
-  private static ClusterState templateIncumbents(Cluster cluster, SplittableRandom r) {
+  /** Each GPU free, held whole, or holding 1-2 decode services on {@code tenant}'s placements. */
+  private static ClusterState tenants(Cluster cluster, SplittableRandom r, TenantPlacement tenant) {
     DecodeServices services = new DecodeServices(cluster, "incumbent");
     InterferenceGuard guard = InterferenceGuard.defaults();
     ClusterState state = ClusterState.empty(cluster);
@@ -154,15 +185,13 @@ public final class TinySharedProblems {
         state = state.allocate(RandomInstances.holdPlan("hold-" + n++, g.id()));
         continue;
       }
-      List<PartitionTemplate> fitting = state.partitioning(g.id()).templates().stream()
-          .filter(t -> t.memoryBytes() >= services.memory() && t.cores() < 8).toList();
       for (int i = 0, tenants = 1 + r.nextInt(2); i < tenants; i++) {
-        PartitionTemplate t = fitting.get(r.nextInt(fitting.size()));
-        DecodeServices.Admission a = services.service("npu-" + n++, g.id(), new TemplatePartition(t.name()), 1.01 + 0.25 * r.nextDouble());
+        Placement p = tenant.draw(state, g.id(), services, r);
+        DecodeServices.Admission a = services.service("tenant-" + n++, g.id(), p, 1.01 + 0.25 * r.nextDouble());
         try {
           state = guard.admit(state, a.request(), a.plan());
         } catch (AllocationRefusedException e) {
-          // the NPU has too few cores left for this template: it keeps the ones it has
+          // the GPU cannot take this tenant (cores, compute, memory, or a neighbour's SLO): it keeps the ones it has
         }
       }
     }

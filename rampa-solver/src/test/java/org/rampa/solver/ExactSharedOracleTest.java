@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.LongFunction;
+import org.rampa.domain.share.CuMask;
 import org.rampa.domain.share.TemplatePartition;
 import org.rampa.domain.share.Whole;
 import org.rampa.strategy.PlacementProblem;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Exact on shared GPUs against the brute-force oracle over the same menu, on seeded tiny shared
  * clusters (at most 4 or 6 GPUs, 6 layers, MPS incumbents, MIG layouts, whole holdings; NPUs with
- * template incumbents): every plan
+ * template incumbents; MI100s with CU-mask incumbents): every plan
  * passes the verifier with its interference rule (every incumbent's SLO), OPTIMAL costs what the
  * oracle's optimum costs, INFEASIBLE only when the oracle finds nothing, and a plan is found
  * whenever the oracle finds one.
@@ -48,6 +49,14 @@ class ExactSharedOracleTest {
     assertThat(counts[6]).as("optima on the free cores of a partly used NPU").isPositive();
   }
 
+  /** Up to 6 MI100s on two nodes, free, held whole or holding CU masks: CU-mask levels, contended like MPS. */
+  @Test
+  void exactEqualsTheSharedOracleOnMi100CuMasks() {
+    int[] counts = compare(ExactStrategy.scip(), 9_500, NPU_INSTANCES, false, 6, seed -> TinySharedProblems.generateMi100(seed, 6, 6));
+    assertThat(counts[7]).as("optima on a CU mask").isGreaterThan(NPU_INSTANCES / 10);
+    assertThat(counts[6]).as("optima on a partly used MI100").isPositive();
+  }
+
   /** Up to 6 GPUs on three nodes (two of A100s): more replicas and more node slots. */
   @Test
   void exactEqualsTheSharedOracleOnSixGpus() {
@@ -69,10 +78,13 @@ class ExactSharedOracleTest {
     compare(exact, firstSeed, instances, fullModel, maxGpus, seed -> TinySharedProblems.generate(seed, 6, maxGpus));
   }
 
-  /** Returns the counts: feasible, OPTIMAL, INFEASIBLE, on a share, on a node slot's cut, on a template, on a partly used GPU. */
+  /**
+   * Returns the counts: feasible, OPTIMAL, INFEASIBLE, on a share, on a node slot's cut, on a template, on a partly used GPU, on a
+   * CU mask.
+   */
   private static int[] compare(ExactStrategy exact, long firstSeed, int instances, boolean fullModel, int maxGpus,
       LongFunction<PlacementProblem> generate) {
-    int[] counts = new int[7]; // see the Javadoc
+    int[] counts = new int[8]; // see the Javadoc
     for (long seed = firstSeed; seed < firstSeed + instances; seed++) {
       PlacementProblem p = generate.apply(seed);
       if (fullModel) {
@@ -101,12 +113,13 @@ class ExactSharedOracleTest {
       counts[1]++;
       counts[3] += result.plan().get().stages().stream().anyMatch(s -> !(s.placement() instanceof Whole)) ? 1 : 0;
       counts[5] += result.plan().get().stages().stream().anyMatch(s -> s.placement() instanceof TemplatePartition) ? 1 : 0;
+      counts[7] += result.plan().get().stages().stream().anyMatch(s -> s.placement() instanceof CuMask) ? 1 : 0;
       counts[6] += result.plan().get().stages().stream().flatMap(s -> s.gpus().stream()).anyMatch(g -> !problem.state().holdingsOn(g).isEmpty())
           ? 1 : 0;
     }
     System.out.printf("%s%s vs shared oracle, %d instances of <= %d GPUs: %d feasible, %d OPTIMAL at the oracle's cost, %d of them on a share "
-        + "(%d on a template, %d on a partly used GPU); %d infeasible, %d INFEASIBLE%n", exact.name(), fullModel ? " (model=full)" : "", instances, maxGpus, counts[0],
-        counts[1], counts[3], counts[5], counts[6], instances - counts[0], counts[2]);
+        + "(%d on a template, %d on a CU mask, %d on a partly used GPU); %d infeasible, %d INFEASIBLE%n", exact.name(), fullModel ? " (model=full)" : "", instances, maxGpus, counts[0],
+        counts[1], counts[3], counts[5], counts[7], counts[6], instances - counts[0], counts[2]);
     assertThat(counts[3]).as("plans that use a share").isGreaterThan(instances / 10);
     return counts;
   }

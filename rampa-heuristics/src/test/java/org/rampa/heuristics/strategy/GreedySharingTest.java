@@ -67,6 +67,12 @@ class GreedySharingTest {
     checkOnTinyClusters("NPU templates", seed -> TinySharedProblems.generateNpu(seed, 4, 4));
   }
 
+  /** The same on MI100s whose CU-mask levels the menu offers. */
+  @Test
+  void onTinyMi100ClustersCuMaskPlansAreVerifiedNeverBelowTheOptimumAndFoundWheneverWholeGpusSuffice() {
+    checkOnTinyClusters("MI100 CU masks", seed -> TinySharedProblems.generateMi100(seed, 4, 4));
+  }
+
   private void checkOnTinyClusters(String label, LongFunction<PlacementProblem> generate) {
     int[] counts = new int[4]; // optimum exists, greedy found, greedy used a share, whole-GPU greedy found
     Property.forSeeds("greedy on " + label, 40, seed -> {

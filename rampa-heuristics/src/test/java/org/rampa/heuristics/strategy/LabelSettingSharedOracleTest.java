@@ -44,6 +44,12 @@ class LabelSettingSharedOracleTest {
     compare(9_000, NPU_INSTANCES, 6, seed -> TinySharedProblems.generateNpu(seed, 6, 6));
   }
 
+  /** Up to 6 MI100s on two nodes, free, held whole or holding CU masks. */
+  @Test
+  void dpAgreesWithTheSharedOracleOnMi100CuMasks() {
+    compare(9_500, NPU_INSTANCES, 6, seed -> TinySharedProblems.generateMi100(seed, 6, 6));
+  }
+
   private static void compare(long firstSeed, int instances, int maxGpus) {
     compare(firstSeed, instances, maxGpus, seed -> TinySharedProblems.generate(seed, 6, maxGpus));
   }
