@@ -56,7 +56,8 @@ import org.rampa.verify.InterferenceGuard;
  * Of the partly used GPUs, only the {@link SharingOptions#topK()} best fits per GPU type and
  * placement shape are kept: for MPS and CU masks the least compute left after taking the level,
  * for MIG the GPU with the fewest other free instances, for a template the fewest cores left after
- * taking it; ties by cost, then cluster order. A partly used slot whose incumbents' budget is 0 is left out.
+ * taking it; ties by cost, then cluster order. A partly used slot whose incumbents' budget is 0 is
+ * left out.
  *
  * <p><b>What is not searched.</b> MPS fractions other than the menu's levels (not the free
  * remainder itself); a new MIG layout on a free GPU (a reconfiguration); MIG+MPS processes inside
@@ -69,8 +70,8 @@ import org.rampa.verify.InterferenceGuard;
  * {@link InterferenceGuard#newcomerSlowdown} (exact under the default linear model). A stage's
  * time on a slot is its time alone on {@link Slot#kind()} times α, its period uses the largest α
  * over its replicas; its placement is {@link Slot#placementFor(long)} of its memory (an MPS share
- * or CU mask reserving exactly that memory, {@link #withReservation}). The incumbents' budget ({@link InterferenceGuard#incumbentBudget}) counts how many new holdings the
- * GPU takes before an incumbent misses its SLO; with one holding per GPU a slot is usable when it
+ * or CU mask reserving exactly that memory, {@link #withReservation}). The incumbents' budget
+ * ({@link InterferenceGuard#incumbentBudget}) counts how many new holdings the GPU takes before an incumbent misses its SLO; with one holding per GPU a slot is usable when it
  * is at least 1, which the menu already ensures. The menu never replaces the verifier: strategies
  * still verify shared plans (the interference rule re-times every service on the touched GPUs).
  */
@@ -202,12 +203,14 @@ public final class SharedSlotMenu {
    */
   private static List<Placement> contendedLevels(GpuPartitioning parts, SharingOptions options, long reservationBytes) {
     List<Placement> out = new ArrayList<>();
+    if (!parts.mps() && parts.computeUnits() == 0) {
+      return out;
+    }
     for (double level : options.mpsLevels()) {
       Placement p = parts.mps() ? new MpsShare(level, reservationBytes)
-          : parts.computeUnits() > 0 ? new CuMask(Math.max(1, (int) Math.floor(level * parts.computeUnits() + 1e-9)), reservationBytes)
-          : null;
-      if (p != null && !out.contains(p)) {
-        out.add(p);
+          : new CuMask(Math.max(1, (int) Math.floor(level * parts.computeUnits() + 1e-9)), reservationBytes);
+      if (!out.contains(p)) {
+        out.add(p); // two levels may round to one CU count
       }
     }
     return out;

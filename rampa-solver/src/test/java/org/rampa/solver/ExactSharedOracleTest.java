@@ -34,7 +34,7 @@ class ExactSharedOracleTest {
   static final int FULL_MODEL_INSTANCES = 60;
   static final int CPSAT_INSTANCES = 40;
   static final int SIX_GPU_INSTANCES = 60;
-  static final int NPU_INSTANCES = 60;
+  static final int ONE_TYPE_INSTANCES = 60;
 
   @Test
   void exactEqualsTheSharedOracle() {
@@ -44,16 +44,16 @@ class ExactSharedOracleTest {
   /** Up to 6 NPUs on two nodes, free, held whole or holding templates: the menu's templates and free template room. */
   @Test
   void exactEqualsTheSharedOracleOnNpuTemplates() {
-    int[] counts = compare(ExactStrategy.scip(), 9_000, NPU_INSTANCES, false, 6, seed -> TinySharedProblems.generateNpu(seed, 6, 6));
-    assertThat(counts[5]).as("optima on a template").isGreaterThan(NPU_INSTANCES / 10);
+    int[] counts = compare(ExactStrategy.scip(), 9_000, ONE_TYPE_INSTANCES, false, 6, seed -> TinySharedProblems.generateNpu(seed, 6, 6));
+    assertThat(counts[5]).as("optima on a template").isGreaterThan(ONE_TYPE_INSTANCES / 10);
     assertThat(counts[6]).as("optima on the free cores of a partly used NPU").isPositive();
   }
 
   /** Up to 6 MI100s on two nodes, free, held whole or holding CU masks: CU-mask levels, contended like MPS. */
   @Test
   void exactEqualsTheSharedOracleOnMi100CuMasks() {
-    int[] counts = compare(ExactStrategy.scip(), 9_500, NPU_INSTANCES, false, 6, seed -> TinySharedProblems.generateMi100(seed, 6, 6));
-    assertThat(counts[7]).as("optima on a CU mask").isGreaterThan(NPU_INSTANCES / 10);
+    int[] counts = compare(ExactStrategy.scip(), 9_500, ONE_TYPE_INSTANCES, false, 6, seed -> TinySharedProblems.generateMi100(seed, 6, 6));
+    assertThat(counts[7]).as("optima on a CU mask").isGreaterThan(ONE_TYPE_INSTANCES / 10);
     assertThat(counts[6]).as("optima on a partly used MI100").isPositive();
   }
 

@@ -25,7 +25,7 @@ class LabelSettingSharedOracleTest {
 
   static final int INSTANCES = 120;
   static final int SIX_GPU_INSTANCES = 60;
-  static final int NPU_INSTANCES = 60;
+  static final int ONE_TYPE_INSTANCES = 60;
 
   @Test
   void dpAgreesWithTheSharedOracleWheneverItSaysOptimal() {
@@ -41,13 +41,13 @@ class LabelSettingSharedOracleTest {
   /** Up to 6 NPUs on two nodes, free, held whole or holding templates. */
   @Test
   void dpAgreesWithTheSharedOracleOnNpuTemplates() {
-    compare(9_000, NPU_INSTANCES, 6, seed -> TinySharedProblems.generateNpu(seed, 6, 6));
+    compare(9_000, ONE_TYPE_INSTANCES, 6, seed -> TinySharedProblems.generateNpu(seed, 6, 6));
   }
 
   /** Up to 6 MI100s on two nodes, free, held whole or holding CU masks. */
   @Test
   void dpAgreesWithTheSharedOracleOnMi100CuMasks() {
-    compare(9_500, NPU_INSTANCES, 6, seed -> TinySharedProblems.generateMi100(seed, 6, 6));
+    compare(9_500, ONE_TYPE_INSTANCES, 6, seed -> TinySharedProblems.generateMi100(seed, 6, 6));
   }
 
   private static void compare(long firstSeed, int instances, int maxGpus) {
