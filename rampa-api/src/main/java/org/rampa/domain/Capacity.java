@@ -7,16 +7,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.rampa.domain.share.GpuPartitioning;
 import org.rampa.domain.share.MigSlice;
+import org.rampa.domain.share.TemplatePartition;
 
 /**
  * What a new service can use in a cluster state, derived from its ledger once: the one view that
  * strategies and importance models ask, instead of reading the ledger and each assuming "a
  * completely free GPU" on its own: the GPUs a new stage may take whole (nobody holds any part of
  * them and they have no MIG layout), grouped by type and node, and besides them the free compute
- * of GPUs in MPS mode and the free instances of MIG layouts. Strategies use the whole GPUs, and with
- * sharing on also the rest ({@link org.rampa.strategy.SharedSlotMenu}).
- * Immutable; obtain it from {@link ClusterState#capacity()}.
+ * of GPUs in MPS mode, the free instances of MIG layouts and the free cores of NPUs partitioned by
+ * templates. Strategies use the whole GPUs, and with sharing on also the rest
+ * ({@link org.rampa.strategy.SharedSlotMenu}). Immutable; obtain it from {@link ClusterState#capacity()}.
  */
 public final class Capacity {
 
@@ -26,12 +28,14 @@ public final class Capacity {
   private final Map<String, Map<String, List<Gpu>>> byTypeAndNode;
   private final Map<String, Double> freeMpsShares;
   private final Map<String, List<MigSlice>> freeMigInstances;
+  private final Map<String, Integer> freeTemplateCores;
 
   private Capacity(List<Gpu> gpus, Map<String, Integer> countByType, Map<String, Map<String, List<Gpu>>> byTypeAndNode,
-      Map<String, Double> freeMpsShares, Map<String, List<MigSlice>> freeMigInstances) {
+      Map<String, Double> freeMpsShares, Map<String, List<MigSlice>> freeMigInstances, Map<String, Integer> freeTemplateCores) {
     this.gpus = gpus;
     this.freeMpsShares = freeMpsShares;
     this.freeMigInstances = freeMigInstances;
+    this.freeTemplateCores = freeTemplateCores;
     this.ids = new HashSet<>();
     gpus.forEach(g -> ids.add(g.id()));
     this.countByType = countByType;
@@ -47,6 +51,7 @@ public final class Capacity {
     }
     Map<String, Double> mps = new LinkedHashMap<>();
     Map<String, List<MigSlice>> mig = new LinkedHashMap<>();
+    Map<String, Integer> templates = new LinkedHashMap<>();
     for (Gpu g : cluster.gpus()) {
       switch (state.mode(g.id())) {
         case FREE -> {
@@ -69,8 +74,18 @@ public final class Capacity {
             mig.put(g.id(), List.copyOf(rest));
           }
         }
+        case TEMPLATES -> {
+          GpuPartitioning parts = state.partitioning(g.id());
+          int free = parts.npuCores();
+          for (Holding h : state.holdingsOn(g.id())) {
+            free -= parts.template(((TemplatePartition) h.placement()).template()).cores();
+          }
+          if (free > 0) {
+            templates.put(g.id(), free);
+          }
+        }
         default -> {
-          // exclusive GPUs and NPU templates offer nothing a new stage could take here
+          // an exclusive GPU offers nothing a new stage could take
         }
       }
     }
@@ -86,7 +101,7 @@ public final class Capacity {
       counts.put(type, byNode.values().stream().mapToInt(List::size).sum());
     });
     return new Capacity(List.copyOf(gpus), Collections.unmodifiableMap(counts), Collections.unmodifiableMap(frozen),
-        Collections.unmodifiableMap(mps), Collections.unmodifiableMap(mig));
+        Collections.unmodifiableMap(mps), Collections.unmodifiableMap(mig), Collections.unmodifiableMap(templates));
   }
 
   /** The GPUs a new stage may take whole, in cluster order. */
@@ -133,5 +148,13 @@ public final class Capacity {
   /** GPUs in MIG mode with unheld instances of their layout, in cluster order: those instances. */
   public Map<String, List<MigSlice>> freeMigInstances() {
     return freeMigInstances;
+  }
+
+  /**
+   * NPUs partitioned by templates with cores left, in cluster order: the AI cores a new template
+   * may still take (the card's cores less those of the held templates).
+   */
+  public Map<String, Integer> freeTemplateCores() {
+    return freeTemplateCores;
   }
 }

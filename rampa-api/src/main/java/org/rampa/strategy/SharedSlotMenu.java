@@ -16,10 +16,13 @@ import org.rampa.domain.Gpu;
 import org.rampa.domain.GpuType;
 import org.rampa.domain.Holding;
 import org.rampa.domain.Invalid;
+import org.rampa.domain.share.CuMask;
 import org.rampa.domain.share.GpuPartitioning;
 import org.rampa.domain.share.MigSlice;
 import org.rampa.domain.share.MpsShare;
+import org.rampa.domain.share.PartitionTemplate;
 import org.rampa.domain.share.Placement;
+import org.rampa.domain.share.TemplatePartition;
 import org.rampa.domain.share.Whole;
 import org.rampa.importance.GpuCosts;
 import org.rampa.perf.DeviceKind;
@@ -34,31 +37,41 @@ import org.rampa.verify.InterferenceGuard;
  * <ul>
  *   <li><b>Free GPUs</b> (nobody holds any part, no MIG layout), one slot per GPU type and node with
  *       the class's GPUs cheapest first, for each placement of a small menu: the whole GPU and, on
- *       types with MPS, every level of {@link SharingOptions#mpsLevels()} (default 1/2, 1/3, 1/4).
+ *       types with MPS, every level of {@link SharingOptions#mpsLevels()} (default 1/2, 1/3, 1/4), on
+ *       types with CU masking (AMD MI100-style) a {@link CuMask} of each level's part of the CUs
+ *       (rounded down), and on NPU types with partition templates every template
+ *       ({@link TemplatePartition}).
  *       Nobody runs there yet, so α = 1 and the budget is {@link #UNLIMITED}.
- *   <li><b>Partly used MPS GPUs</b> (in MPS mode, with MPS on the type, below the client limit):
- *       each menu level that fits the free compute ({@link Capacity#freeMpsShares()}), with the
- *       memory the ledger's rules leave for one more MPS process ({@link #memoryCapBytes}).
+ *   <li><b>Partly used MPS and CU-mask GPUs</b> (in MPS mode; for MPS below the client limit):
+ *       each menu level (an MPS share or a CU mask, as on free GPUs) that fits the free compute
+ *       ({@link Capacity#freeMpsShares()}), with the memory the ledger's rules leave for one more
+ *       reservation ({@link Slot#memoryCapBytes}: for MPS less the new process's context).
+ *       Contended: α and the incumbents' budget come from the {@link InterferenceGuard}.
  *   <li><b>Free instances of configured MIG layouts</b> ({@link Capacity#freeMigInstances()}), as
  *       they are (isolated: α = 1).
+ *   <li><b>Free template room of partly used NPUs</b> (in template mode): every template whose cores
+ *       fit the free cores ({@link Capacity#freeTemplateCores()}) and whose memory fits the memory
+ *       nobody holds (isolated: α = 1).
  * </ul>
  * Of the partly used GPUs, only the {@link SharingOptions#topK()} best fits per GPU type and
- * placement shape are kept: for MPS the least compute left after taking the level, for MIG the
- * GPU with the fewest other free instances; ties by cost, then cluster order. A partly used slot
- * whose incumbents' budget is 0 is left out.
+ * placement shape are kept: for MPS and CU masks the least compute left after taking the level,
+ * for MIG the GPU with the fewest other free instances, for a template the fewest cores left after
+ * taking it; ties by cost, then cluster order. A partly used slot whose incumbents' budget is 0 is
+ * left out.
  *
  * <p><b>What is not searched.</b> MPS fractions other than the menu's levels (not the free
  * remainder itself); a new MIG layout on a free GPU (a reconfiguration); MIG+MPS processes inside
- * an instance; CU masks and NPU templates; overcommit beyond the ledger's; GPUs in exclusive use.
+ * an instance; CU masks of other sizes (not the free remainder itself); overcommit beyond the
+ * ledger's; GPUs in exclusive use.
  *
  * <p><b>Contract for the strategies.</b> A plan takes at most one slot per GPU (one holding of
  * the newcomer per GPU), so α of a slot is a constant: the slowdown its incumbents cause the
  * newcomer, bounded over the newcomer's unknown utilisations by
  * {@link InterferenceGuard#newcomerSlowdown} (exact under the default linear model). A stage's
  * time on a slot is its time alone on {@link Slot#kind()} times α, its period uses the largest α
- * over its replicas; its placement is {@link Slot#placementFor(long)} of its memory. The
- * incumbents' budget ({@link InterferenceGuard#incumbentBudget}) counts how many new holdings the
- * GPU takes before an incumbent misses its SLO; with one holding per GPU a slot is usable when it
+ * over its replicas; its placement is {@link Slot#placementFor(long)} of its memory (an MPS share
+ * or CU mask reserving exactly that memory, {@link #withReservation}). The incumbents' budget
+ * ({@link InterferenceGuard#incumbentBudget}) counts how many new holdings the GPU takes before an incumbent misses its SLO; with one holding per GPU a slot is usable when it
  * is at least 1, which the menu already ensures. The menu never replaces the verifier: strategies
  * still verify shared plans (the interference rule re-times every service on the touched GPUs).
  */
@@ -87,7 +100,7 @@ public final class SharedSlotMenu {
    * @param node the node of every GPU of the slot
    * @param gpus the GPUs, cheapest first (cluster order among equal costs)
    * @param costs the cost of holding {@code placement} on each GPU ({@link GpuCosts#of(ClusterState, String, Placement)})
-   * @param placement the placement; for MPS its reservation is {@link #memoryCapBytes}, see {@link #placementFor}
+   * @param placement the placement; for MPS and CU masks its reservation is {@link #memoryCapBytes}, see {@link #placementFor}
    * @param memoryCapBytes the most memory a stage on this slot may need
    * @param alpha the slowdown α ≥ 1 the incumbents cause a newcomer here
    * @param incumbentBudget how many new holdings the GPU takes before an incumbent misses its SLO
@@ -111,8 +124,8 @@ public final class SharedSlotMenu {
     }
 
     /**
-     * The placement a stage needing {@code stageMemoryBytes} holds here: the MPS share reserving
-     * exactly that memory (what the ledger then books), any other placement as it is.
+     * The placement a stage needing {@code stageMemoryBytes} holds here: the MPS share or CU mask
+     * reserving exactly that memory (what the ledger then books), any other placement as it is.
      *
      * @throws IllegalArgumentException when the stage does not fit {@link #memoryCapBytes}
      */
@@ -120,7 +133,7 @@ public final class SharedSlotMenu {
       if (stageMemoryBytes > memoryCapBytes) {
         throw Invalid.value("stage.memoryBytes", stageMemoryBytes, "exceeds the " + memoryCapBytes + " B slot " + label());
       }
-      return placement instanceof MpsShare s ? new MpsShare(s.fraction(), stageMemoryBytes) : placement;
+      return withReservation(placement, stageMemoryBytes);
     }
 
     /** What a stage replica runs on here, for stage times ({@code StageCursor}): the type and placement. */
@@ -158,10 +171,9 @@ public final class SharedSlotMenu {
       GpuPartitioning parts = SharingCatalog.standard().partitioningFor(type);
       List<Placement> menu = new ArrayList<>();
       menu.add(new Whole());
-      if (options.enabled() && parts.mps()) {
-        for (double level : options.mpsLevels()) {
-          menu.add(new MpsShare(level, parts.memoryBytes() - parts.mpsProcessOverheadBytes()));
-        }
+      if (options.enabled()) {
+        menu.addAll(contendedLevels(parts, options, parts.memoryBytes() - (parts.mps() ? parts.mpsProcessOverheadBytes() : 0)));
+        parts.templates().forEach(t -> menu.add(new TemplatePartition(t.name())));
       }
       List<String> shapes = menu.stream().map(p -> shapeOf(type, p)).toList();
       for (Map.Entry<String, List<Gpu>> byNode : byType.getValue().entrySet()) {
@@ -186,12 +198,49 @@ public final class SharedSlotMenu {
     return slots;
   }
 
+  /**
+   * The contended placements of the menu on a type with {@code parts}, each reserving
+   * {@code reservationBytes}: an MPS share per level of {@link SharingOptions#mpsLevels()} on
+   * types with MPS, a CU mask of that part of the card's CUs (rounded down, at least one) on types
+   * with CU masking, none on others.
+   */
+  private static List<Placement> contendedLevels(GpuPartitioning parts, SharingOptions options, long reservationBytes) {
+    List<Placement> out = new ArrayList<>();
+    if (!parts.mps() && parts.computeUnits() == 0) {
+      return out;
+    }
+    for (double level : options.mpsLevels()) {
+      Placement p = parts.mps() ? new MpsShare(level, reservationBytes)
+          : new CuMask(Math.max(1, (int) Math.floor(level * parts.computeUnits() + 1e-9)), reservationBytes);
+      if (!out.contains(p)) {
+        out.add(p); // two levels may round to one CU count
+      }
+    }
+    return out;
+  }
+
+  /**
+   * True for the placements that reserve memory within the card rather than bring their own (MPS
+   * shares and CU masks): a stage on one reserves exactly its memory ({@link #withReservation}).
+   */
+  public static boolean reservesMemory(Placement placement) {
+    return placement instanceof MpsShare || placement instanceof CuMask;
+  }
+
+  /** {@code placement} reserving {@code memoryBytes} when it {@link #reservesMemory reserves memory}; any other placement as it is. */
+  public static Placement withReservation(Placement placement, long memoryBytes) {
+    if (placement instanceof MpsShare s) {
+      return new MpsShare(s.fraction(), memoryBytes);
+    }
+    return placement instanceof CuMask c ? new CuMask(c.computeUnits(), memoryBytes) : placement;
+  }
+
   /** The type and compute part of {@code placement} on {@code type}, as {@link Slot#shape()} names it. */
   public static String shapeOf(GpuType type, Placement placement) {
     if (placement instanceof MpsShare s) {
       return type.name() + " mps " + s.fraction();
     }
-    return type.name() + " " + placement.label();
+    return type.name() + " " + placement.label(); // a CU mask's label names its CUs, not its reservation
   }
 
   private static Slot freeSlot(ClusterState state, GpuCosts costs, GpuType type, String node, List<Gpu> gpus, Placement p, String shape) {
@@ -236,30 +285,31 @@ public final class SharedSlotMenu {
     ClusterState state = problem.state();
     Cluster cluster = state.cluster();
     Capacity capacity = state.capacity();
-    // the capacity lists MPS and MIG GPUs in cluster order, and a shape holds one kind: a running count keeps that order
+    // the capacity lists MPS, MIG and template GPUs in cluster order, and a shape holds one kind: a running count keeps that order
     int ordinal = 0;
     Map<String, List<Candidate>> byShape = new LinkedHashMap<>();
-    Map<String, List<String>> mpsShapes = new HashMap<>();
+    Map<String, List<String>> contendedShapes = new HashMap<>();
     for (Map.Entry<String, Double> e : capacity.freeMpsShares().entrySet()) {
       Gpu gpu = cluster.gpu(e.getKey());
       GpuPartitioning parts = state.partitioning(gpu.id());
-      if (!parts.mps() || mpsClients(state, gpu.id()) >= parts.mpsClientLimit()) {
+      if (parts.mps() && mpsClients(state, gpu.id()) >= parts.mpsClientLimit()) {
         continue;
       }
-      long cap = mpsMemoryCap(state, gpu.id(), parts);
+      long cap = contendedMemoryCap(state, gpu.id(), parts);
       if (cap <= 0) {
         continue;
       }
       ordinal++;
       GpuType type = cluster.typeOf(gpu.id());
-      List<String> shapes = mpsShapes.computeIfAbsent(type.name(),
-          t -> options.mpsLevels().stream().map(level -> shapeOf(type, new MpsShare(level, 0))).toList());
-      for (int i = 0; i < options.mpsLevels().size(); i++) {
-        double level = options.mpsLevels().get(i);
-        if (level <= e.getValue()) {
-          Placement p = new MpsShare(level, cap);
-          byShape.computeIfAbsent(shapes.get(i), k -> new ArrayList<>())
-              .add(new Candidate(gpu, ordinal, p, shapes.get(i), cap, e.getValue() - level, costs.of(state, gpu.id(), p)));
+      List<Placement> levels = contendedLevels(parts, options, cap);
+      List<String> shapes = contendedShapes.computeIfAbsent(type.name(), t -> levels.stream().map(p -> shapeOf(type, p)).toList());
+      for (int i = 0; i < levels.size(); i++) {
+        Placement p = levels.get(i);
+        double fraction = p.computeFraction(parts);
+        if (fraction <= e.getValue()) {
+          String shape = shapes.get(i);
+          byShape.computeIfAbsent(shape, k -> new ArrayList<>())
+              .add(new Candidate(gpu, ordinal, p, shape, cap, e.getValue() - fraction, costs.of(state, gpu.id(), p)));
         }
       }
     }
@@ -272,6 +322,19 @@ public final class SharedSlotMenu {
         byShape.computeIfAbsent(shape, k -> new ArrayList<>())
             .add(new Candidate(gpu, ordinal, instance, shape, instance.memoryBytes(parts), e.getValue().size() - 1,
                 costs.of(state, gpu.id(), instance)));
+      }
+    }
+    for (Map.Entry<String, Integer> e : capacity.freeTemplateCores().entrySet()) {
+      Gpu gpu = cluster.gpu(e.getKey());
+      long freeMemory = state.freeMemoryBytes(gpu.id());
+      ordinal++;
+      for (PartitionTemplate t : state.partitioning(gpu.id()).templates()) {
+        if (t.cores() <= e.getValue() && t.memoryBytes() <= freeMemory) {
+          Placement p = new TemplatePartition(t.name());
+          String shape = shapeOf(cluster.typeOf(gpu.id()), p);
+          byShape.computeIfAbsent(shape, k -> new ArrayList<>())
+              .add(new Candidate(gpu, ordinal, p, shape, t.memoryBytes(), e.getValue() - t.cores(), costs.of(state, gpu.id(), p)));
+        }
       }
     }
     InterferenceGuard guard = new InterferenceGuard(problem.performance(), problem.interference());
@@ -307,15 +370,15 @@ public final class SharedSlotMenu {
   }
 
   /**
-   * The reservation one more MPS process may make on {@code gpu}: the card's memory less every
-   * reservation (each MPS process with its context) and the new process's own context, and no
-   * more than the memory nobody holds.
+   * The reservation one more MPS process or CU mask may make on {@code gpu}: the card's memory
+   * less every reservation (each MPS process with its context) and, for an MPS process, its own
+   * context ({@code MpsAdmission}'s rule), and no more than the memory nobody holds.
    */
-  private static long mpsMemoryCap(ClusterState state, String gpu, GpuPartitioning parts) {
+  private static long contendedMemoryCap(ClusterState state, String gpu, GpuPartitioning parts) {
     long used = 0;
     for (Holding h : state.holdingsOn(gpu)) {
       used += h.placement() instanceof MpsShare s ? s.memoryBytes() + parts.mpsProcessOverheadBytes() : h.placement().memoryBytes(parts);
     }
-    return Math.min(parts.memoryBytes() - used - parts.mpsProcessOverheadBytes(), state.freeMemoryBytes(gpu));
+    return Math.min(parts.memoryBytes() - used - (parts.mps() ? parts.mpsProcessOverheadBytes() : 0), state.freeMemoryBytes(gpu));
   }
 }

@@ -7,16 +7,22 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import org.rampa.catalog.ClusterPresets;
 import org.rampa.catalog.GpuCatalog;
+import org.rampa.catalog.SharingCatalog;
 import org.rampa.domain.AllocationRefusedException;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.GpuType;
+import org.rampa.domain.Link;
 import org.rampa.domain.Model;
 import org.rampa.domain.Node;
 import org.rampa.domain.ServiceRequest;
+import org.rampa.domain.share.CuMask;
 import org.rampa.domain.share.MigSlice;
 import org.rampa.domain.share.MpsShare;
+import org.rampa.domain.share.PartitionTemplate;
+import org.rampa.domain.share.Placement;
+import org.rampa.domain.share.TemplatePartition;
 import org.rampa.importance.StaticImportance;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.TransferMode;
@@ -33,7 +39,9 @@ import org.rampa.verify.InterferenceGuard;
  * for 0 to several co-runners) or in a MIG layout with one instance held; a random model of at most
  * {@code maxLayers} layers whose SLO is scaled to its time on a whole A100, so that some instances
  * need shares, some fit whole GPUs and some are infeasible. The problem's options switch sharing on.
- * {@link #generate(long, int, int)} allows up to 6 GPUs with a second A100 node.
+ * {@link #generate(long, int, int)} allows up to 6 GPUs with a second A100 node;
+ * {@link #generateNpu(long, int, int)} and {@link #generateMi100(long, int, int)} make the same kind of
+ * problem on NPUs with partition templates and on MI100s with CU masks.
  */
 public final class TinySharedProblems {
   private TinySharedProblems() {}
@@ -74,12 +82,74 @@ public final class TinySharedProblems {
       }
     }
     Cluster cluster = b.build();
-    ClusterState state = incumbents(cluster, r);
+    return problem(seed, maxLayers, gen, cluster, incumbents(cluster, r), catalog.type(A100));
+  }
 
+  private static final String NPU = "NPU-8C-64GB";
+  private static final String MI100 = "MI100";
+
+  /**
+   * As {@link #generate(long, int, int)} on the modelled NPU-8C-64GB (8 AI cores, templates of 1, 2,
+   * 4 and 8 cores): one node of 1-3 NPUs and, when room is left, sometimes a second of 1-3, each NPU
+   * free, held whole, or holding 1-2 decode services on templates; the SLO is scaled to the model's
+   * time on a whole NPU. The NPUs' nodes use the A100 node's link (no NPU link is catalogued).
+   */
+  public static PlacementProblem generateNpu(long seed, int maxLayers, int maxGpus) {
+    GpuType npu = SharingCatalog.standard().npuTypes().stream().filter(t -> t.name().equals(NPU)).findFirst().orElseThrow();
+    return generateOneType(seed, maxLayers, maxGpus, npu, GpuCatalog.standard().entry(A100).intraNodeLink(), (state, gpu, services, r) -> {
+      List<PartitionTemplate> fitting = state.partitioning(gpu).templates().stream()
+          .filter(t -> t.memoryBytes() >= services.memory() && t.cores() < state.partitioning(gpu).npuCores()).toList();
+      return new TemplatePartition(fitting.get(r.nextInt(fitting.size())).name());
+    });
+  }
+
+  /**
+   * As {@link #generateNpu(long, int, int)} on AMD MI100s (120 CUs, CU masking, no MPS), the
+   * tenants on CU masks of 30, 40 or 60 CUs, which contend like MPS shares.
+   */
+  public static PlacementProblem generateMi100(long seed, int maxLayers, int maxGpus) {
+    GpuCatalog catalog = GpuCatalog.standard();
+    return generateOneType(seed, maxLayers, maxGpus, catalog.type(MI100), catalog.entry(MI100).intraNodeLink(),
+        (state, gpu, services, r) -> new CuMask(List.of(30, 40, 60).get(r.nextInt(3)), services.memory()));
+  }
+
+  /** The placement of a tenant on {@code gpu} of {@code state}. */
+  private interface TenantPlacement {
+    Placement draw(ClusterState state, String gpu, DecodeServices services, SplittableRandom r);
+  }
+
+  /**
+   * One node of 1-3 GPUs of {@code type} and, when room is left, sometimes a second of 1-3, each GPU
+   * free, held whole, or holding 1-2 decode services on {@code tenant}'s placements.
+   */
+  private static PlacementProblem generateOneType(long seed, int maxLayers, int maxGpus, GpuType type, Link link, TenantPlacement tenant) {
+    RandomInstances gen = new RandomInstances(seed);
+    SplittableRandom r = gen.random();
+    var b = Cluster.builder().network(ClusterPresets.NETWORK_100G).addGpuTypes(type);
+    int first = Math.min(maxGpus, 1 + r.nextInt(3));
+    b.addNodes(Node.of("n", link));
+    for (int i = 0; i < first; i++) {
+      b.addGpus(Gpu.of("n" + i, type.name(), "n"));
+    }
+    int room = maxGpus - first;
+    if (room > 0 && r.nextBoolean()) {
+      b.addNodes(Node.of("m", link));
+      for (int i = 0, n = Math.min(room, 1 + r.nextInt(3)); i < n; i++) {
+        b.addGpus(Gpu.of("m" + i, type.name(), "m"));
+      }
+    }
+    Cluster cluster = b.build();
+    return problem(seed, maxLayers, gen, cluster, tenants(cluster, r, tenant), type);
+  }
+
+  /** A random model and request for {@code seed}, its SLO scaled to the model's time on one whole {@code reference} GPU. */
+  private static PlacementProblem problem(long seed, int maxLayers, RandomInstances gen, Cluster cluster, ClusterState state,
+      GpuType reference) {
+    SplittableRandom r = gen.random();
     int layers = 2 + r.nextInt(maxLayers - 1);
     Model model = gen.model(layers, 2 + r.nextInt(14), 0.3);
     int batch = 1 + r.nextInt(2);
-    double t = PerformanceModel.defaults().stageSeconds(model, 0, layers, catalog.type(A100), batch);
+    double t = PerformanceModel.defaults().stageSeconds(model, 0, layers, reference, batch);
     double throughput = batch / (t * (0.4 + 3.0 * r.nextDouble()));
     Duration latency = Duration.ofNanos((long) (t * (1.0 + 4 * r.nextDouble()) * 1e9) + 1);
     ServiceRequest request = gen.request("svc-" + seed, model, throughput, latency, batch, 1 + r.nextInt(3));
@@ -98,6 +168,34 @@ public final class TinySharedProblems {
         .timeLimit(Duration.ofSeconds(20)).build());
     return new PlacementProblem(request, state, StaticImportance.byType(typeWeights).withGpuWeights(gpuWeights),
         PerformanceModel.withTransfers(mode), options);
+  }
+
+  /** Each GPU free, held whole, or holding 1-2 decode services on {@code tenant}'s placements. */
+  private static ClusterState tenants(Cluster cluster, SplittableRandom r, TenantPlacement tenant) {
+    DecodeServices services = new DecodeServices(cluster, "incumbent");
+    InterferenceGuard guard = InterferenceGuard.defaults();
+    ClusterState state = ClusterState.empty(cluster);
+    int n = 0;
+    for (Gpu g : cluster.gpus()) {
+      int what = r.nextInt(20);
+      if (what < 7) {
+        continue; // free
+      }
+      if (what < 10) {
+        state = state.allocate(RandomInstances.holdPlan("hold-" + n++, g.id()));
+        continue;
+      }
+      for (int i = 0, tenants = 1 + r.nextInt(2); i < tenants; i++) {
+        Placement p = tenant.draw(state, g.id(), services, r);
+        DecodeServices.Admission a = services.service("tenant-" + n++, g.id(), p, 1.01 + 0.25 * r.nextDouble());
+        try {
+          state = guard.admit(state, a.request(), a.plan());
+        } catch (AllocationRefusedException e) {
+          // the GPU cannot take this tenant (cores, compute, memory, or a neighbour's SLO): it keeps the ones it has
+        }
+      }
+    }
+    return state;
   }
 
   /** Each GPU free, held whole, shared by MPS incumbents, or in a MIG layout with one instance held. */

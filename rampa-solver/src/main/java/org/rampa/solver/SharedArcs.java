@@ -15,6 +15,7 @@ import org.rampa.solver.ArcGenerator.SharedUse;
 import org.rampa.solver.IntervalFlowFormulation.CostGroup;
 import org.rampa.solver.SharedSlots.Part;
 import org.rampa.solver.NodeSlots.Slot;
+import org.rampa.strategy.SharedSlotMenu;
 
 /**
  * The shared arcs of an {@link IntervalFlowFormulation}: "layers {@code [i, j)} with placement
@@ -73,7 +74,7 @@ final class SharedArcs {
         }
       }
       for (Placement key : keys) {
-        long cap = key instanceof org.rampa.domain.share.MpsShare ? f.types.get(t).memoryBytes() : -1;
+        long cap = SharedSlotMenu.reservesMemory(key) ? f.types.get(t).memoryBytes() : -1;
         DeviceKind kind = DeviceKind.of(f.types.get(t), cap < 0 ? key : SharedSlots.withMemory(key, cap / 2));
         for (int l = 0; l < f.layers; l++) {
           StageCursor one = f.performance.cursor(m, f.batch, l, List.of(kind)).add();

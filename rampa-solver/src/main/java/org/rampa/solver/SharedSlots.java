@@ -12,7 +12,6 @@ import org.rampa.domain.GpuType;
 import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.Stage;
-import org.rampa.domain.share.MpsShare;
 import org.rampa.domain.share.Placement;
 import org.rampa.domain.share.Whole;
 import org.rampa.perf.PerformanceModel;
@@ -197,9 +196,9 @@ final class SharedSlots {
     }
   }
 
-  /** A placement as an arc's key: MPS shares without their reservation (each stage books its own). */
+  /** A placement as an arc's key: MPS shares and CU masks without their reservation (each stage books its own). */
   static Placement key(Placement p) {
-    return p instanceof MpsShare s ? new MpsShare(s.fraction(), 0) : p;
+    return SharedSlotMenu.withReservation(p, 0);
   }
 
   /**
@@ -259,7 +258,7 @@ final class SharedSlots {
 
   /** The placement a stage needing {@code memory} bytes takes for {@code key}. */
   static Placement withMemory(Placement key, long memory) {
-    return key instanceof MpsShare s ? new MpsShare(s.fraction(), memory) : key;
+    return SharedSlotMenu.withReservation(key, memory);
   }
 
   /** The newcomer's stage {@code [from, to)} on {@code placement} of {@code gpu}, as a co-runner. */

@@ -16,7 +16,6 @@ import org.rampa.domain.Model;
 import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.heuristics.split.PeriodSplitters;
-import org.rampa.domain.share.MpsShare;
 import org.rampa.domain.share.Placement;
 import org.rampa.domain.share.Whole;
 import org.rampa.importance.GpuCosts;
@@ -210,7 +209,8 @@ final class PlacementContext {
       } else {
         shared = true;
         long memory = performance.stageMemoryBytes(model, range[0], range[1], batch);
-        Placement p = first.placement() instanceof MpsShare s ? new MpsShare(s.fraction(), Math.min(memory, s.memoryBytes())) : first.placement();
+        // a reserving placement's reservation is its slot's cap; the stage reserves its own memory within it
+        Placement p = SharedSlotMenu.withReservation(first.placement(), Math.min(memory, first.memoryCapBytes()));
         assignments.add(new StageAssignment(range[0], range[1], ids, p));
       }
       slowdowns.add(alpha(group));

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongFunction;
 import org.junit.jupiter.api.Test;
 import org.rampa.Rampa;
 import org.rampa.catalog.ClusterPresets;
@@ -57,9 +58,25 @@ class GreedySharingTest {
 
   @Test
   void onTinySharedClustersPlansAreVerifiedNeverBelowTheOptimumAndFoundWheneverWholeGpusSuffice() {
+    checkOnTinyClusters("shared GPUs", seed -> TinySharedProblems.generate(seed, 4));
+  }
+
+  /** The same on NPUs whose templates the menu offers (free NPUs and the free cores of partly used ones). */
+  @Test
+  void onTinyNpuClustersTemplatePlansAreVerifiedNeverBelowTheOptimumAndFoundWheneverWholeNpusSuffice() {
+    checkOnTinyClusters("NPU templates", seed -> TinySharedProblems.generateNpu(seed, 4, 4));
+  }
+
+  /** The same on MI100s whose CU-mask levels the menu offers. */
+  @Test
+  void onTinyMi100ClustersCuMaskPlansAreVerifiedNeverBelowTheOptimumAndFoundWheneverWholeGpusSuffice() {
+    checkOnTinyClusters("MI100 CU masks", seed -> TinySharedProblems.generateMi100(seed, 4, 4));
+  }
+
+  private void checkOnTinyClusters(String label, LongFunction<PlacementProblem> generate) {
     int[] counts = new int[4]; // optimum exists, greedy found, greedy used a share, whole-GPU greedy found
-    Property.forSeeds("greedy on shared GPUs", 40, seed -> {
-      PlacementProblem shared = TinySharedProblems.generate(seed, 4);
+    Property.forSeeds("greedy on " + label, 40, seed -> {
+      PlacementProblem shared = generate.apply(seed);
       PlacementProblem whole = withOptions(shared, SharingOptions.off().applyTo(shared.options()));
       Optional<BruteForcePlacement.Optimum> optimum = BruteForcePlacement.solve(shared, SharingOptions.on());
       PlacementResult on = greedy.place(shared);
@@ -81,7 +98,7 @@ class GreedySharingTest {
         counts[2] += plan.stages().stream().anyMatch(s -> !(s.placement() instanceof Whole)) ? 1 : 0;
       }
     });
-    System.out.printf("greedy on shared GPUs: optimum exists %d/40, greedy found %d (%d using a share), whole-GPU greedy %d%n",
+    System.out.printf("greedy on %s: optimum exists %d/40, greedy found %d (%d using a share), whole-GPU greedy %d%n", label,
         counts[0], counts[1], counts[2], counts[3]);
     assertThat(counts[2]).as("plans that use a share").isGreaterThan(0);
     assertThat(counts[1]).as("sharing finds plans where whole GPUs do not").isGreaterThan(counts[3]);

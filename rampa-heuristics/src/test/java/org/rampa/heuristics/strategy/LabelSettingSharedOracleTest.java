@@ -3,6 +3,7 @@ package org.rampa.heuristics.strategy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Optional;
+import java.util.function.LongFunction;
 import org.rampa.domain.share.Whole;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
@@ -24,6 +25,7 @@ class LabelSettingSharedOracleTest {
 
   static final int INSTANCES = 120;
   static final int SIX_GPU_INSTANCES = 60;
+  static final int ONE_TYPE_INSTANCES = 60;
 
   @Test
   void dpAgreesWithTheSharedOracleWheneverItSaysOptimal() {
@@ -36,10 +38,26 @@ class LabelSettingSharedOracleTest {
     compare(7_000, SIX_GPU_INSTANCES, 6);
   }
 
+  /** Up to 6 NPUs on two nodes, free, held whole or holding templates. */
+  @Test
+  void dpAgreesWithTheSharedOracleOnNpuTemplates() {
+    compare(9_000, ONE_TYPE_INSTANCES, 6, seed -> TinySharedProblems.generateNpu(seed, 6, 6));
+  }
+
+  /** Up to 6 MI100s on two nodes, free, held whole or holding CU masks. */
+  @Test
+  void dpAgreesWithTheSharedOracleOnMi100CuMasks() {
+    compare(9_500, ONE_TYPE_INSTANCES, 6, seed -> TinySharedProblems.generateMi100(seed, 6, 6));
+  }
+
   private static void compare(long firstSeed, int instances, int maxGpus) {
+    compare(firstSeed, instances, maxGpus, seed -> TinySharedProblems.generate(seed, 6, maxGpus));
+  }
+
+  private static void compare(long firstSeed, int instances, int maxGpus, LongFunction<PlacementProblem> generate) {
     int[] counts = new int[6]; // oracle feasible, OPTIMAL, FEASIBLE, INFEASIBLE, other, plans using a share
     for (long seed = firstSeed; seed < firstSeed + instances; seed++) {
-      PlacementProblem p = TinySharedProblems.generate(seed, 6, maxGpus);
+      PlacementProblem p = generate.apply(seed);
       Optional<BruteForcePlacement.Optimum> oracle = BruteForcePlacement.solve(p, SharingOptions.on());
       PlacementResult result = new LabelSettingStrategy().place(p);
       String context = "seed " + seed + "\nresult " + result + "\noracle " + oracle.map(o -> o.plan().toString()).orElse("none");
