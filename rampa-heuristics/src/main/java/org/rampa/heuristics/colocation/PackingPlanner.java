@@ -4,11 +4,14 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.TreeSet;
 import org.rampa.colocation.ColocationPlan;
 import org.rampa.colocation.ColocationProblem;
@@ -60,14 +63,57 @@ abstract class PackingPlanner extends DemandPlanner {
       }
       items.addAll(cover(problem, menu, s, s.rate() * scale));
     }
-    items.sort(Comparator.comparingInt((SegmentOption o) -> packing.slices(o)).reversed().thenComparing(SegmentOption::throughput, Comparator.reverseOrder()));
-    for (SegmentOption o : items) {
-      if (packing.place(o, shares(), true) == null) {
-        return Optional.empty();
-      }
+    if (!placeAll(packing, items, problem, menu)) {
+      return Optional.empty();
     }
     improve(problem, menu, packing, deadline);
     return Optional.of(new ColocationPlan(packing.bins.stream().map(GpuBin::configuration).toList(), scale));
+  }
+
+  /**
+   * Packs {@code items}, largest first. An option that finds no room (its GPU type's pool is full)
+   * leaves its throughput uncovered; the planner may then cover each unit's deficit on the next GPU
+   * type it ranks ({@link #spill}), round after round, each failing type struck off for that unit,
+   * until everything is placed or some unit has no type left (false).
+   */
+  private boolean placeAll(Packing packing, List<SegmentOption> items, ColocationProblem problem, SegmentMenu menu) {
+    Map<Unit, Set<String>> fullTypes = new HashMap<>();
+    List<SegmentOption> round = items;
+    while (!round.isEmpty()) {
+      round.sort(Comparator.comparingInt((SegmentOption o) -> packing.slices(o)).reversed().thenComparing(SegmentOption::throughput, Comparator.reverseOrder()));
+      Map<Unit, Double> lost = new LinkedHashMap<>();
+      for (SegmentOption o : round) {
+        if (packing.place(o, shares(), true) == null) {
+          if (!spills()) {
+            return false;
+          }
+          lost.merge(Unit.of(o), o.throughput(), Double::sum);
+          fullTypes.computeIfAbsent(Unit.of(o), u -> new HashSet<>()).add(o.gpuType());
+        }
+      }
+      round = new ArrayList<>();
+      for (Map.Entry<Unit, Double> e : lost.entrySet()) {
+        List<SegmentOption> more = spill(problem, menu, e.getKey(), e.getValue(), fullTypes.get(e.getKey()));
+        if (more.isEmpty()) {
+          return false;
+        }
+        round.addAll(more);
+      }
+    }
+    return true;
+  }
+
+  /** True when the planner covers what a full GPU type could not take on another type ({@link #spill}); the baselines do not. */
+  boolean spills() {
+    return false;
+  }
+
+  /**
+   * Options covering {@code deficit} requests/s of {@code unit} on the best-ranked GPU type not in
+   * {@code fullTypes}; empty when none is left.
+   */
+  List<SegmentOption> spill(ColocationProblem problem, SegmentMenu menu, Unit unit, double deficit, Set<String> fullTypes) {
+    return List.of();
   }
 
   /**

@@ -5,8 +5,10 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.rampa.colocation.ColocationProblem;
 import org.rampa.colocation.ColocationService;
 import org.rampa.colocation.GpuPool;
@@ -22,7 +24,11 @@ import org.rampa.domain.share.PartitionTemplate;
  * ParvaGPU-style co-location (SC'24, re-implemented from its description): per service the option
  * (whole GPU, MIG instance or NPU template, batch, processes) with the best throughput per share
  * under the SLO rule, copies of it to cover the rate and a right-sized last one (the smallest share
- * that covers the remainder); best-fit packing over legal MIG starts or free template cores; then a
+ * that covers the remainder); best-fit packing over legal MIG starts or free template cores. On a
+ * cluster of several GPU types, what does not fit once the best type's pool is full spills over: the
+ * service's uncovered throughput is covered the same way on its next-best type (ranked by the
+ * throughput per share of each type's best option), and so on, so every pool is used (a single pool
+ * packs as before: nothing to spill to). Then a
  * repair pass that tries to empty nearly empty GPUs and a local search that tries every GPU, fewest
  * used slices first: a GPU is
  * removed when its services' lost throughput, beyond their surplus, can be re-covered by
@@ -53,6 +59,21 @@ final class ParvaStyleHeuristic extends PackingPlanner {
   @Override
   List<PipelineStage> stages(ColocationProblem problem, SegmentMenu menu, ColocationService service, double demand) {
     return covers(problem, menu).choose(service.id(), demand).stages;
+  }
+
+  @Override
+  boolean spills() {
+    return true;
+  }
+
+  @Override
+  List<SegmentOption> spill(ColocationProblem problem, SegmentMenu menu, Unit unit, double deficit, Set<String> fullTypes) {
+    for (ServiceCover onType : covers(problem, menu).of(unit).byType()) {
+      if (!fullTypes.contains(onType.gpuType())) {
+        return onType.cover(deficit);
+      }
+    }
+    return List.of();
   }
 
   private Covers covers(ColocationProblem problem, SegmentMenu menu) {
@@ -305,12 +326,18 @@ final class ParvaStyleHeuristic extends PackingPlanner {
    * all of them by share, larger throughput first among equal shares, for the right-sized last copy.
    */
   private static final class ServiceCover {
+    private final ColocationProblem problem;
+    private final List<SegmentOption> all;
     private final SegmentOption best;
     private final double bestShare;
     private final SegmentOption[] bySmallestShare;
     private final double[] shares;
+    /** Built on the first spill only, so a plan whose best types have room pays nothing for it. */
+    private List<ServiceCover> byType;
 
     ServiceCover(ColocationProblem problem, List<SegmentOption> all) {
+      this.problem = problem;
+      this.all = all;
       double[] share = all.stream().mapToDouble(o -> shareEquivalent(problem, o)).toArray();
       int top = -1;
       double topRatio = 0;
@@ -329,6 +356,30 @@ final class ParvaStyleHeuristic extends PackingPlanner {
       Arrays.sort(order, Comparator.comparingDouble((Integer i) -> share[i]).thenComparing(i -> all.get(i).throughput(), Comparator.reverseOrder()));
       bySmallestShare = Arrays.stream(order).map(all::get).toArray(SegmentOption[]::new);
       shares = Arrays.stream(order).mapToDouble(i -> share[i]).toArray();
+    }
+
+    /** The GPU type of the best option (null when there is none). */
+    String gpuType() {
+      return best == null ? null : best.gpuType();
+    }
+
+    /**
+     * One cover per GPU type among the options, best type first: by the throughput per share of the
+     * type's best option (the ranking that picks {@link #best}; the first type in pool order among equals).
+     */
+    synchronized List<ServiceCover> byType() {
+      if (byType == null) {
+        Map<String, List<SegmentOption>> split = new LinkedHashMap<>();
+        for (SegmentOption o : all) {
+          split.computeIfAbsent(o.gpuType(), t -> new ArrayList<>()).add(o);
+        }
+        List<ServiceCover> ranked = new ArrayList<>();
+        split.values().forEach(options -> ranked.add(new ServiceCover(problem, options)));
+        // a stable sort: equal ratios keep the options' (pool) order
+        ranked.sort(Comparator.comparingDouble((ServiceCover c) -> c.best.throughput() / c.bestShare).reversed());
+        byType = List.copyOf(ranked);
+      }
+      return byType;
     }
 
     /** Copies of the best option while they fit in the demand, then the smallest share that covers the rest (the best option if none is smaller). */
