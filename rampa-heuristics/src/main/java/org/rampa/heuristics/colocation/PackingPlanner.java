@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -53,39 +54,54 @@ abstract class PackingPlanner extends DemandPlanner {
 
   @Override
   Optional<ColocationPlan> packAt(ColocationProblem problem, SegmentMenu menu, double scale, long deadline) {
-    Packing packing = new Packing(problem);
-    List<SegmentOption> items = new ArrayList<>();
-    for (ColocationService s : problem.services()) {
-      List<PipelineStage> parts = stages(problem, menu, s, s.rate() * scale);
-      packing.parts.put(s.id(), parts);
-      for (PipelineStage stage : parts) {
-        packing.demand.put(new Unit(s.id(), stage), s.rate() * scale);
+    // with one GPU type there is nothing to spill to: the first option without room ends the try
+    boolean spill = spills() && problem.pools().stream().filter(p -> p.count() > 0).count() > 1;
+    Set<Unit> first = new HashSet<>();
+    while (true) {
+      Packing packing = new Packing(problem);
+      List<SegmentOption> items = new ArrayList<>();
+      for (ColocationService s : problem.services()) {
+        List<PipelineStage> parts = stages(problem, menu, s, s.rate() * scale);
+        packing.parts.put(s.id(), parts);
+        for (PipelineStage stage : parts) {
+          packing.demand.put(new Unit(s.id(), stage), s.rate() * scale);
+        }
+        items.addAll(cover(problem, menu, s, s.rate() * scale));
       }
-      items.addAll(cover(problem, menu, s, s.rate() * scale));
+      Set<Unit> stranded = placeAll(packing, items, first, spill, problem, menu);
+      if (stranded.isEmpty()) {
+        improve(problem, menu, packing, deadline);
+        return Optional.of(new ColocationPlan(packing.bins.stream().map(GpuBin::configuration).toList(), scale));
+      }
+      // units that ran out of GPU types (others spilled onto theirs first) are packed first on the next try
+      if (!spill || first.containsAll(stranded)) {
+        return Optional.empty();
+      }
+      first.addAll(stranded);
     }
-    if (!placeAll(packing, items, problem, menu)) {
-      return Optional.empty();
-    }
-    improve(problem, menu, packing, deadline);
-    return Optional.of(new ColocationPlan(packing.bins.stream().map(GpuBin::configuration).toList(), scale));
   }
 
   /**
-   * Packs {@code items}, largest first. An option that finds no room (its GPU type's pool is full)
-   * leaves its throughput uncovered; the planner may then cover each unit's deficit on the next GPU
-   * type it ranks ({@link #spill}), round after round, each failing type struck off for that unit,
-   * until everything is placed or some unit has no type left (false).
+   * Packs {@code items}: those of the units in {@code first} first, then largest first. An option
+   * that finds no room (its GPU type's pool is full) leaves its throughput uncovered; with {@code spill} the planner
+   * then covers each unit's deficit on the next GPU type it ranks ({@link #spill}), round after round,
+   * each failing type struck off for that unit. Returns the units left uncovered with no type left
+   * (without {@code spill}, the first unit that found no room); empty when all is placed.
    */
-  private boolean placeAll(Packing packing, List<SegmentOption> items, ColocationProblem problem, SegmentMenu menu) {
+  private Set<Unit> placeAll(Packing packing, List<SegmentOption> items, Set<Unit> first, boolean spill, ColocationProblem problem, SegmentMenu menu) {
+    Comparator<SegmentOption> order = Comparator.comparing((SegmentOption o) -> !first.contains(Unit.of(o)))
+        .thenComparing(Comparator.comparingInt((SegmentOption o) -> packing.slices(o)).reversed())
+        .thenComparing(SegmentOption::throughput, Comparator.reverseOrder());
     Map<Unit, Set<String>> fullTypes = new HashMap<>();
+    Set<Unit> stranded = new LinkedHashSet<>();
     List<SegmentOption> round = items;
     while (!round.isEmpty()) {
-      round.sort(Comparator.comparingInt((SegmentOption o) -> packing.slices(o)).reversed().thenComparing(SegmentOption::throughput, Comparator.reverseOrder()));
+      round.sort(order);
       Map<Unit, Double> lost = new LinkedHashMap<>();
       for (SegmentOption o : round) {
         if (packing.place(o, shares(), true) == null) {
-          if (!spills()) {
-            return false;
+          if (!spill) {
+            return Set.of(Unit.of(o));
           }
           lost.merge(Unit.of(o), o.throughput(), Double::sum);
           fullTypes.computeIfAbsent(Unit.of(o), u -> new HashSet<>()).add(o.gpuType());
@@ -95,12 +111,12 @@ abstract class PackingPlanner extends DemandPlanner {
       for (Map.Entry<Unit, Double> e : lost.entrySet()) {
         List<SegmentOption> more = spill(problem, menu, e.getKey(), e.getValue(), fullTypes.get(e.getKey()));
         if (more.isEmpty()) {
-          return false;
+          stranded.add(e.getKey());
         }
         round.addAll(more);
       }
     }
-    return true;
+    return stranded;
   }
 
   /** True when the planner covers what a full GPU type could not take on another type ({@link #spill}); the baselines do not. */
