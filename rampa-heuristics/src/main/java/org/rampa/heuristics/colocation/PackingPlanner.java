@@ -73,8 +73,8 @@ abstract class PackingPlanner extends DemandPlanner {
         improve(problem, menu, packing, deadline);
         return Optional.of(new ColocationPlan(packing.bins.stream().map(GpuBin::configuration).toList(), scale));
       }
-      // units that ran out of GPU types (others spilled onto theirs first) are packed first on the next try
-      if (!spill || first.containsAll(stranded)) {
+      // units that ran out of GPU types (others spilled onto theirs first) are packed first on one more try
+      if (!spill || !first.isEmpty()) {
         return Optional.empty();
       }
       first.addAll(stranded);
