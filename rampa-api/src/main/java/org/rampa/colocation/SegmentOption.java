@@ -19,17 +19,6 @@ import org.rampa.domain.share.Whole;
 public record SegmentOption(String service, String gpuType, String profile, int batch, int processes, long processMemoryBytes, double throughput,
     PipelineStage stage, boolean template) {
 
-  /** An option on the whole GPU or a MIG instance. */
-  public SegmentOption(String service, String gpuType, String profile, int batch, int processes, long processMemoryBytes, double throughput,
-      PipelineStage stage) {
-    this(service, gpuType, profile, batch, processes, processMemoryBytes, throughput, stage, false);
-  }
-
-  /** An option running the service's whole model on the whole GPU or a MIG instance. */
-  public SegmentOption(String service, String gpuType, String profile, int batch, int processes, long processMemoryBytes, double throughput) {
-    this(service, gpuType, profile, batch, processes, processMemoryBytes, throughput, null, false);
-  }
-
   public SegmentOption {
     if (template && (profile == null || processes != 1)) {
       throw new IllegalArgumentException("a template option names its template and runs one process; got " + profile + " with " + processes);
