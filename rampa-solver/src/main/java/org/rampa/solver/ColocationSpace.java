@@ -271,8 +271,9 @@ final class ColocationSpace {
    * triples would be evaluated.
    */
   private List<ColocationColumn> enumerateTriples(int k, List<ColocationService> capable) {
+    record Triple(List<ColocationService> tenants, double[] split, int[] batches) {}
     Map<String, Boolean> aloneAdmits = new java.util.HashMap<>();
-    List<Object[]> candidates = new ArrayList<>();
+    List<Triple> candidates = new ArrayList<>();
     for (int i = 0; i < capable.size(); i++) {
       for (int j = i; j < capable.size(); j++) {
         for (int l = j; l < capable.size(); l++) {
@@ -290,7 +291,7 @@ final class ColocationSpace {
                     if (candidates.size() == MPS_EVALUATION_LIMIT) {
                       return null;
                     }
-                    candidates.add(new Object[] {three, split, batches});
+                    candidates.add(new Triple(three, split, batches));
                   }
                 }
               }
@@ -300,10 +301,8 @@ final class ColocationSpace {
       }
     }
     List<ColocationColumn> raw = new ArrayList<>();
-    for (Object[] c : candidates) {
-      @SuppressWarnings("unchecked")
-      List<ColocationService> three = (List<ColocationService>) c[0];
-      mpsColumn(k, three, (double[]) c[1], (int[]) c[2]).ifPresent(raw::add);
+    for (Triple c : candidates) {
+      mpsColumn(k, c.tenants(), c.split(), c.batches()).ifPresent(raw::add);
     }
     return undominated(raw);
   }
