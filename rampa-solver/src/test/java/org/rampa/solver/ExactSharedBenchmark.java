@@ -15,12 +15,9 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
-import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
-import org.rampa.strategy.SolveStatus;
 
 /**
  * Time to a proven answer of the exact planner with sharing on, on {@link SharedClusters}: the
@@ -59,19 +56,10 @@ public class ExactSharedBenchmark {
   @Benchmark
   public PlacementResult solve() {
     PlacementProblem problem = problems.get(next++ % problems.size());
-    PlacementResult result = exact.place(problem);
-    if (result.status() != SolveStatus.OPTIMAL && result.status() != SolveStatus.INFEASIBLE) {
-      throw new IllegalStateException("not proven within the time limit: " + result);
-    }
-    return result;
+    return ExactStrategyBenchmark.proven(exact.place(problem));
   }
 
   public static void main(String[] args) throws RunnerException {
-    var options = new OptionsBuilder().include(ExactSharedBenchmark.class.getSimpleName());
-    for (String arg : args) {
-      String[] kv = arg.split("=", 2);
-      options.param(kv[0], kv[1].split(","));
-    }
-    new Runner(options.build()).run();
+    ExactStrategyBenchmark.run(ExactSharedBenchmark.class, args);
   }
 }
