@@ -73,10 +73,7 @@ final class EvaluatePolicyCommand implements Callable<Integer> {
     if (timeLimit.isNegative() || timeLimit.isZero() || timeLimit.compareTo(Duration.ofHours(24)) > 0) {
       throw Invalid.value("--time-limit", timeLimit, "must lie in (0, PT24H]", "--time-limit PT20S");
     }
-    Path folder = out.toAbsolutePath().getParent();
-    if (!Files.isDirectory(folder) || !Files.isWritable(folder)) {
-      throw Invalid.value("--out", out, "its folder " + folder + " must exist and be writable");
-    }
+    OutputPaths.file("--out", out);
     LearnedColocationPlanner learned = policy == null ? LearnedColocationPlanner.shipped()
         : new LearnedColocationPlanner(readPolicy(policy), LearnedColocationPlanner.DEFAULT_TOP_K);
     Map<String, ColocationPlanner> others = new LinkedHashMap<>();
