@@ -34,11 +34,11 @@ final class BadInputs {
   }
 
   /**
-   * Exit 0 or 2, never 1; a refusal is a message (ours start "rampa: ", picocli's usage errors
-   * name the option) without a stack trace or a Java exception's name.
+   * Exit 0, 2 or (rampa verify's invalid plan) 3, never 1; a refusal is a message (ours start
+   * "rampa: ", picocli's usage errors name the option) without a stack trace or a Java exception's name.
    */
   static void assertClean(Run r, String what) {
-    assertThat(r.code()).as(what + "\n" + r.err()).isIn(0, 2);
+    assertThat(r.code()).as(what + "\n" + r.err()).isIn(0, 2, RampaCli.PLAN_INVALID);
     assertThat(r.err()).as(what).doesNotContain("\tat ").doesNotContain("internal error").doesNotContain("Exception")
         .doesNotContain("CoercionConfig");
     if (r.code() == 2) {
