@@ -796,10 +796,7 @@ class BadInputCorpusTest {
 
   /** evaluate-policy --policy: the weights document is checked, naming the file and field, before any work. */
   private void policyCases() throws Exception {
-    String shipped;
-    try (var in = org.rampa.heuristics.learned.LearnedColocationPlanner.class.getResourceAsStream("learned-policy.json")) {
-      shipped = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
+    String shipped = BadInputs.shippedPolicy();
     policy("format twice", shipped.replaceFirst("\"format\" : ", "\"format\" : \"x\", \"format\" : "), "format", "Duplicate");
     policy("unknown format", shipped.replace("rampa-candidate-policy/1", "rampa-candidate-policy/9"), "rampa-candidate-policy/9");
     policy("unknown field", shipped.replaceFirst("\"hidden\"", "\"hiden\" : [1], \"hidden\""), "hiden");
