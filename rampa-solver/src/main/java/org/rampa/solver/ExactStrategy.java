@@ -186,6 +186,11 @@ public final class ExactStrategy implements PlacementStrategy {
           problem.interference());
     }
 
+    /** The memory of the largest completely free GPU, 0 when none is free. */
+    private long largestWholeFreeBytes() {
+      return state.capacity().gpus().stream().mapToLong(g -> state.cluster().type(g.type()).memoryBytes()).max().orElse(0);
+    }
+
     /** Sharing: the co-location model proves only while no incumbent's rows were summed (see SharedRows). */
     private boolean provenUnderSharing(IntervalFlowFormulation f) {
       return menu == null || !f.inexact;
@@ -193,8 +198,7 @@ public final class ExactStrategy implements PlacementStrategy {
 
     /** Necessary conditions, the relaxed model and its structural check, LP export, warm start. */
     Optional<PlacementResult> checks() {
-      // the necessary conditions reason about whole free GPUs only: with sharing, the relaxation decides
-      Optional<String> precheck = settings.sharing().enabled() ? Optional.empty() : NecessaryConditions.firstFailure(problem);
+      Optional<String> precheck = NecessaryConditions.firstFailure(problem, settings.sharing());
       if (precheck.isPresent()) {
         return Optional.of(PlacementResult.infeasible(name, precheck.get(), budget.elapsed()));
       }
@@ -211,7 +215,7 @@ public final class ExactStrategy implements PlacementStrategy {
       stats.put("arcs", (double) relaxed.arcs.size());
       stats.put("variables", (double) relaxed.model.variableCount());
       stats.put("constraints", (double) relaxed.model.rows().size());
-      Optional<String> structural = structuralReason(relaxed, request);
+      Optional<String> structural = structuralReason(relaxed, request, menu == null ? null : new Shares(menu, largestWholeFreeBytes()));
       if (structural.isPresent()) {
         return Optional.of(PlacementResult.infeasible(name, structural.get(), budget.elapsed()));
       }
@@ -441,21 +445,49 @@ public final class ExactStrategy implements PlacementStrategy {
     return cost;
   }
 
-  /** Memory and period alone already rule out every plan (no solver needed to say so). */
-  private static Optional<String> structuralReason(IntervalFlowFormulation f, ServiceRequest request) {
+  /** With sharing: the shares offered, and the largest whole free GPU's memory, so that a reason speaks of what exists. */
+  private record Shares(SharedSlotMenu menu, long largestWholeFreeBytes) {
+    /** The most memory one stage replica can have: a whole free GPU or the roomiest share. */
+    long largestBytes() {
+      return Math.max(largestWholeFreeBytes, menu.slots().stream().mapToLong(SharedSlotMenu.Slot::memoryCapBytes).max().orElse(0));
+    }
+
+    String where() {
+      List<String> shapes = menu.slots().stream().map(SharedSlotMenu.Slot::shape).distinct().limit(6).toList();
+      return String.format("on the free GPUs and the %d shares offered on partly used and free GPUs (%s%s)", menu.slots().size(),
+          String.join(", ", shapes), menu.slots().stream().map(SharedSlotMenu.Slot::shape).distinct().count() > shapes.size() ? ", ..." : "");
+    }
+  }
+
+  /**
+   * Memory and period alone already rule out every plan (no solver needed to say so). With sharing
+   * ({@code shares} not null) the reason names the shares, and says when memory is not the limit.
+   */
+  private static Optional<String> structuralReason(IntervalFlowFormulation f, ServiceRequest request, Shares shares) {
     int[] furthest = new int[1];
     int fewest = f.fewestStages(furthest);
     int layers = request.model().size();
     double period = request.slo().batchSize() / request.slo().requiredThroughput();
+    String where = shares == null ? "on the free GPUs" : shares.where();
     if (fewest < 0) {
       return Optional.of(String.format("no sequence of stages covers the model's %d layers: stages that fit in memory "
-          + "and keep the period at %.4g s (throughput %.4g req/s) on the free GPUs, replicas included, reach layer %d "
-          + "at most, and no such stage can start there", layers, period, request.slo().requiredThroughput(), furthest[0]));
+          + "and keep the period at %.4g s (throughput %.4g req/s) %s, replicas included, reach layer %d "
+          + "at most, and no such stage can start there", layers, period, request.slo().requiredThroughput(), where, furthest[0]));
     }
     if (fewest > request.maxStages()) {
+      if (shares != null) {
+        long whole = f.performance.stageMemoryBytes(request.model(), 0, layers, request.slo().batchSize());
+        if (whole <= shares.largestBytes()) {
+          return Optional.of(String.format("no free GPU or share is fast enough: the model's %.2f GB fit in the %.2f GB of the roomiest "
+              + "free GPU or share, so memory is not the limit, but stages that keep the period at %.4g s (throughput %.4g req/s) "
+              + "within the latency bound of %.4g s %s cover the model in no fewer than %d, and maxStages is %d", whole / 1e9,
+              shares.largestBytes() / 1e9, period, request.slo().requiredThroughput(), request.slo().latencyBoundSeconds(), where, fewest,
+              request.maxStages()));
+        }
+      }
       return Optional.of(String.format("the model needs at least %d stages to fit memory and keep the period at %.4g s "
-          + "(throughput %.4g req/s) on the free GPUs, but maxStages is %d", fewest, period,
-          request.slo().requiredThroughput(), request.maxStages()));
+          + "(throughput %.4g req/s) %s, but maxStages is %d", fewest, period,
+          request.slo().requiredThroughput(), where, request.maxStages()));
     }
     return Optional.empty();
   }
