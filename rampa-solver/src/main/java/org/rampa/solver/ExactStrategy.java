@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -174,7 +175,7 @@ public final class ExactStrategy implements PlacementStrategy {
       if (!gate.allowsAnother()) {
         Attempt skipped = new Attempt();
         stats.put(label + "SkippedMillisLeft", budget.remaining().toNanos() / 1e6);
-        skipped.terminal = noSolution(timeUp(options, label), budget, stats);
+        skipped.terminal = notStarted(options, label, budget, gate.lastAttempt(), stats);
         return skipped;
       }
       return gate.time(() -> ExactStrategy.this.attempt(build, hint, problem, costs, solver, settings.solverParameters(),
@@ -210,7 +211,7 @@ public final class ExactStrategy implements PlacementStrategy {
       try {
         relaxed = formulation(IntervalFlowFormulation.Charging.OPTIMISTIC);
       } catch (IntervalFlowFormulation.OutOfTime e) {
-        return Optional.of(noSolution(timeUp(options, "relaxed"), budget, stats));
+        return Optional.of(timeUp(options, "relaxed", budget, stats));
       }
       stats.put("arcs", (double) relaxed.arcs.size());
       stats.put("variables", (double) relaxed.model.variableCount());
@@ -362,10 +363,12 @@ public final class ExactStrategy implements PlacementStrategy {
       a.formulation = null;
     }
     if (a.formulation == null || budget.expired()) {
-      a.terminal = noSolution(timeUp(options, label), budget, stats);
+      a.terminal = timeUp(options, label, budget, stats);
       return a;
     }
     IntervalFlowFormulation f = a.formulation;
+    Duration startedAt = budget.elapsed();
+    Duration given = budget.remaining();
     MilpBackend.Solution solved = solver.solve(reduced.model, new MilpBackend.Settings(budget, options.relativeGap(), options.seed(),
         reduced.hint, solverParameters));
     a.solution = new MilpBackend.Solution(solved.outcome(), reduced.expand(solved.values()), solved.objective(), solved.bestBound(),
@@ -377,9 +380,13 @@ public final class ExactStrategy implements PlacementStrategy {
               + "some incumbent's latency rows were summed rather than enumerated (too many choices), so this is no proof")
               .solveTime(budget.elapsed()).statistics(stats).build()
           : PlacementResult.infeasible(name, solverReason(problem.request(), problem.state()), budget.elapsed());
-      case UNKNOWN -> a.terminal = noSolution("no plan found within the time limit of " + options.timeLimit()
-          + " (the " + label + " model has " + f.arcs.size() + " stage candidates); feasibility is unknown. "
-          + "Maybe raise the time limit", budget, stats);
+      case UNKNOWN -> {
+        Duration at = budget.elapsed();
+        a.terminal = noSolution(String.format(Locale.ROOT, "no plan found within the time limit of %s: the solver stopped the %s "
+            + "model (%d stage candidates) without a plan %.3f s into the call, having been given the %.3f s left when it started at %.3f s; "
+            + "feasibility is unknown. Maybe raise the time limit", options.timeLimit(), label, f.arcs.size(), seconds(at),
+            seconds(given), seconds(startedAt)), at, stats);
+      }
       default -> {
         List<StageAssignment> stages = new SolutionDecoder(f).decode(a.solution.values());
         a.plan = problem.performance().plan(problem.request(), stages, problem.state().cluster(), costOf(stages, costs, f), name);
@@ -391,9 +398,27 @@ public final class ExactStrategy implements PlacementStrategy {
     return a;
   }
 
-  private static String timeUp(StrategyOptions options, String label) {
-    return "the time limit of " + options.timeLimit() + " ran out before the " + label
-        + " model was solved; feasibility is unknown. Maybe raise the time limit";
+  /** The limit ran out while the phase's model was being built, or before it could be; the reason's time is the result's solve time. */
+  private PlacementResult timeUp(StrategyOptions options, String label, TimeBudget budget, Map<String, Double> stats) {
+    Duration at = budget.elapsed();
+    return noSolution(String.format(Locale.ROOT, "the time limit of %s ran out before the %s model was solved (%.3f s into the call, while "
+        + "building it); feasibility is unknown. Maybe raise the time limit", options.timeLimit(), label, seconds(at)), at, stats);
+  }
+
+  /**
+   * The gate did not start the phase: what was left of the limit was less than the previous phase
+   * took. The reason's two times add up to the limit, and the first is the result's solve time.
+   */
+  private PlacementResult notStarted(StrategyOptions options, String label, TimeBudget budget, Duration previous, Map<String, Double> stats) {
+    Duration at = budget.elapsed();
+    Duration left = options.timeLimit().minus(at);
+    return noSolution(String.format(Locale.ROOT, "the time limit of %s would run out during the %s model, so it was not started: %.3f s into "
+        + "the call, %.3f s were left, less than the previous phase took (%.3f s); feasibility is unknown. Maybe raise the time limit",
+        options.timeLimit(), label, seconds(at), seconds(left.isNegative() ? Duration.ZERO : left), seconds(previous)), at, stats);
+  }
+
+  private static double seconds(Duration d) {
+    return d.toNanos() * 1e-9;
   }
 
   private PlacementResult result(Plan plan, boolean proven, double bound, String note, TimeBudget budget,
@@ -499,9 +524,9 @@ public final class ExactStrategy implements PlacementStrategy {
         request.slo().latencyBoundSeconds());
   }
 
-  private PlacementResult noSolution(String reason, TimeBudget budget, Map<String, Double> stats) {
+  private PlacementResult noSolution(String reason, Duration solveTime, Map<String, Double> stats) {
     return PlacementResult.builder().status(SolveStatus.NO_SOLUTION_IN_TIME).strategy(name).reason(reason)
-        .solveTime(budget.elapsed()).statistics(stats).build();
+        .solveTime(solveTime).statistics(stats).build();
   }
 
   private static MilpBackend backend(String name) {
