@@ -91,6 +91,27 @@ class BadInputCorpusTest {
         .contains("java.io.tmpdir = " + missing).contains("-Djava.io.tmpdir=").doesNotContain("\tat ");
   }
 
+  /** A UTF-8 byte-order mark (Windows editors write one) is not part of the first header or key: accepted everywhere. */
+  @Test
+  void aByteOrderMarkIsAcceptedAndHarmlessOptionsOnlyWarn() throws Exception {
+    Path workload = write(dir, "bom-workload.json", "\uFEFF" + BadInputs.WORKLOAD);
+    Path trace = write(dir, "bom-trace.csv", "\uFEFF" + BadInputs.TRACE);
+    BadInputs.Run replay = BadInputs.run("simulate", "--planners", "first-fit", "--workload", workload.toString(), "--trace", trace.toString(),
+        "--out", dir.resolve("bom-out").toString());
+    assertThat(replay.code()).as(replay.err()).isZero();
+    Path problem = write(dir, "bom-problem.json", "\uFEFF" + BadInputs.problem());
+    assertThat(BadInputs.run("plan", problem.toString()).code()).isZero();
+    Path cluster = write(dir, "bom-cluster.csv", "\uFEFF" + BadInputs.CLUSTER_CSV);
+    Path demand = write(dir, "bom-demand.csv", "\uFEFF" + BadInputs.DEMAND_CSV);
+    Path file = write(dir, "bom-not-a-folder", "x");
+    BadInputs.Run csv = BadInputs.run("colocate", "--cluster-file", cluster.toString(), "--demand", demand.toString(), "--out", file.toString());
+    assertThat(csv.err()).as("both CSVs read; only --out stops the run").startsWith("rampa: --out = ");
+    BadInputs.Run warned = BadInputs.run("simulate", "--planners", "first-fit", "--loads", "4", "--arrivals", "5", "--seeds", "1", "--no-bound",
+        "--full", "--out", dir.resolve("warn-out").toString());
+    assertThat(warned.code()).as(warned.err()).isZero();
+    assertThat(warned.err()).contains("rampa: warning: --no-bound", "--full");
+  }
+
   // ---- plan ----------------------------------------------------------------------------------
 
   private Path doc(String name, Consumer<ObjectNode> change) {
