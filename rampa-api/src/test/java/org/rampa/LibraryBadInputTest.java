@@ -191,6 +191,12 @@ class LibraryBadInputTest {
             Duration.ofMillis(50), 1, 1), IllegalArgumentException.class, "service[s].model = null"),
         bad("ColocationService null partitions", () -> new org.rampa.colocation.ColocationService("s", resnet, List.of(1), List.of(1), 10,
             Duration.ofMillis(50), 1, 1, null), IllegalArgumentException.class, "service[s].partitions = null"),
+        bad("GpuConfiguration with a null segment", () -> new org.rampa.colocation.GpuConfiguration("A100-SXM4-80GB",
+            java.util.Arrays.asList((org.rampa.colocation.Segment) null)), IllegalArgumentException.class, "gpu.segments[0] = null"),
+        bad("ColocationPlan with a null GPU", () -> new org.rampa.colocation.ColocationPlan(java.util.Arrays.asList(
+            (org.rampa.colocation.GpuConfiguration) null), 1), IllegalArgumentException.class, "plan.gpus[0] = null"),
+        bad("MigGeometry with null profiles", () -> new org.rampa.domain.share.MigGeometry("g", 98, 8, null), IllegalArgumentException.class,
+            "mig[g].profiles = null"),
         bad("Rampa verify null plan", () -> Rampa.on(cluster).verify(request, null), IllegalArgumentException.class, "plan = null"),
         bad("Rampa verify null request", () -> Rampa.on(cluster).verify(null, plan), IllegalArgumentException.class, "request = null"));
     return cases.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> {
