@@ -5,6 +5,7 @@ import java.util.Objects;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Invalid;
+import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.importance.ImportanceModel;
 import org.rampa.importance.StaticImportance;
@@ -16,6 +17,8 @@ import org.rampa.strategy.PlacementStrategy;
 import org.rampa.strategy.SharingOptions;
 import org.rampa.strategy.Strategies;
 import org.rampa.strategy.StrategyOptions;
+import org.rampa.verify.PlanVerifier;
+import org.rampa.verify.Verification;
 
 /**
  * The fluent entry point: describe the cluster, its state, the strategy and its settings, then
@@ -157,6 +160,20 @@ public final class Rampa {
             "call .strategy(\"greedy\") or .strategy(\"exact\"); available: " + Strategies.available());
       }
       return strategy.place(problem(request));
+    }
+
+    /**
+     * Re-checks {@code plan}, made by anyone, for {@code request} on this planner's state with the
+     * one {@link PlanVerifier} every strategy's plan goes through: coverage of the model, GPUs of the
+     * cluster, free resources and the sharing rules (MIG layouts, MPS sums, templates), memory, the
+     * SLO, the plan's stated predictions, and every incumbent's SLO under interference on the GPUs
+     * the plan shares. Every violation is listed; no strategy is needed.
+     */
+    public Verification verify(ServiceRequest request, Plan plan) {
+      Invalid.requireNonNull("request", request);
+      Invalid.requireNonNull("plan", plan);
+      PlacementProblem p = problem(request);
+      return new PlanVerifier(p.performance(), p.interference()).verify(request, plan, state);
     }
   }
 }

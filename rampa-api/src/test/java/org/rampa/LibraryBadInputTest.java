@@ -145,4 +145,77 @@ class LibraryBadInputTest {
       }
     }));
   }
+
+  /** Issue 20: constructors and factories added with sharing and co-location validate at the call, naming the field. */
+  @TestFactory
+  Stream<DynamicTest> sharingAndColocationArgumentsFailAtTheCallNamingThem() {
+    var a100 = org.rampa.catalog.SharingCatalog.standard().partitioning("A100-SXM4-80GB").requireMig();
+    var slice = new org.rampa.domain.share.MigSlice("1g.10gb", 0);
+    var resnet = ModelCatalog.model("resnet50");
+    var plan = RandomInstances.holdPlan("resnet", cluster.gpus().get(0).id());
+    java.util.function.Function<List<Double>, org.rampa.strategy.SharingOptions> sharing = l -> new org.rampa.strategy.SharingOptions(true, l, 4);
+    List<Case> cases = List.of(
+        bad("SharingOptions level 0.3 (not 1/n)", () -> sharing.apply(List.of(0.3)), IllegalArgumentException.class,
+            "options.extra.sharingMpsLevels = 0.3", "1/n"),
+        bad("SharingOptions level 0.01 (1/100, beyond the MPS clients)", () -> sharing.apply(List.of(0.01)), IllegalArgumentException.class,
+            "options.extra.sharingMpsLevels = 0.01", "[2, 48]"),
+        bad("SharingOptions level 1/49", () -> sharing.apply(List.of(1.0 / 49)), IllegalArgumentException.class, "sharingMpsLevels"),
+        bad("SharingOptions level 1.0", () -> sharing.apply(List.of(1.0)), IllegalArgumentException.class, "sharingMpsLevels = 1.0"),
+        bad("SharingOptions level NaN", () -> sharing.apply(List.of(Double.NaN)), IllegalArgumentException.class, "sharingMpsLevels = NaN"),
+        bad("SharingOptions null level", () -> sharing.apply(java.util.Arrays.asList(0.5, null)), IllegalArgumentException.class,
+            "options.extra.sharingMpsLevels[1] = null"),
+        bad("SharingOptions null levels", () -> sharing.apply(null), IllegalArgumentException.class, "options.extra.sharingMpsLevels = null"),
+        bad("PipelinePartition [-3]", () -> new org.rampa.colocation.PipelinePartition(List.of(-3)), IllegalArgumentException.class,
+            "partition.cuts = [-3]", ">= 1"),
+        bad("PipelinePartition [0, 4]", () -> new org.rampa.colocation.PipelinePartition(List.of(0, 4)), IllegalArgumentException.class,
+            "partition.cuts = [0, 4]"),
+        bad("PipelinePartition null cut", () -> new org.rampa.colocation.PipelinePartition(java.util.Arrays.asList(2, null)),
+            IllegalArgumentException.class, "partition.cuts[1] = null"),
+        bad("PipelinePartition null cuts", () -> new org.rampa.colocation.PipelinePartition(null), IllegalArgumentException.class,
+            "partition.cuts = null"),
+        bad("MigLayout.check with a null slice", () -> org.rampa.domain.share.MigLayout.check(a100, java.util.Arrays.asList(slice, null)),
+            IllegalArgumentException.class, "slices[1] = null"),
+        bad("MigLayout.check null slices", () -> org.rampa.domain.share.MigLayout.check(a100, null), IllegalArgumentException.class,
+            "slices = null"),
+        bad("MigLayout.check null geometry", () -> org.rampa.domain.share.MigLayout.check(null, List.of(slice)), IllegalArgumentException.class,
+            "geometry = null"),
+        bad("ColocationService null slo", () -> new org.rampa.colocation.ColocationService("s", resnet, List.of(1), List.of(1), 10, null, 1, 1),
+            IllegalArgumentException.class, "service[s].slo = null"),
+        bad("ColocationService null batches", () -> new org.rampa.colocation.ColocationService("s", resnet, null, List.of(1), 10,
+            Duration.ofMillis(50), 1, 1), IllegalArgumentException.class, "service[s].batches = null"),
+        bad("ColocationService a null batch", () -> new org.rampa.colocation.ColocationService("s", resnet, java.util.Arrays.asList(1, null),
+            List.of(1), 10, Duration.ofMillis(50), 1, 1), IllegalArgumentException.class, "service[s].batches[1] = null"),
+        bad("ColocationService null process counts", () -> new org.rampa.colocation.ColocationService("s", resnet, List.of(1), null, 10,
+            Duration.ofMillis(50), 1, 1), IllegalArgumentException.class, "service[s].processCounts = null"),
+        bad("ColocationService null model", () -> new org.rampa.colocation.ColocationService("s", null, List.of(1), List.of(1), 10,
+            Duration.ofMillis(50), 1, 1), IllegalArgumentException.class, "service[s].model = null"),
+        bad("ColocationService null partitions", () -> new org.rampa.colocation.ColocationService("s", resnet, List.of(1), List.of(1), 10,
+            Duration.ofMillis(50), 1, 1, null), IllegalArgumentException.class, "service[s].partitions = null"),
+        bad("GpuConfiguration with a null segment", () -> new org.rampa.colocation.GpuConfiguration("A100-SXM4-80GB",
+            java.util.Arrays.asList((org.rampa.colocation.Segment) null)), IllegalArgumentException.class, "gpu.segments[0] = null"),
+        bad("ColocationPlan with a null GPU", () -> new org.rampa.colocation.ColocationPlan(java.util.Arrays.asList(
+            (org.rampa.colocation.GpuConfiguration) null), 1), IllegalArgumentException.class, "plan.gpus[0] = null"),
+        bad("MigGeometry with null profiles", () -> new org.rampa.domain.share.MigGeometry("g", 98, 8, null), IllegalArgumentException.class,
+            "mig[g].profiles = null"),
+        bad("Rampa verify null plan", () -> Rampa.on(cluster).verify(request, null), IllegalArgumentException.class, "plan = null"),
+        bad("Rampa verify null request", () -> Rampa.on(cluster).verify(null, plan), IllegalArgumentException.class, "request = null"));
+    return cases.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> {
+      Throwable thrown = catchThrowable(c.call()::run);
+      assertThat(thrown).as(c.name()).isInstanceOf(c.type());
+      for (String m : c.mentions()) {
+        assertThat(thrown.getMessage()).as(c.name()).contains(m);
+      }
+    }));
+  }
+
+  /** Issue 20: a SharingOptions that exists round-trips exactly through its extra options. */
+  @org.junit.jupiter.api.Test
+  void sharingLevelsRoundTripThroughTheirExtraOptions() {
+    for (int n = 2; n <= org.rampa.domain.share.GpuPartitioning.MPS_CLIENTS_PER_GPU; n++) {
+      var options = new org.rampa.strategy.SharingOptions(true, List.of(1.0 / n), 3);
+      var back = org.rampa.strategy.SharingOptions.of(org.rampa.strategy.ExtraOptions.of(options.applyTo(StrategyOptions.defaults()), "test",
+          org.rampa.strategy.SharingOptions.KEYS));
+      assertThat(back).as("1/" + n).isEqualTo(options);
+    }
+  }
 }

@@ -13,7 +13,7 @@ import org.rampa.domain.Invalid;
 public record ColocationPlan(List<GpuConfiguration> gpus, double scale) {
 
   public ColocationPlan {
-    gpus = List.copyOf(gpus);
+    gpus = Invalid.listOf("plan.gpus", gpus);
     Invalid.requireFiniteNonNegative("plan.scale", scale);
   }
 

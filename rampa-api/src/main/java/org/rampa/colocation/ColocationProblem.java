@@ -24,8 +24,8 @@ public record ColocationProblem(
     ColocationObjective objective) {
 
   public ColocationProblem {
-    services = List.copyOf(services);
-    pools = List.copyOf(pools);
+    services = Invalid.listOf("problem.services", services);
+    pools = Invalid.listOf("problem.pools", pools);
     Objects.requireNonNull(timeModel, "timeModel");
     Objects.requireNonNull(interference, "interference");
     Objects.requireNonNull(sloRule, "sloRule");

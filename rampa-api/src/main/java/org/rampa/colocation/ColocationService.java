@@ -2,7 +2,6 @@ package org.rampa.colocation;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 import org.rampa.domain.Invalid;
 import org.rampa.domain.Model;
 
@@ -33,17 +32,17 @@ public record ColocationService(
 
   public ColocationService {
     Invalid.requireNonBlank("service.id", id);
-    Objects.requireNonNull(model, "model");
     String p = "service[" + id + "].";
-    batches = List.copyOf(batches);
-    processCounts = List.copyOf(processCounts);
+    Invalid.requireNonNull(p + "model", model);
+    batches = Invalid.listOf(p + "batches", batches);
+    processCounts = Invalid.listOf(p + "processCounts", processCounts);
     requirePositiveInts(p + "batches", batches, "list the batch sizes the service may run, e.g. [1, 2, 4, 8]");
     requirePositiveInts(p + "processCounts", processCounts, "use [1] for one process per segment");
     Invalid.requireFinitePositive(p + "rate", rate);
     Invalid.requirePositive(p + "slo", slo);
     Invalid.requireNonNegative(p + "processMemoryBytes", processMemoryBytes);
     Invalid.requireFinitePositive(p + "weight", weight);
-    partitions = List.copyOf(partitions);
+    partitions = Invalid.listOf(p + "partitions", partitions);
     for (int i = 0; i < partitions.size(); i++) {
       partitions.get(i).requireFits(p + "partitions[" + i + "].cuts", model);
     }

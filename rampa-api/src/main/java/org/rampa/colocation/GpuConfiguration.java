@@ -14,7 +14,7 @@ public record GpuConfiguration(String gpuType, List<Segment> segments) {
 
   public GpuConfiguration {
     Invalid.requireNonBlank("configuration.gpuType", gpuType);
-    segments = List.copyOf(segments);
+    segments = Invalid.listOf("gpu.segments", segments);
     if (segments.isEmpty()) {
       throw Invalid.value("configuration[" + gpuType + "].segments", segments, "must not be empty", "leave an unused GPU out of the plan");
     }

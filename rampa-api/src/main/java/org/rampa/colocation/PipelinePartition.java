@@ -14,9 +14,12 @@ import org.rampa.domain.Model;
 public record PipelinePartition(List<Integer> cuts) {
 
   public PipelinePartition {
-    cuts = List.copyOf(cuts);
+    cuts = Invalid.listOf("partition.cuts", cuts);
     if (cuts.isEmpty()) {
       throw Invalid.value("partition.cuts", cuts, "must not be empty", "a partition without cuts is the whole model, which every service offers anyway");
+    }
+    if (cuts.get(0) < 1) {
+      throw Invalid.value("partition.cuts", cuts, "every cut must be >= 1: a stage starts after layer 0 at the earliest");
     }
     for (int i = 1; i < cuts.size(); i++) {
       if (cuts.get(i) <= cuts.get(i - 1)) {

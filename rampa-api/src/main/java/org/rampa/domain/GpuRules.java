@@ -62,6 +62,10 @@ final class GpuRules {
   /** The first rule the holdings on one GPU break, or empty. */
   static Optional<ShareViolation> check(GpuPartitioning parts, List<MigSlice> layout, List<Holding> holdings, double overcommit) {
     if (!layout.isEmpty()) {
+      if (parts.mig().isEmpty()) {
+        return violation(Rule.MIG_PROFILE, parts.gpuType() + " has no MIG geometry, so it takes no MIG layout; only MIG-capable types"
+            + " (A100, H100, H200) do");
+      }
       Optional<ShareViolation> legal = MigLayout.check(parts.requireMig(), layout);
       if (legal.isPresent()) {
         return legal;

@@ -38,6 +38,7 @@ public final class Invalid {
   }
 
   public static void requirePositive(String field, java.time.Duration value) {
+    requireNonNull(field, value);
     if (value.isNegative() || value.isZero()) {
       throw value(field, value, "must be a positive duration");
     }
@@ -55,6 +56,26 @@ public final class Invalid {
     if (value.compareTo(MAX_STEP_TIME) > 0) {
       throw value(field, value, "must be at most " + MAX_STEP_TIME + " (one layer or one transfer)");
     }
+  }
+
+  /** {@code value}, or an exception naming {@code field} when it is null (a bare NPE would name a local variable). */
+  public static <T> T requireNonNull(String field, T value) {
+    if (value == null) {
+      throw value(field, null, "must be given, not null");
+    }
+    return value;
+  }
+
+  /**
+   * An unmodifiable copy of {@code values}; an exception naming {@code field}, or {@code field[i]}
+   * for the first null element, when the list or an element is null.
+   */
+  public static <T> java.util.List<T> listOf(String field, java.util.List<T> values) {
+    requireNonNull(field, values);
+    for (int i = 0; i < values.size(); i++) {
+      requireNonNull(field + "[" + i + "]", values.get(i));
+    }
+    return java.util.List.copyOf(values);
   }
 
   public static void requireNonBlank(String field, String value) {

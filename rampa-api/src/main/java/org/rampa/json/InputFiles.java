@@ -16,12 +16,14 @@ import org.rampa.domain.Invalid;
  * Reads the text files RAMPA imports (JSON documents, arrival traces, profiles) with a bound on
  * their size and strict UTF-8 decoding, so that a never-ending file ({@code /dev/zero}) fails fast
  * instead of filling the heap, and an unreadable file says why: missing, a directory, not
- * readable, too large or not UTF-8.
+ * readable, too large or not UTF-8. A leading UTF-8 byte-order mark is dropped.
  */
 public final class InputFiles {
 
   /** The largest input file read: far above any real cluster, profile or trace (the large preset is 0.5 MiB). */
   public static final int MAX_BYTES = 64 << 20;
+
+  private static final String BYTE_ORDER_MARK = "\uFEFF";
 
   private InputFiles() {}
 
@@ -48,11 +50,13 @@ public final class InputFiles {
           "the path names a device or the wrong file");
     }
     try {
-      return StandardCharsets.UTF_8.newDecoder()
+      String text = StandardCharsets.UTF_8.newDecoder()
           .onMalformedInput(CodingErrorAction.REPORT)
           .onUnmappableCharacter(CodingErrorAction.REPORT)
           .decode(ByteBuffer.wrap(bytes))
           .toString();
+      // editors on Windows start UTF-8 files with a byte-order mark; it is not part of the first header or key
+      return text.startsWith(BYTE_ORDER_MARK) ? text.substring(1) : text;
     } catch (CharacterCodingException e) {
       throw Invalid.value("file", file, "is not UTF-8 text", "save it as UTF-8");
     }

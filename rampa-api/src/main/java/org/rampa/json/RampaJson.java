@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.Nulls;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
@@ -32,7 +33,7 @@ import java.util.regex.Pattern;
 /**
  * Reads and writes RAMPA's values as JSON. Durations are ISO-8601 strings ("PT0.0015S"), sizes are
  * bytes, rates are per second. Unknown fields, nulls, fractions where an integer belongs and
- * strings where a number belongs are errors (a typo must not silently become a default); files are
+ * strings where a number belongs and keys given twice are errors (a typo must not silently become a default); files are
  * read through {@link InputFiles} (bounded, strict UTF-8). Every read error names the JSON path of
  * the offending value.
  */
@@ -47,6 +48,8 @@ public final class RampaJson {
       .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
       .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+      // {"batch": 0, "batch": 8} would otherwise keep the last value without a word
+      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
       // 1.5 bytes is a typo, not 1 byte; "12" is a string, not a number
       .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
       .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)

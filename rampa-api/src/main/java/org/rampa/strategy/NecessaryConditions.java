@@ -68,7 +68,18 @@ public final class NecessaryConditions {
     }
   }
 
-  /** The first condition that fails, explained, or empty when every condition holds. */
+  /**
+   * The first condition that fails for a strategy planning with {@code sharing}, or empty. The one
+   * place that decides which conditions apply: they reason about completely free whole GPUs, so
+   * with sharing on (stages may also sit on shares of partly used GPUs, with other memory and speed)
+   * none of them is a proof, and none is checked; the strategy's own search or relaxation decides,
+   * and its reason speaks of the shares.
+   */
+  public static Optional<String> firstFailure(PlacementProblem problem, SharingOptions sharing) {
+    return sharing.enabled() ? Optional.empty() : firstFailure(problem);
+  }
+
+  /** The first condition that fails when only whole free GPUs may be used, explained, or empty when every condition holds. */
   public static Optional<String> firstFailure(PlacementProblem problem) {
     NecessaryConditions c = new NecessaryConditions(problem);
     if (c.free.isEmpty()) {

@@ -41,9 +41,12 @@ public record SharingOptions(boolean enabled, List<Double> mpsLevels, int topK) 
   /** Checks the levels and the bound, and keeps the levels largest first without repeats. */
   public SharingOptions {
     List<Double> sorted = new ArrayList<>();
-    for (double level : mpsLevels) {
-      if (!(level > 0 && level < 1)) {
-        throw Invalid.value("options.extra.sharingMpsLevels", level, "every level must lie in (0, 1)", "e.g. 1/2,1/3,1/4");
+    for (double level : Invalid.listOf("options.extra.sharingMpsLevels", mpsLevels)) {
+      // a level is written and read back as 1/n (asExtra, of): any other fraction would not survive the round trip
+      long n = level > 0 && level < 1 ? Math.round(1 / level) : -1;
+      if (n < 2 || n > GpuPartitioning.MPS_CLIENTS_PER_GPU || level != 1.0 / n) {
+        throw Invalid.value("options.extra.sharingMpsLevels", level,
+            "every level must be exactly 1/n with an integer n in [2, " + GpuPartitioning.MPS_CLIENTS_PER_GPU + "]", "1.0 / 3 for a third");
       }
       if (!sorted.contains(level)) {
         sorted.add(level);

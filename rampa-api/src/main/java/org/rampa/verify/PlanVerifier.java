@@ -70,7 +70,8 @@ public final class PlanVerifier {
     for (String conflict : state.conflicts(plan)) {
       v.add(new Violation(Kind.RESOURCE_CONFLICT, conflict));
     }
-    if (v.stream().anyMatch(x -> x.kind() == Kind.COVERAGE || x.kind() == Kind.MIXED_REPLICA_TYPES)) {
+    boolean placeable = checkPlacements(plan, cluster, v);
+    if (!placeable || v.stream().anyMatch(x -> x.kind() == Kind.COVERAGE || x.kind() == Kind.MIXED_REPLICA_TYPES)) {
       return new Verification(v, Optional.empty());
     }
     PlanEstimate e = performance.estimate(request, PerformanceModel.assignmentsOf(plan), cluster);
@@ -147,6 +148,25 @@ public final class PlanVerifier {
       }
     }
     return known;
+  }
+
+  /**
+   * Whether every stage's placement exists on its GPUs' type (a MIG slice on a GPU without MIG, an
+   * unknown template): a plan from elsewhere may ask for one, and then it cannot even be timed.
+   */
+  private static boolean checkPlacements(Plan plan, Cluster cluster, List<Violation> v) {
+    boolean ok = true;
+    for (Stage s : plan.stages()) {
+      for (String g : s.gpus()) {
+        try {
+          DeviceKind.of(cluster.typeOf(g), s.placement());
+        } catch (IllegalArgumentException e) {
+          v.add(new Violation(Kind.PLACEMENT, "stage [" + s.from() + ", " + s.to() + ") on GPU \"" + g + "\": " + e.getMessage()));
+          ok = false;
+        }
+      }
+    }
+    return ok;
   }
 
   private static void checkMemory(Plan plan, Cluster cluster, PlanEstimate e, List<Violation> v) {

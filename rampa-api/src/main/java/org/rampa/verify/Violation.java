@@ -11,6 +11,8 @@ public record Violation(Kind kind, String message) {
     UNKNOWN_GPU,
     MIXED_REPLICA_TYPES,
     RESOURCE_CONFLICT,
+    /** A stage's placement does not exist on its GPU's type (MIG on a GPU without MIG, an unknown template or profile). */
+    PLACEMENT,
     MEMORY,
     THROUGHPUT,
     LATENCY,

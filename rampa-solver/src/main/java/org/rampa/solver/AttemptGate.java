@@ -25,6 +25,11 @@ final class AttemptGate {
     return budget.remaining().compareTo(lastAttempt) >= 0;
   }
 
+  /** How long the previous attempt took (zero before the first): what {@link #allowsAnother} compares the time left with. */
+  Duration lastAttempt() {
+    return lastAttempt;
+  }
+
   /** Runs {@code attempt} and remembers how long it took on the budget's clock. */
   <T> T time(Supplier<T> attempt) {
     Duration start = budget.elapsed();

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -174,7 +175,7 @@ public final class ExactStrategy implements PlacementStrategy {
       if (!gate.allowsAnother()) {
         Attempt skipped = new Attempt();
         stats.put(label + "SkippedMillisLeft", budget.remaining().toNanos() / 1e6);
-        skipped.terminal = noSolution(timeUp(options, label), budget, stats);
+        skipped.terminal = notStarted(options, label, budget, gate.lastAttempt(), stats);
         return skipped;
       }
       return gate.time(() -> ExactStrategy.this.attempt(build, hint, problem, costs, solver, settings.solverParameters(),
@@ -186,6 +187,11 @@ public final class ExactStrategy implements PlacementStrategy {
           problem.interference());
     }
 
+    /** The memory of the largest completely free GPU, 0 when none is free. */
+    private long largestWholeFreeBytes() {
+      return state.capacity().gpus().stream().mapToLong(g -> state.cluster().type(g.type()).memoryBytes()).max().orElse(0);
+    }
+
     /** Sharing: the co-location model proves only while no incumbent's rows were summed (see SharedRows). */
     private boolean provenUnderSharing(IntervalFlowFormulation f) {
       return menu == null || !f.inexact;
@@ -193,8 +199,7 @@ public final class ExactStrategy implements PlacementStrategy {
 
     /** Necessary conditions, the relaxed model and its structural check, LP export, warm start. */
     Optional<PlacementResult> checks() {
-      // the necessary conditions reason about whole free GPUs only: with sharing, the relaxation decides
-      Optional<String> precheck = settings.sharing().enabled() ? Optional.empty() : NecessaryConditions.firstFailure(problem);
+      Optional<String> precheck = NecessaryConditions.firstFailure(problem, settings.sharing());
       if (precheck.isPresent()) {
         return Optional.of(PlacementResult.infeasible(name, precheck.get(), budget.elapsed()));
       }
@@ -206,12 +211,12 @@ public final class ExactStrategy implements PlacementStrategy {
       try {
         relaxed = formulation(IntervalFlowFormulation.Charging.OPTIMISTIC);
       } catch (IntervalFlowFormulation.OutOfTime e) {
-        return Optional.of(noSolution(timeUp(options, "relaxed"), budget, stats));
+        return Optional.of(timeUp(options, "relaxed", budget, stats));
       }
       stats.put("arcs", (double) relaxed.arcs.size());
       stats.put("variables", (double) relaxed.model.variableCount());
       stats.put("constraints", (double) relaxed.model.rows().size());
-      Optional<String> structural = structuralReason(relaxed, request);
+      Optional<String> structural = structuralReason(relaxed, request, menu == null ? null : new Shares(menu, largestWholeFreeBytes()));
       if (structural.isPresent()) {
         return Optional.of(PlacementResult.infeasible(name, structural.get(), budget.elapsed()));
       }
@@ -358,10 +363,12 @@ public final class ExactStrategy implements PlacementStrategy {
       a.formulation = null;
     }
     if (a.formulation == null || budget.expired()) {
-      a.terminal = noSolution(timeUp(options, label), budget, stats);
+      a.terminal = timeUp(options, label, budget, stats);
       return a;
     }
     IntervalFlowFormulation f = a.formulation;
+    Duration startedAt = budget.elapsed();
+    Duration given = budget.remaining();
     MilpBackend.Solution solved = solver.solve(reduced.model, new MilpBackend.Settings(budget, options.relativeGap(), options.seed(),
         reduced.hint, solverParameters));
     a.solution = new MilpBackend.Solution(solved.outcome(), reduced.expand(solved.values()), solved.objective(), solved.bestBound(),
@@ -373,9 +380,13 @@ public final class ExactStrategy implements PlacementStrategy {
               + "some incumbent's latency rows were summed rather than enumerated (too many choices), so this is no proof")
               .solveTime(budget.elapsed()).statistics(stats).build()
           : PlacementResult.infeasible(name, solverReason(problem.request(), problem.state()), budget.elapsed());
-      case UNKNOWN -> a.terminal = noSolution("no plan found within the time limit of " + options.timeLimit()
-          + " (the " + label + " model has " + f.arcs.size() + " stage candidates); feasibility is unknown. "
-          + "Maybe raise the time limit", budget, stats);
+      case UNKNOWN -> {
+        Duration at = budget.elapsed();
+        a.terminal = noSolution(String.format(Locale.ROOT, "no plan found within the time limit of %s: the solver stopped the %s "
+            + "model (%d stage candidates) without a plan %.3f s into the call, having been given the %.3f s left when it started at %.3f s; "
+            + "feasibility is unknown. Maybe raise the time limit", options.timeLimit(), label, f.arcs.size(), seconds(at),
+            seconds(given), seconds(startedAt)), at, stats);
+      }
       default -> {
         List<StageAssignment> stages = new SolutionDecoder(f).decode(a.solution.values());
         a.plan = problem.performance().plan(problem.request(), stages, problem.state().cluster(), costOf(stages, costs, f), name);
@@ -387,9 +398,27 @@ public final class ExactStrategy implements PlacementStrategy {
     return a;
   }
 
-  private static String timeUp(StrategyOptions options, String label) {
-    return "the time limit of " + options.timeLimit() + " ran out before the " + label
-        + " model was solved; feasibility is unknown. Maybe raise the time limit";
+  /** The limit ran out while the phase's model was being built, or before it could be; the reason's time is the result's solve time. */
+  private PlacementResult timeUp(StrategyOptions options, String label, TimeBudget budget, Map<String, Double> stats) {
+    Duration at = budget.elapsed();
+    return noSolution(String.format(Locale.ROOT, "the time limit of %s ran out before the %s model was solved (%.3f s into the call, while "
+        + "building it); feasibility is unknown. Maybe raise the time limit", options.timeLimit(), label, seconds(at)), at, stats);
+  }
+
+  /**
+   * The gate did not start the phase: what was left of the limit was less than the previous phase
+   * took. The reason's two times add up to the limit, and the first is the result's solve time.
+   */
+  private PlacementResult notStarted(StrategyOptions options, String label, TimeBudget budget, Duration previous, Map<String, Double> stats) {
+    Duration at = budget.elapsed();
+    Duration left = options.timeLimit().minus(at);
+    return noSolution(String.format(Locale.ROOT, "the time limit of %s would run out during the %s model, so it was not started: %.3f s into "
+        + "the call, %.3f s were left, less than the previous phase took (%.3f s); feasibility is unknown. Maybe raise the time limit",
+        options.timeLimit(), label, seconds(at), seconds(left.isNegative() ? Duration.ZERO : left), seconds(previous)), at, stats);
+  }
+
+  private static double seconds(Duration d) {
+    return d.toNanos() * 1e-9;
   }
 
   private PlacementResult result(Plan plan, boolean proven, double bound, String note, TimeBudget budget,
@@ -441,21 +470,49 @@ public final class ExactStrategy implements PlacementStrategy {
     return cost;
   }
 
-  /** Memory and period alone already rule out every plan (no solver needed to say so). */
-  private static Optional<String> structuralReason(IntervalFlowFormulation f, ServiceRequest request) {
+  /** With sharing: the shares offered, and the largest whole free GPU's memory, so that a reason speaks of what exists. */
+  private record Shares(SharedSlotMenu menu, long largestWholeFreeBytes) {
+    /** The most memory one stage replica can have: a whole free GPU or the roomiest share. */
+    long largestBytes() {
+      return Math.max(largestWholeFreeBytes, menu.slots().stream().mapToLong(SharedSlotMenu.Slot::memoryCapBytes).max().orElse(0));
+    }
+
+    String where() {
+      List<String> shapes = menu.slots().stream().map(SharedSlotMenu.Slot::shape).distinct().limit(6).toList();
+      return String.format("on the free GPUs and the %d shares offered on partly used and free GPUs (%s%s)", menu.slots().size(),
+          String.join(", ", shapes), menu.slots().stream().map(SharedSlotMenu.Slot::shape).distinct().count() > shapes.size() ? ", ..." : "");
+    }
+  }
+
+  /**
+   * Memory and period alone already rule out every plan (no solver needed to say so). With sharing
+   * ({@code shares} not null) the reason names the shares, and says when memory is not the limit.
+   */
+  private static Optional<String> structuralReason(IntervalFlowFormulation f, ServiceRequest request, Shares shares) {
     int[] furthest = new int[1];
     int fewest = f.fewestStages(furthest);
     int layers = request.model().size();
     double period = request.slo().batchSize() / request.slo().requiredThroughput();
+    String where = shares == null ? "on the free GPUs" : shares.where();
     if (fewest < 0) {
       return Optional.of(String.format("no sequence of stages covers the model's %d layers: stages that fit in memory "
-          + "and keep the period at %.4g s (throughput %.4g req/s) on the free GPUs, replicas included, reach layer %d "
-          + "at most, and no such stage can start there", layers, period, request.slo().requiredThroughput(), furthest[0]));
+          + "and keep the period at %.4g s (throughput %.4g req/s) %s, replicas included, reach layer %d "
+          + "at most, and no such stage can start there", layers, period, request.slo().requiredThroughput(), where, furthest[0]));
     }
     if (fewest > request.maxStages()) {
+      if (shares != null) {
+        long whole = f.performance.stageMemoryBytes(request.model(), 0, layers, request.slo().batchSize());
+        if (whole <= shares.largestBytes()) {
+          return Optional.of(String.format("no free GPU or share is fast enough: the model's %.2f GB fit in the %.2f GB of the roomiest "
+              + "free GPU or share, so memory is not the limit, but stages that keep the period at %.4g s (throughput %.4g req/s) "
+              + "within the latency bound of %.4g s %s cover the model in no fewer than %d, and maxStages is %d", whole / 1e9,
+              shares.largestBytes() / 1e9, period, request.slo().requiredThroughput(), request.slo().latencyBoundSeconds(), where, fewest,
+              request.maxStages()));
+        }
+      }
       return Optional.of(String.format("the model needs at least %d stages to fit memory and keep the period at %.4g s "
-          + "(throughput %.4g req/s) on the free GPUs, but maxStages is %d", fewest, period,
-          request.slo().requiredThroughput(), request.maxStages()));
+          + "(throughput %.4g req/s) %s, but maxStages is %d", fewest, period,
+          request.slo().requiredThroughput(), where, request.maxStages()));
     }
     return Optional.empty();
   }
@@ -467,9 +524,9 @@ public final class ExactStrategy implements PlacementStrategy {
         request.slo().latencyBoundSeconds());
   }
 
-  private PlacementResult noSolution(String reason, TimeBudget budget, Map<String, Double> stats) {
+  private PlacementResult noSolution(String reason, Duration solveTime, Map<String, Double> stats) {
     return PlacementResult.builder().status(SolveStatus.NO_SOLUTION_IN_TIME).strategy(name).reason(reason)
-        .solveTime(budget.elapsed()).statistics(stats).build();
+        .solveTime(solveTime).statistics(stats).build();
   }
 
   private static MilpBackend backend(String name) {

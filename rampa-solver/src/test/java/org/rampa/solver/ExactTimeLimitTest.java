@@ -51,6 +51,8 @@ class ExactTimeLimitTest {
       PlacementResult r = strategy.place(problem(Duration.ofMillis(20), ticker));
       assertThat(r.status()).as(strategy.name() + ": " + r).isEqualTo(SolveStatus.NO_SOLUTION_IN_TIME);
       assertThat(r.reason()).contains("time limit of PT0.02S ran out before the relaxed model was solved");
+      // the reason says when, on the same clock as the reported solve time
+      assertThat(r.reason()).contains(String.format(java.util.Locale.ROOT, "(%.3f s into the call, while building it)", r.solveTime().toNanos() * 1e-9));
       assertThat(r.statistics()).doesNotContainKey("solverMillis");
       // the call noticed within a few readings of the limit, not after building everything
       assertThat(r.solveTime()).isBetween(Duration.ofMillis(20), Duration.ofMillis(25));

@@ -153,4 +153,27 @@ class NecessaryConditionsTest {
         g4(2.5 * onBig * (1 + 1e-12)).substring(0, 4));
     assertThat(Map.of()).isEmpty();
   }
+
+  /**
+   * Issue 20: two A100-80GBs, each with one small service on an MPS half; a newcomer that needs a
+   * whole GPU's speed in one stage is infeasible, and the reason speaks of the shares that exist:
+   * its weights fit a free share's memory, so memory is not what rules it out.
+   */
+  @Test
+  void underSharingTheReasonSpeaksOfTheSharesNotOfWholeFreeGpus() {
+    long gib = 1L << 30;
+    Cluster cluster = org.rampa.catalog.ClusterPresets.of(Map.of("A100-SXM4-80GB", 1), 2, org.rampa.catalog.ClusterPresets.NETWORK_100G);
+    ClusterState state = ClusterState.empty(cluster);
+    for (Gpu g : cluster.gpus()) {
+      state = state.allocate(org.rampa.domain.Allocation.of("small-" + g.id(), List.of(org.rampa.domain.Holding.of(g.id(),
+          new org.rampa.domain.share.MpsShare(0.5, 2 * gib), 2 * gib))));
+    }
+    ServiceRequest request = ServiceRequest.builder().id("llama").model(org.rampa.catalog.ModelCatalog.prefill("llama2-7b", 128))
+        .slo(Slo.of(10, Duration.ofMillis(15), 1)).maxStages(1).build();
+    StrategyOptions options = org.rampa.strategy.SharingOptions.on().applyTo(StrategyOptions.builder().timeLimit(Duration.ofSeconds(20)).build());
+    PlacementResult result = Strategies.named("exact").place(PlacementProblem.of(request, state, StaticImportance.uniform(), options));
+    assertThat(result.status()).as(result.reason()).isIn(SolveStatus.INFEASIBLE, SolveStatus.NO_PLAN_FOUND);
+    assertThat(result.reason()).as("a reason about shares, not whole free GPUs").doesNotContain("to fit memory")
+        .doesNotContain("no GPU is free").contains("share");
+  }
 }

@@ -35,7 +35,7 @@ public record GpuPartitioning(
     }
     Invalid.requireNonNegative(p + "computeUnits", computeUnits);
     Invalid.requireNonNegative(p + "npuCores", npuCores);
-    templates = List.copyOf(templates);
+    templates = Invalid.listOf(p + "templates", templates);
     for (PartitionTemplate t : templates) {
       if (t.cores() > npuCores) {
         throw Invalid.value(p + "templates[" + t.name() + "].cores", t.cores(), "exceeds the card's " + npuCores + " cores");

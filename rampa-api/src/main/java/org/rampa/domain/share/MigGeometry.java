@@ -17,7 +17,7 @@ public record MigGeometry(String name, int smCount, int memorySlices, List<MigPr
     if (memorySlices < 1) {
       throw Invalid.value("migGeometry[" + name + "].memorySlices", memorySlices, "must be >= 1");
     }
-    profiles = List.copyOf(profiles);
+    profiles = Invalid.listOf("mig[" + name + "].profiles", profiles);
     for (MigProfile p : profiles) {
       String f = "migGeometry[" + name + "].profiles[" + p.name() + "].";
       if (p.smCount() > smCount) {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import org.rampa.domain.Invalid;
 
 /**
  * MIG layout legality as NVML checks it: every instance uses a profile of the GPU type, starts at
@@ -16,6 +17,8 @@ public final class MigLayout {
 
   /** The first rule {@code slices} break on {@code geometry}, or empty when the layout is legal. */
   public static Optional<ShareViolation> check(MigGeometry geometry, List<MigSlice> slices) {
+    Invalid.requireNonNull("geometry", geometry);
+    Invalid.listOf("slices", slices);
     List<int[]> intervals = new ArrayList<>(slices.size());
     for (int i = 0; i < slices.size(); i++) {
       MigSlice s = slices.get(i);

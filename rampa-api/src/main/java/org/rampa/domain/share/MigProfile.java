@@ -29,7 +29,7 @@ public record MigProfile(
     if (memoryBytes <= 0) {
       throw Invalid.value(p + "memoryBytes", memoryBytes, "must be > 0");
     }
-    allowedStarts = List.copyOf(allowedStarts);
+    allowedStarts = Invalid.listOf("migProfile[" + name + "].allowedStarts", allowedStarts);
     if (allowedStarts.isEmpty()) {
       throw Invalid.value(p + "allowedStarts", allowedStarts, "must name at least one start memory slice");
     }

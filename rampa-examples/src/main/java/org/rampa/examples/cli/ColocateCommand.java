@@ -71,17 +71,19 @@ final class ColocateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    Duration limit = OptionChecks.seconds("--time-limit-s", timeLimitSeconds, 3600);
     if (scenario == null) {
-      return experiment.run(spec.commandLine().getOut(), timeLimitSeconds);
+      OptionChecks.refuseUnused(spec, "in experiment mode (without --parvagpu-scenario)",
+          "--planners NAME,... for the experiment's planners, or add --parvagpu-scenario K", "--planner", "--objective", "--gpus");
+      return experiment.run(spec, limit);
     }
+    OptionChecks.refuseUnused(spec, "with --parvagpu-scenario (it is an experiment-mode option)",
+        "drop it, or drop --parvagpu-scenario to run the experiment", ColocateExperiment.OPTIONS.toArray(String[]::new));
     if (scenario < 1 || scenario > ParvaGpuScenarios.SCENARIOS) {
       throw Invalid.value("--parvagpu-scenario", scenario, "must lie in [1, " + ParvaGpuScenarios.SCENARIOS + "]", "ParvaGPU published six scenarios");
     }
     if (gpus < 1 || gpus > 100_000) {
       throw Invalid.value("--gpus", gpus, "must lie in [1, 100000]");
-    }
-    if (!(timeLimitSeconds > 0 && timeLimitSeconds <= 3600)) {
-      throw Invalid.value("--time-limit-s", timeLimitSeconds, "must lie in (0, 3600]");
     }
     ColocationObjective goal = switch (objective) {
       case "min-gpus" -> ColocationObjective.MIN_GPUS;
@@ -97,7 +99,7 @@ final class ColocateCommand implements Callable<Integer> {
         : ColocationPlanners.named(planner);
     ColocationProblem problem = ParvaGpuScenarios.scenario(scenario, gpus, goal);
     long t0 = System.nanoTime();
-    ColocationResult result = p.plan(problem, Duration.ofNanos((long) (timeLimitSeconds * 1e9)));
+    ColocationResult result = p.plan(problem, limit);
     double millis = (System.nanoTime() - t0) / 1e6;
     spec.commandLine().getOut().println(RampaJson.write(json(problem, result, millis)));
     return 0;

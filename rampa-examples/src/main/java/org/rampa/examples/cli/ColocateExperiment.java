@@ -16,6 +16,7 @@ import org.rampa.examples.experiment.ClusterExperiment.Regime;
 import org.rampa.examples.experiment.ClusterInputs;
 import org.rampa.examples.experiment.ClusterMixes;
 import org.rampa.examples.experiment.ClusterReport;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
 /**
@@ -27,6 +28,11 @@ final class ColocateExperiment {
   static final int MAX_SEEDS = 100;
   static final int MAX_SERVICES = 1000;
   static final List<String> OUTPUTS = List.of("e2.csv", "e2-summary.csv", "e2-summary.md");
+  /** The options of experiment mode, which the scenario mode does not use. */
+  static final List<String> OPTIONS = List.of("--cluster", "--cluster-file", "--demand", "--from-csv", "--batch-caps", "--small-batch-shares",
+      "--services", "--planners", "--seeds", "--seed", "--gpus-needed", "--threads", "--out");
+  /** The options that generate mixes, which a demand file (one given mix) does not use. */
+  private static final List<String> GENERATION = List.of("--batch-caps", "--small-batch-shares", "--services", "--seeds", "--seed");
 
   @Option(names = "--cluster", split = ListOption.SEPARATOR, splitSynopsisLabel = ListOption.LABEL, defaultValue = "a100", paramLabel = "PRESET",
       description = "Experiment mode: cluster presets of 250 nodes x 4 accelerators: a100 (A100-SXM4-80GB, MIG + MPS, measured tables), "
@@ -81,19 +87,32 @@ final class ColocateExperiment {
       description = "Experiment mode: folder for e2.csv (every seed and planner), e2-summary.csv/.md and the charts (PNG, SVG). Default: ${DEFAULT-VALUE}.")
   Path out;
 
-  int run(PrintWriter stdout, double timeLimitSeconds) {
-    if (!(timeLimitSeconds > 0 && timeLimitSeconds <= 3600)) {
-      throw Invalid.value("--time-limit-s", timeLimitSeconds, "must lie in (0, 3600]");
-    }
+  int run(CommandSpec spec, Duration timeLimit) {
+    PrintWriter stdout = spec.commandLine().getOut();
     if (fromCsv != null) {
+      List<String> planning = new ArrayList<>(OPTIONS);
+      planning.removeAll(List.of("--from-csv", "--out"));
+      planning.add("--time-limit-s");
+      OptionChecks.refuseUnused(spec, "with --from-csv (it plans nothing)", "drop it, or drop --from-csv to plan", planning.toArray(String[]::new));
+      OptionChecks.requireDistinct("--from-csv", fromCsv);
       List<ClusterExperiment.Row> rows = new ArrayList<>();
       fromCsv.forEach(f -> rows.addAll(ClusterInputs.raw(f)));
-      SimulateCommand.prepareOutput(out, OUTPUTS);
+      OutputPaths.folder("--out", out, OUTPUTS);
       ClusterReport.write(rows, out);
       stdout.print(ClusterReport.table(ClusterReport.summarise(rows), ClusterReport.headlines(rows)));
       stdout.printf("%nWrote %s from %s%n", out, fromCsv);
       return 0;
     }
+    if (clusterFile != null) {
+      OptionChecks.refuseUnused(spec, "with --cluster-file (the file is the cluster)", "drop one of the two", "--cluster");
+    }
+    if (demandFile != null) {
+      OptionChecks.refuseUnused(spec, "with --demand (the file is the one mix)", "drop it, or drop --demand for generated mixes",
+          GENERATION.toArray(String[]::new));
+    }
+    OptionChecks.requireDistinct("--cluster", clusters);
+    OptionChecks.requireDistinct("--batch-caps", batchCaps);
+    OptionChecks.requireDistinct("--small-batch-shares", smallShares);
     List<Regime> regimes = new ArrayList<>();
     for (String text : batchCaps) {
       if (text.equals("none")) {
@@ -105,8 +124,9 @@ final class ColocateExperiment {
       } catch (NumberFormatException e) {
         b = -1;
       }
-      if (b < 1 || b > ClusterMixes.LARGE_BATCH) {
-        throw Invalid.value("--batch-caps", text, "each cap must be an integer in [1, " + ClusterMixes.LARGE_BATCH + "] (or none)");
+      if (b < 1 || b > ClusterMixes.LARGE_BATCH || Integer.bitCount(b) != 1) {
+        throw Invalid.value("--batch-caps", text, "each cap must be a power of two in [1, " + ClusterMixes.LARGE_BATCH + "] (or none)",
+            "--batch-caps 1,8,128");
       }
       regimes.add(Regime.cap(b));
     }
@@ -133,6 +153,7 @@ final class ColocateExperiment {
       throw Invalid.value("--seeds", seeds, "must lie in [1, " + MAX_SEEDS + "]");
     }
     List<String> names = planners == null ? ClusterExperiment.PLANNERS : new ArrayList<>(planners);
+    OptionChecks.requireDistinct("--planners", names);
     for (String p : names) {
       if (!ClusterExperiment.PLANNERS.contains(p)) {
         throw Invalid.value("--planners", p, "is not a co-location planner", "use some of " + ClusterExperiment.PLANNERS);
@@ -162,19 +183,19 @@ final class ColocateExperiment {
       // a demand file is one mix: check every model against each cluster before planning
       configs.forEach(c -> c.problem(org.rampa.colocation.ColocationObjective.MAX_SCALE));
     }
-    SimulateCommand.prepareOutput(out, OUTPUTS);
+    OutputPaths.folder("--out", out, OUTPUTS);
     String what = demand.isEmpty()
         ? String.format(Locale.ROOT, "%s x seeds %d..%d, %d-%d services", regimes.stream().map(Regime::label).toList(), seed, seed + seeds - 1,
             range[0], range[1])
         : "the demand in " + demandFile + " (" + demand.size() + " services)";
-    stdout.printf(Locale.ROOT, "E2: %d mixes (%s; %s), planners %s, %.0f s limit each, %d threads%n", configs.size(),
-        chosen.stream().map(ClusterMixes.Cluster::label).toList(), what, names, timeLimitSeconds, workers);
+    stdout.printf(Locale.ROOT, "E2: %d mixes (%s; %s), planners %s, %s s limit each, %d threads%n", configs.size(),
+        chosen.stream().map(ClusterMixes.Cluster::label).toList(), what, names, timeLimit.toNanos() / 1e9, workers);
     stdout.flush();
     long t0 = System.nanoTime();
     List<ClusterExperiment.Row> rows;
     try (ProgressBar bar = new ProgressBarBuilder().setTaskName("colocate").setInitialMax(configs.size()).setStyle(ProgressBarStyle.ASCII)
         .setConsumer(new ConsoleProgressBarConsumer(System.err)).continuousUpdate().build()) {
-      rows = ClusterExperiment.run(configs, names, Duration.ofNanos((long) (timeLimitSeconds * 1e9)), gpusNeeded, workers, c -> bar.step());
+      rows = ClusterExperiment.run(configs, names, timeLimit, gpusNeeded, workers, c -> bar.step());
     }
     ClusterReport.write(rows, out);
     List<ClusterReport.Summary> summaries = ClusterReport.summarise(rows);

@@ -73,12 +73,9 @@ final class EvaluatePolicyCommand implements Callable<Integer> {
     if (timeLimit.isNegative() || timeLimit.isZero() || timeLimit.compareTo(Duration.ofHours(24)) > 0) {
       throw Invalid.value("--time-limit", timeLimit, "must lie in (0, PT24H]", "--time-limit PT20S");
     }
-    Path folder = out.toAbsolutePath().getParent();
-    if (!Files.isDirectory(folder) || !Files.isWritable(folder)) {
-      throw Invalid.value("--out", out, "its folder " + folder + " must exist and be writable");
-    }
-    LearnedColocationPlanner learned = policy == null ? LearnedColocationPlanner.shipped()
-        : new LearnedColocationPlanner(readPolicy(policy), LearnedColocationPlanner.DEFAULT_TOP_K);
+    LearnedColocationPlanner learned = policy == null ? LearnedColocationPlanner.shipped() : readPolicy(policy);
+    OptionChecks.requireDistinct("--gpus", gpus);
+    OutputPaths.file("--out", out);
     Map<String, ColocationPlanner> others = new LinkedHashMap<>();
     for (String name : ColocationPlanners.NAMES) {
       if (!name.equals(learned.name())) {
@@ -101,9 +98,9 @@ final class EvaluatePolicyCommand implements Callable<Integer> {
     return 0;
   }
 
-  private static org.rampa.heuristics.learned.CandidatePolicy readPolicy(Path file) {
+  private static LearnedColocationPlanner readPolicy(Path file) {
     try {
-      return PolicyDocument.read(InputFiles.readText(file)).policy();
+      return new LearnedColocationPlanner(PolicyDocument.read(InputFiles.readText(file)).policy(), LearnedColocationPlanner.DEFAULT_TOP_K);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--policy " + file + ": " + e.getMessage(), e);
     }

@@ -10,6 +10,7 @@ import org.rampa.domain.GpuType;
 import org.rampa.domain.Model;
 import org.rampa.domain.share.CuMask;
 import org.rampa.domain.share.GpuPartitioning;
+import org.rampa.domain.share.MigLayout;
 import org.rampa.domain.share.MigProfile;
 import org.rampa.domain.share.MigSlice;
 import org.rampa.domain.share.MigSliceMps;
@@ -91,6 +92,9 @@ final class PredictCommand implements Callable<Integer> {
 
   private static final int DEFAULT_TOKENS = 512;
 
+  /** The smallest MPS share: CUDA_MPS_ACTIVE_THREAD_PERCENTAGE is a percentage, and 1 % is the least that reads as a share. */
+  static final double MIN_MPS_SHARE = 0.01;
+
   @Override
   public Integer call() {
     if (batch < 1 || batch > WorkloadSpec.MAX_BATCH) {
@@ -109,12 +113,18 @@ final class PredictCommand implements Callable<Integer> {
     if (placement instanceof MigSliceMps processes) {
       requireMeasuredOrFitted(SharedStage.wholeModel(m, batch, type, parts, processes));
     }
+    requireRoomForCoRunners(parts, placement);
 
-    var c = pm.cursor(m, batch, 0, List.of(DeviceKind.of(type, placement)));
+    var c = pm.cursor(m, batch, 0, List.of(DeviceKind.of(type, placement), DeviceKind.of(type, new Whole())));
     while (c.canAdd()) {
       c.add();
     }
     double alone = c.seconds(0);
+    // the analytic tier keeps each layer's launch overhead and floor whatever the share: a stage made of them runs as fast on any share
+    String note = !(placement instanceof Whole) && alone == c.seconds(1)
+        ? "launch-bound: at batch " + batch + " every layer's whole-GPU time is within its per-layer overhead and floor, which no share"
+            + " changes, so this placement is as fast as the whole GPU (docs/SHARING-MODEL.md, analytic tier)"
+        : null;
     SharedStage stage = SharedStage.wholeModel(m, batch, type, parts, placement);
     CoRunner self = CoRunner.of("self", stage, alone);
     List<CoRunner> others = Collections.nCopies(coRunners, CoRunner.of("co-runner", stage, alone));
@@ -123,18 +133,22 @@ final class PredictCommand implements Callable<Integer> {
 
     double seconds = alone * slowdown;
     spec.commandLine().getOut().println(RampaJson.write(new Prediction(m.name(), type.name(), batch, placement, placement.label(),
-        placement.computeFraction(parts), coRunners, alone, slowdown, seconds, batch / seconds, memory, capacity, memory <= capacity)));
+        placement.computeFraction(parts), coRunners, alone, slowdown, seconds, batch / seconds, memory, capacity, memory <= capacity, note)));
     return 0;
   }
 
   /** The printed answer; a record so that the placement is written with its {@code "kind"}. */
   record Prediction(String model, String gpu, int batch, Placement placement, String placementLabel, double computeFraction,
       int coRunners, double secondsAlone, double slowdown, double seconds, double throughput, long memoryBytes,
-      long capacityBytes, boolean fits) {}
+      long capacityBytes, boolean fits, String note) {}
 
   private Model model() {
     if (!ModelCatalog.names().contains(model)) {
       throw bad("--model", model, "is not a catalog model; choose one of " + ModelCatalog.names());
+    }
+    if ((phase.equals("prefill") || phase.equals("decode")) && !ModelCatalog.isTransformer(model)) {
+      throw bad("--phase", phase, model + " is not a transformer, and only transformers have a " + phase + " phase; use --phase model, or one of "
+          + ModelCatalog.names().stream().filter(ModelCatalog::isTransformer).toList());
     }
     int n = tokens == null ? DEFAULT_TOKENS : tokens;
     try {
@@ -177,6 +191,9 @@ final class PredictCommand implements Callable<Integer> {
         if (!(part.mps > 0 && part.mps <= 1)) {
           throw bad("--mps", part.mps, "must lie in (0, 1]. Maybe you passed a percentage instead of a fraction");
         }
+        if (part.mps < MIN_MPS_SHARE) {
+          throw bad("--mps", part.mps, "is below " + MIN_MPS_SHARE + ": MPS sets a share as an active-thread percentage, at least 1 %");
+        }
         p = part.mps == 1.0 ? new Whole() : new MpsShare(part.mps, memory);
       } else if (part.mig != null) {
         p = migSlice(parts, part.mig);
@@ -200,6 +217,54 @@ final class PredictCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), option + ": " + e.getMessage());
     }
+  }
+
+  /**
+   * The K co-runners "of the same kind" must fit on the GPU beside this stage, by the ledger's
+   * rules: MPS shares and CU masks sum to at most the GPU (and their reservations fit its memory),
+   * MIG co-runners are further instances of the profile in a legal layout, templates fit the NPU's
+   * cores, and a whole GPU is held alone.
+   */
+  private void requireRoomForCoRunners(GpuPartitioning parts, Placement placement) {
+    if (coRunners == 0) {
+      return;
+    }
+    String problem = null;
+    if (placement instanceof Whole) {
+      problem = "a whole GPU is held alone; co-runners need a share, e.g. --mps " + Math.floor(100.0 / (coRunners + 1)) / 100;
+    } else if (placement instanceof MpsShare || placement instanceof CuMask) {
+      problem = MpsAdmission.strict().check(parts, Collections.nCopies(coRunners + 1, placement))
+          .map(v -> "this stage and " + coRunners + " co-runners on the same kind of placement break the GPU's sharing rule: " + v.message())
+          .orElse(null);
+    } else if (placement instanceof MigSlice || placement instanceof MigSliceMps) {
+      MigSlice own = placement instanceof MigSliceMps m ? m.slice() : (MigSlice) placement;
+      int beside = instancesBeside(parts, own);
+      if (coRunners > beside) {
+        problem = "MIG co-runners are further " + own.profile() + " instances, and only " + beside + " fit beside " + own.label() + " on a "
+            + parts.gpuType();
+      }
+    } else if (placement instanceof TemplatePartition t) {
+      int cores = parts.template(t.template()).cores();
+      if ((coRunners + 1) * cores > parts.npuCores()) {
+        problem = (coRunners + 1) + " " + t.template() + " templates need " + (coRunners + 1) * cores + " cores, and a " + parts.gpuType() + " has "
+            + parts.npuCores();
+      }
+    }
+    if (problem != null) {
+      throw bad("--co-runners", coRunners, problem);
+    }
+  }
+
+  /** How many more instances of {@code own}'s profile a legal MIG layout holds beside it (first fit over the allowed starts). */
+  private static int instancesBeside(GpuPartitioning parts, MigSlice own) {
+    List<MigSlice> layout = new java.util.ArrayList<>(List.of(own));
+    for (int start : parts.requireMig().profile(own.profile()).allowedStarts()) {
+      layout.add(new MigSlice(own.profile(), start));
+      if (MigLayout.check(parts.requireMig(), layout).isPresent()) {
+        layout.remove(layout.size() - 1);
+      }
+    }
+    return layout.size() - 1;
   }
 
   /** {@code --mps-processes} processes in {@code slice}, each reserving the stage's memory; the client limit is an error, memory is {@code fits}. */

@@ -6,19 +6,21 @@ import picocli.CommandLine.Command;
 
 /**
  * The {@code rampa} command line. Exit codes: 0 success (a result without a plan included), 2 bad
- * input (the message names the problem), 1 internal error.
+ * input (the message names the problem), 1 internal error, 3 a plan {@code rampa verify} finds invalid.
  */
 @Command(
     name = "rampa",
     mixinStandardHelpOptions = true,
     version = "rampa 0.1.0",
     description = "Places DNN inference pipelines on heterogeneous GPU clusters at least importance-weighted cost (RAMPA).",
-    subcommands = {PlanCommand.class, PredictCommand.class, SplitCommand.class, SimulateCommand.class, ColocateCommand.class, TrainCommand.class, EvaluatePolicyCommand.class, VastPipeE1Command.class, VastPipeE3Command.class, VastPipeE4Command.class,
+    subcommands = {PlanCommand.class, PredictCommand.class, SplitCommand.class, SimulateCommand.class, ColocateCommand.class, TrainCommand.class, EvaluatePolicyCommand.class, VastPipeE1Command.class, VastPipeE3Command.class, VastPipeE4Command.class, VerifyCommand.class,
         CatalogCommand.class, PresetCommand.class, DemoCommand.class, CommandLine.HelpCommand.class})
 public final class RampaCli {
 
   public static final int BAD_INPUT = 2;
   public static final int INTERNAL_ERROR = 1;
+  /** rampa verify: the plan breaks a rule (the violations are printed). */
+  public static final int PLAN_INVALID = 3;
 
   public static void main(String[] args) {
     System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));

@@ -1,12 +1,7 @@
 package org.rampa.examples.cli;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -106,6 +101,14 @@ final class SimulateCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintWriter stdout = spec.commandLine().getOut();
+    if (trace != null) {
+      OptionChecks.refuseUnused(spec, "with --trace (the trace gives the arrivals, their lifetimes and its one load)",
+          "drop it, or drop --trace for the generated sweep", "--loads", "--arrivals", "--seeds", "--lifetime");
+    }
+    if (noBound && full) {
+      // harmless: --full still adds its planners; only its proven bounds are dropped
+      spec.commandLine().getErr().println("rampa: warning: --no-bound skips the offline bound, so --full adds its planners but proves no bound");
+    }
     checkSizes();
     Cluster cluster = Presets.cluster(preset);
     WorkloadSpec mix = workload == null ? WorkloadSpec.standardMix() : RampaJson.read(workload, WorkloadSpec.class);
@@ -116,7 +119,7 @@ final class SimulateCommand implements Callable<Integer> {
         noBound ? 0 : full ? -1 : OfflineBound.ROOT_ONLY);
     ArrivalTrace replayed = trace == null ? null : ArrivalTrace.read(trace, settings.workload().classes().size());
     AdmissionExperiment experiment = new AdmissionExperiment(settings);
-    prepareOutput(out, OUTPUTS);
+    OutputPaths.folder("--out", out, OUTPUTS);
     if (replayed == null) {
       stdout.printf("RAMPA admission experiment: %d GPUs on %d nodes, %d service classes, %d planners x %d loads x %d seeds"
               + " x %d arrivals (seeds %d..%d), on %d threads%n",
@@ -182,48 +185,9 @@ final class SimulateCommand implements Callable<Integer> {
     if (planners != null && (planners.isEmpty() || planners.size() > MAX_PLANNERS)) {
       throw Invalid.value("--planners", planners.size() + " planners", "must list 1 to " + MAX_PLANNERS);
     }
-  }
-
-  /**
-   * Creates the output folder and proves it writable before the run, so that a bad {@code --out}
-   * costs nothing and the results of a long run are not lost at the end.
-   */
-  static void prepareOutput(Path out, List<String> outputs) {
-    if (out.toString().isEmpty()) {
-      throw Invalid.value("--out", "\"\"", "the path is empty", "--out . for the current folder");
+    if (planners != null) {
+      OptionChecks.requireDistinct("--planners", planners);
     }
-    try {
-      Files.createDirectories(out);
-    } catch (FileAlreadyExistsException e) {
-      throw Invalid.value("--out", out, "cannot be the output folder: " + e.getFile() + " exists and is not a folder",
-          "name a new or existing folder");
-    } catch (IOException e) {
-      throw Invalid.value("--out", out, "cannot be the output folder: " + reason(e));
-    }
-    try {
-      Files.delete(Files.createTempFile(out, ".rampa-write-check", ""));
-    } catch (IOException e) {
-      throw Invalid.value("--out", out, "cannot be the output folder: it is not writable (" + reason(e) + ")");
-    }
-    for (String name : outputs) {
-      Path file = out.resolve(name);
-      if (Files.exists(file) && !(Files.isRegularFile(file) && Files.isWritable(file))) {
-        throw Invalid.value("--out", out, "cannot be the output folder: " + file + " exists and cannot be overwritten",
-            "remove it or choose another folder");
-      }
-    }
-  }
-
-  private static String reason(IOException e) {
-    if (e instanceof AccessDeniedException a) {
-      return "permission denied on " + a.getFile();
-    }
-    if (e instanceof NoSuchFileException n) {
-      return n.getFile() + " does not exist and cannot be created";
-    }
-    if (e instanceof FileSystemException f && f.getReason() != null) {
-      return f.getFile() + ": " + f.getReason();
-    }
-    return e.toString();
+    OptionChecks.requireDistinct("--loads", loads);
   }
 }

@@ -29,6 +29,11 @@ import picocli.CommandLine.Spec;
 final class TrainCommand implements Callable<Integer> {
   /** Training plays every episode on a cluster of this size: beyond it an episode takes minutes. */
   static final int MAX_GPUS = 4096;
+  /**
+   * Episodes x GPUs of one training: an episode's time grows with the cluster, and this many take
+   * about as long as {@link PolicyTrainer#MAX_EPISODES} on the default 32 GPUs (under two hours).
+   */
+  static final long MAX_GPU_EPISODES = (long) PolicyTrainer.MAX_EPISODES * 32;
 
   @Spec
   CommandSpec spec;
@@ -42,7 +47,8 @@ final class TrainCommand implements Callable<Integer> {
   int gpus;
 
   @Option(names = "--episodes", defaultValue = "2000",
-      description = "Episodes in all, in [1, " + PolicyTrainer.MAX_EPISODES + "] (rounded up to whole updates). Default: ${DEFAULT-VALUE}.")
+      description = "Episodes in all, in [1, " + PolicyTrainer.MAX_EPISODES + "] and at most " + MAX_GPU_EPISODES + " / --gpus (rounded up to whole updates;"
+          + " about 50 ms an episode on 32 GPUs). Default: ${DEFAULT-VALUE}.")
   int episodes;
 
   @Option(names = "--seed", defaultValue = "1", description = "Seed of the initial weights, the mixes and the sampling. Default: ${DEFAULT-VALUE}.")
@@ -85,12 +91,13 @@ final class TrainCommand implements Callable<Integer> {
     }
     DemandMixes.Family family = DemandMixes.Family.of(mixFamily);
     PolicyTrainer.Settings settings = settings();
+    OutputPaths.file("--out", out);
     Path folder = out.toAbsolutePath().getParent();
     String stem = out.getFileName().toString().replaceFirst("\\.json$", "");
     Path csv = folder.resolve(stem + "-curve.csv");
     Path png = folder.resolve(stem + "-curve.png");
     Path svg = folder.resolve(stem + "-curve.svg");
-    prepare(folder, List.of(out, csv, png, svg));
+    OutputPaths.replaceable("--out", out, List.of(csv, png, svg));
     CandidatePolicy policy;
     try {
       policy = CandidatePolicy.initialised(ColocationEnvironment.FEATURES, hidden.stream().mapToInt(Integer::intValue).toArray(), seed);
@@ -131,7 +138,12 @@ final class TrainCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--" + (e.getMessage().startsWith("learningRate") ? "learning-rate" : "entropy") + ": " + e.getMessage(), e);
     }
     if (episodes < 1 || episodes > PolicyTrainer.MAX_EPISODES) {
-      throw Invalid.value("--episodes", episodes, "must lie in [1, " + PolicyTrainer.MAX_EPISODES + "]", "--episodes 2000");
+      throw Invalid.value("--episodes", episodes, "must lie in [1, " + PolicyTrainer.MAX_EPISODES + "] (about 50 ms an episode on 32 GPUs)",
+          "--episodes 2000");
+    }
+    if ((long) episodes * gpus > MAX_GPU_EPISODES) {
+      throw Invalid.value("--episodes", episodes, "with --gpus " + gpus + " exceeds " + MAX_GPU_EPISODES
+          + " episodes x GPUs, about two hours of training (an episode's time grows with the cluster)", "fewer episodes or GPUs");
     }
     if (mixesPerUpdate < 1 || mixesPerUpdate > 1024) {
       throw Invalid.value("--mixes-per-update", mixesPerUpdate, "must lie in [1, 1024]", "--mixes-per-update 8");
@@ -140,20 +152,5 @@ final class TrainCommand implements Callable<Integer> {
       throw Invalid.value("--rollouts", rollouts, "must lie in [2, 64]", "--rollouts 4: several rollouts of a mix make its baseline");
     }
     return new PolicyTrainer.Settings(episodes, mixesPerUpdate, rollouts, reinforce, seed);
-  }
-
-  /** The folder exists and is writable and no output is in the way, before minutes of training. */
-  private static void prepare(Path folder, List<Path> outputs) {
-    if (!Files.isDirectory(folder)) {
-      throw Invalid.value("--out", outputs.get(0), "its folder " + folder + " does not exist", "create it first");
-    }
-    if (!Files.isWritable(folder)) {
-      throw Invalid.value("--out", outputs.get(0), "its folder " + folder + " is not writable");
-    }
-    for (Path file : outputs) {
-      if (Files.exists(file) && !(Files.isRegularFile(file) && Files.isWritable(file))) {
-        throw Invalid.value("--out", outputs.get(0), file + " exists and cannot be overwritten", "remove it or choose another file");
-      }
-    }
   }
 }

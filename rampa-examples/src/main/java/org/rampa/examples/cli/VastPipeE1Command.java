@@ -87,14 +87,19 @@ final class VastPipeE1Command implements Callable<Integer> {
       throw Invalid.value("--max-segments", maxSegments, "must lie in [" + OneGpuShareExperiment.MIN_SEGMENTS + ", " + OneGpuShareExperiment.MAX_SEGMENTS + "]",
           "every triple needs three segments");
     }
-    if (!(timeLimitSeconds > 0 && timeLimitSeconds <= 600)) {
-      throw Invalid.value("--time-limit-s", timeLimitSeconds, "must lie in (0, 600]");
+    Duration limit = OptionChecks.seconds("--time-limit-s", timeLimitSeconds, 600);
+    if (source.equals(OneGpuExperiment.SOURCE)) {
+      OptionChecks.refuseUnused(spec, "to --source " + source + " (it applies to muxserve and modelled)", "drop it, or use --source all",
+          "--slo-scale", "--max-segments");
+    } else if (!source.equals("all")) {
+      OptionChecks.refuseUnused(spec, "to --source " + source + " (it applies to parvagpu)", "drop it, or use --source all",
+          "--slo-scenario", "--exclusive-processes", "--time-limit-s");
     }
     if (exclusiveProcesses < 1 || exclusiveProcesses > ParvaGpuScenarios.MAX_PROCESSES) {
       throw Invalid.value("--exclusive-processes", exclusiveProcesses, "must lie in [1, " + ParvaGpuScenarios.MAX_PROCESSES + "]",
           "ParvaGPU's search runs at most " + ParvaGpuScenarios.MAX_PROCESSES + " processes per instance");
     }
-    OneGpuExperiment parva = new OneGpuExperiment(new PatternColocationPlanner(), Duration.ofNanos((long) (timeLimitSeconds * 1e9)),
+    OneGpuExperiment parva = new OneGpuExperiment(new PatternColocationPlanner(), limit,
         sloScenario, exclusiveProcesses);
     List<OneGpuShareExperiment> shared = new ArrayList<>();
     if (source.equals("all") || source.equals("muxserve")) {
@@ -109,7 +114,7 @@ final class VastPipeE1Command implements Callable<Integer> {
     if (mixes != null && (mixes < 1 || mixes > most)) {
       throw Invalid.value("--mixes", mixes, "must lie in [1, " + most + "]", "leave it out to run every pair and triple");
     }
-    SimulateCommand.prepareOutput(out, OUTPUTS);
+    OutputPaths.folder("--out", out, OUTPUTS);
     PrintWriter stdout = spec.commandLine().getOut();
     long steps = 0;
     List<List<String>> parvaMixes = runParva ? first(parva.mixes()) : List.of();

@@ -124,25 +124,22 @@ final class VastPipeE3Command implements Callable<Integer> {
     for (String name : ColocationPlanners.NAMES) {
       known.put(name, () -> ColocationPlanners.named(name));
     }
-    List<String> chosen = new ArrayList<>();
-    for (String p : planners == null ? mixes.defaultPlanners() : planners) {
+    List<String> chosen = planners == null ? mixes.defaultPlanners() : planners;
+    OptionChecks.requireDistinct("--planners", chosen);
+    for (String p : chosen) {
       if (!known.containsKey(p)) {
         throw Invalid.value("--planners", p, "is not a co-location planner", "use some of " + known.keySet());
       }
-      if (!chosen.contains(p)) {
-        chosen.add(p);
-      }
     }
-    if (!(timeLimitSeconds > 0 && timeLimitSeconds <= 600)) {
-      throw Invalid.value("--time-limit-s", timeLimitSeconds, "must lie in (0, 600]");
-    }
+    OptionChecks.requireDistinct("--margins", margins);
+    Duration limit = OptionChecks.seconds("--time-limit-s", timeLimitSeconds, 600);
     if (threads != null && (threads < 1 || threads > SimulateCommand.MAX_THREADS)) {
       throw Invalid.value("--threads", threads, "must lie in [1, " + SimulateCommand.MAX_THREADS + "]", "leave it out to use every core");
     }
     RobustnessExperiment.Settings settings = new RobustnessExperiment.Settings(mixes, goal, clusterGpus, firstSeed, seeds, draws, fractions, kind, chosen,
-        Duration.ofNanos((long) (timeLimitSeconds * 1e9)), threads == null ? Runtime.getRuntime().availableProcessors() : threads);
+        limit, threads == null ? Runtime.getRuntime().availableProcessors() : threads);
     RobustnessExperiment experiment = new RobustnessExperiment(settings, known);
-    SimulateCommand.prepareOutput(out, outputs(goal));
+    OutputPaths.folder("--out", out, outputs(goal));
     PrintWriter stdout = spec.commandLine().getOut();
     stdout.printf("VastPipe E3 (%s mixes, %s on %d GPUs): %d seeds (%d..%d) x %d planners x %d margins (%s), %d perturbed truths per plan, on %d threads%n",
         mixes.label(), objective, clusterGpus, seeds, firstSeed, firstSeed + seeds - 1, chosen.size(), settings.margins().size(), kind.label(), draws, settings.threads());

@@ -104,7 +104,7 @@ final class VastPipeE4Command implements Callable<Integer> {
     }
     List<String> outputs = new ArrayList<>(List.of("e4.csv", "e4-summary.csv"));
     byWorkload.keySet().forEach(w -> outputs.addAll(SharingExperiment.chartFiles(w)));
-    SimulateCommand.prepareOutput(out, outputs);
+    OutputPaths.folder("--out", out, outputs);
     stdout.printf("VastPipe E4: %d GPUs on %d nodes, loads per workload %s, planners %s on whole GPUs and, where they can, with "
             + "sharing; %d seeds x %d arrivals (seeds %d..%d)%n",
         cluster.gpus().size(), cluster.nodes().size(), byWorkload, planners, seeds, arrivals, seed, seed + seeds - 1);
@@ -150,6 +150,11 @@ final class VastPipeE4Command implements Callable<Integer> {
     }
     if (planners.isEmpty() || planners.size() > SimulateCommand.MAX_PLANNERS) {
       throw Invalid.value("--planners", planners.size() + " planners", "must list 1 to " + SimulateCommand.MAX_PLANNERS);
+    }
+    OptionChecks.requireDistinct("--planners", planners);
+    OptionChecks.requireDistinct("--workloads", workloads);
+    if (loads != null) {
+      OptionChecks.requireDistinct("--loads", loads);
     }
     if (workloads.isEmpty()) {
       throw Invalid.value("--workloads", "[]", "name at least one workload", "standard, light");

@@ -21,11 +21,21 @@ import org.rampa.json.InputFiles;
  * the summary and charts of several runs together). Lines starting with {@code #} are comments.
  */
 public final class ClusterInputs {
+  /** The most GPUs a cluster file may list in all, as for every cluster (README, input limits). */
+  public static final int MAX_GPUS = 100_000;
+  /** The highest request rate of one demand line: far beyond what a 100 000-GPU cluster serves, and a bound on the segments a plan may need. */
+  public static final double MAX_RATE = 1e6;
+  /** A demand line's SLO in milliseconds lies in [this, {@link #MAX_SLO_MS}]: below a microsecond no segment can meet it, and it would round away. */
+  public static final double MIN_SLO_MS = 1e-3;
+  /** The longest SLO in milliseconds, one hour, as for any step time. */
+  public static final double MAX_SLO_MS = 3.6e6;
+
   private ClusterInputs() {}
 
   /** A cluster file: catalog GPU types and their counts. */
   public static Cluster cluster(Path file) {
     List<GpuPool> pools = new ArrayList<>();
+    long total = 0;
     List<String[]> rows = rows(file, "gpu_type,count");
     for (int i = 0; i < rows.size(); i++) {
       String[] r = rows.get(i);
@@ -35,7 +45,11 @@ public final class ClusterInputs {
       if (!GpuCatalog.standard().ids().contains(type)) {
         throw Invalid.value(where + ": gpu_type", type, "is not a catalog GPU type", "use one of " + GpuCatalog.standard().ids());
       }
-      int count = integer(where + ": count", r[1], 1, 100_000);
+      int count = integer(where + ": count", r[1], 1, MAX_GPUS);
+      total += count;
+      if (total > MAX_GPUS) {
+        throw Invalid.value(where + ": count", count, "brings the cluster to " + total + " GPUs, more than the " + MAX_GPUS + " a cluster may have");
+      }
       pools.add(new GpuPool(GpuCatalog.standard().type(type), SharingCatalog.standard().partitioning(type), count));
     }
     if (pools.isEmpty()) {
@@ -53,8 +67,8 @@ public final class ClusterInputs {
       String[] r = rows.get(i);
       String where = file + " line " + (i + 2);
       requireColumns(where, r, 4);
-      double rate = number(where + ": rate", r[1]);
-      double slo = number(where + ": slo_ms", r[2]);
+      double rate = number(where + ": rate", r[1], Double.MIN_VALUE, MAX_RATE);
+      double slo = number(where + ": slo_ms", r[2], MIN_SLO_MS, MAX_SLO_MS);
       int batch = integer(where + ": max_batch", r[3], 1, ClusterMixes.LARGE_BATCH);
       out.add(new DemandLine(r[0].trim(), rate, Duration.ofNanos(Math.round(slo * 1e6)), batch));
     }
@@ -116,15 +130,15 @@ public final class ClusterInputs {
     }
   }
 
-  private static double number(String field, String text) {
+  private static double number(String field, String text, double min, double max) {
     try {
       double v = Double.parseDouble(text.trim());
-      if (!(v > 0) || Double.isInfinite(v)) {
+      if (!(v >= min && v <= max)) {
         throw new NumberFormatException();
       }
       return v;
     } catch (NumberFormatException e) {
-      throw Invalid.value(field, text.trim(), "must be a finite number > 0");
+      throw Invalid.value(field, text.trim(), "must be a number in " + (min == Double.MIN_VALUE ? "(0" : "[" + min) + ", " + max + "]");
     }
   }
 }

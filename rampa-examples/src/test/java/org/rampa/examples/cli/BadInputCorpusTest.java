@@ -35,12 +35,17 @@ class BadInputCorpusTest {
   @TempDir
   Path dir;
 
-  private record Case(String name, String[] args, String[] mentions) {}
+  private record Case(String name, String[] args, int code, String[] mentions) {}
 
   private final List<Case> cases = new ArrayList<>();
 
   private void bad(String name, String[] args, String... mentions) {
-    cases.add(new Case(name, args, mentions));
+    cases.add(new Case(name, args, RampaCli.BAD_INPUT, mentions));
+  }
+
+  /** A plan {@code rampa verify} must find invalid: exit 3, the violations on stdout. */
+  private void invalid(String name, String[] args, String... mentions) {
+    cases.add(new Case(name, args, RampaCli.PLAN_INVALID, mentions));
   }
 
   private static String[] args(Object... parts) {
@@ -57,13 +62,16 @@ class BadInputCorpusTest {
     vastpipeCases();
     colocateExperimentCases();
     vastpipeE4Cases();
-    assertThat(cases).hasSizeGreaterThanOrEqualTo(100);
+    int earlier = cases.size();
+    issue20Cases();
+    assertThat(cases.size() - earlier).as("cases of issue 20 (new commands and inputs)").isGreaterThanOrEqualTo(150);
     return cases.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> {
       BadInputs.Run r = assertTimeoutPreemptively(java.time.Duration.ofSeconds(10), () -> BadInputs.run(c.args()));
       assertClean(r, c.name());
-      assertThat(r.code()).as(c.name() + ": " + r.err()).isEqualTo(2);
+      assertThat(r.code()).as(c.name() + ": " + r.err() + r.out()).isEqualTo(c.code());
+      String answer = c.code() == RampaCli.PLAN_INVALID ? r.out() : r.err();
       for (String m : c.mentions()) {
-        assertThat(r.err()).as(c.name()).contains(m);
+        assertThat(answer).as(c.name()).contains(m);
       }
     }));
   }
@@ -81,6 +89,27 @@ class BadInputCorpusTest {
     assertThat(p.exitValue()).as(output).isEqualTo(2);
     assertThat(output).contains("rampa: the OR-Tools native libraries did not load")
         .contains("java.io.tmpdir = " + missing).contains("-Djava.io.tmpdir=").doesNotContain("\tat ");
+  }
+
+  /** A UTF-8 byte-order mark (Windows editors write one) is not part of the first header or key: accepted everywhere. */
+  @Test
+  void aByteOrderMarkIsAcceptedAndHarmlessOptionsOnlyWarn() throws Exception {
+    Path workload = write(dir, "bom-workload.json", "\uFEFF" + BadInputs.WORKLOAD);
+    Path trace = write(dir, "bom-trace.csv", "\uFEFF" + BadInputs.TRACE);
+    BadInputs.Run replay = BadInputs.run("simulate", "--planners", "first-fit", "--workload", workload.toString(), "--trace", trace.toString(),
+        "--out", dir.resolve("bom-out").toString());
+    assertThat(replay.code()).as(replay.err()).isZero();
+    Path problem = write(dir, "bom-problem.json", "\uFEFF" + BadInputs.problem());
+    assertThat(BadInputs.run("plan", problem.toString()).code()).isZero();
+    Path cluster = write(dir, "bom-cluster.csv", "\uFEFF" + BadInputs.CLUSTER_CSV);
+    Path demand = write(dir, "bom-demand.csv", "\uFEFF" + BadInputs.DEMAND_CSV);
+    Path file = write(dir, "bom-not-a-folder", "x");
+    BadInputs.Run csv = BadInputs.run("colocate", "--cluster-file", cluster.toString(), "--demand", demand.toString(), "--out", file.toString());
+    assertThat(csv.err()).as("both CSVs read; only --out stops the run").startsWith("rampa: --out = ");
+    BadInputs.Run warned = BadInputs.run("simulate", "--planners", "first-fit", "--loads", "4", "--arrivals", "5", "--seeds", "1", "--no-bound",
+        "--full", "--out", dir.resolve("warn-out").toString());
+    assertThat(warned.code()).as(warned.err()).isZero();
+    assertThat(warned.err()).contains("rampa: warning: --no-bound", "--full");
   }
 
   // ---- plan ----------------------------------------------------------------------------------
@@ -287,6 +316,10 @@ class BadInputCorpusTest {
     a.put("--out", dir.resolve("out"));
     for (int i = 0; i < options.length; i += 2) {
       a.put((String) options[i], options[i + 1]);
+    }
+    if (a.containsKey("--trace")) { // a trace gives the arrivals and the load: the sweep's options do not apply
+      a.remove("--loads");
+      a.remove("--arrivals");
     }
     List<Object> line = new ArrayList<>(List.of("simulate"));
     a.forEach((k, v) -> {
@@ -548,5 +581,349 @@ class BadInputCorpusTest {
         "performance-first+sharing", "whole GPUs only");
     bad("simulate: a strategy that cannot share with +sharing", args("simulate", "--out", out, "--planners", "first-fit+sharing"),
         "first-fit+sharing", "cannot share GPUs");
+  }
+
+  // ---- issue 20: output paths, modes, duplicates, limits, predict, JSON keys, policies, verify --
+
+  private void issue20Cases() throws Exception {
+    outputPathCases();
+    modeCases();
+    duplicateValueCases();
+    limitCases();
+    predictCases();
+    duplicateKeyCases();
+    policyCases();
+    verifyCases();
+  }
+
+  private static final String E2_HEADER = "cluster,regime,small_share,batch_cap,seed,services,planner,status,scale,gain_over_exclusive,bound,"
+      + "gap_to_bound,seconds,hit_time_limit,gpus_used,gpus_needed,needed_seconds,unusable_slices,idle_compute,reconfigured_gpus,layouts\n";
+
+  /** Every command checks its output path before any work, the same way (OutputPaths). */
+  private void outputPathCases() throws Exception {
+    Path file = write(dir, "out-is-a-file", "x");
+    Path e2 = write(dir, "header-only-e2.csv", E2_HEADER);
+    boolean procfs = Files.isDirectory(Path.of("/proc/self"));
+    record Folder(String command, String output, java.util.function.Function<Object, String[]> line) {}
+    List<Folder> folders = List.of(
+        new Folder("vastpipe-e1", "e1.csv", o -> args("vastpipe-e1", "--mixes", 1, "--out", o)),
+        new Folder("vastpipe-e3", "e3-plans.csv", o -> args("vastpipe-e3", "--seeds", 1, "--out", o)),
+        new Folder("vastpipe-e4", "e4.csv", o -> args("vastpipe-e4", "--seeds", 1, "--out", o)),
+        new Folder("colocate", "e2.csv", o -> args("colocate", "--cluster", "hetero", "--seeds", 1, "--out", o)),
+        new Folder("colocate --from-csv", "e2-summary.csv", o -> args("colocate", "--from-csv", e2, "--out", o)));
+    for (Folder f : folders) {
+      bad(f.command() + ": --out empty", f.line().apply(""), "--out", "empty");
+      if (procfs) {
+        bad(f.command() + ": --out uncreatable", f.line().apply("/proc/rampa/out"), "--out = /proc/rampa/out", "cannot be created");
+      }
+      Path blocked = Files.createDirectories(dir.resolve("blocked-" + f.command().replaceAll("[^a-z0-9]", "")).resolve(f.output())).getParent();
+      bad(f.command() + ": --out holds a folder named " + f.output(), f.line().apply(blocked), "--out", f.output(), "cannot be overwritten");
+    }
+    bad("colocate --from-csv: --out a file", args("colocate", "--from-csv", e2, "--out", file), "--out", "not a folder");
+
+    Path curveDir = Files.createDirectories(dir.resolve("curve-blocked.json").resolveSibling("curve-blocked-curve.csv"));
+    for (String command : List.of("train", "evaluate-policy")) {
+      bad(command + ": --out /", args(command, "--out", "/"), "--out = /", "names a folder");
+      bad(command + ": --out an existing folder", args(command, "--out", dir), "--out = " + dir, "names a folder");
+      bad(command + ": --out empty", args(command, "--out", ""), "--out", "empty");
+      if (procfs) {
+        bad(command + ": --out in procfs", args(command, "--out", "/proc/rampa.json"), "--out = /proc/rampa.json", "not writable");
+      }
+    }
+    bad("train: --out's curve CSV is a folder", args("train", "--out", dir.resolve("curve-blocked.json")), "--out", curveDir.toString(),
+        "cannot be overwritten");
+    bad("evaluate-policy: --out in a missing folder", args("evaluate-policy", "--out", dir.resolve("nowhere/e.csv")), "--out", "does not exist");
+    bad("evaluate-policy: --out under a file", args("evaluate-policy", "--out", file.resolve("e.csv")), "--out", "does not exist");
+  }
+
+  /** An option the chosen mode does not use is an error naming it. */
+  private void modeCases() throws Exception {
+    Path cluster = write(dir, "mode-cluster.csv", "gpu_type,count\nL4,4\n");
+    Path demand = write(dir, "mode-demand.csv", "model,rate,slo_ms,max_batch\nresnet50,10,50,8\n");
+    Path e2 = write(dir, "mode-e2.csv", E2_HEADER);
+    Object[][] experimentOnly = {{"--cluster", "npu"}, {"--cluster-file", cluster}, {"--demand", demand}, {"--from-csv", e2},
+        {"--batch-caps", 8}, {"--small-batch-shares", 0.5}, {"--services", "100-150"}, {"--planners", "heuristic"}, {"--seeds", 0},
+        {"--seed", 3}, {"--threads", 2}, {"--out", "/proc/x"}};
+    for (Object[] o : experimentOnly) {
+      bad("colocate: scenario mode refuses " + o[0], args("colocate", "--parvagpu-scenario", 1, o[0], o[1]), o[0] + " = ", "does not apply",
+          "--parvagpu-scenario");
+    }
+    bad("colocate: scenario mode refuses --gpus-needed", args("colocate", "--parvagpu-scenario", 1, "--gpus-needed"), "--gpus-needed",
+        "does not apply");
+    String out = dir.resolve("mode-out").toString();
+    bad("colocate: experiment mode refuses --planner", args("colocate", "--planner", "best-fit", "--out", out), "--planner = best-fit",
+        "does not apply", "--planners");
+    bad("colocate: experiment mode refuses --objective", args("colocate", "--objective", "max-profit", "--out", out), "--objective = max-profit",
+        "does not apply");
+    bad("colocate: experiment mode refuses --gpus", args("colocate", "--gpus", 0, "--out", out), "--gpus = 0", "does not apply");
+    Object[][] planning = {{"--seeds", 3}, {"--planners", "heuristic"}, {"--cluster", "hetero"}, {"--time-limit-s", 5}, {"--batch-caps", 8},
+        {"--demand", demand}};
+    for (Object[] o : planning) {
+      bad("colocate: --from-csv refuses " + o[0], args("colocate", "--from-csv", e2, o[0], o[1], "--out", out), o[0] + " = ", "--from-csv");
+    }
+    Object[][] generation = {{"--seeds", 3}, {"--services", "10-20"}, {"--batch-caps", 8}, {"--small-batch-shares", 0.5}, {"--seed", 7}};
+    for (Object[] o : generation) {
+      bad("colocate: --demand refuses " + o[0], args("colocate", "--cluster", "hetero", "--demand", demand, o[0], o[1], "--out", out),
+          o[0] + " = ", "--demand");
+    }
+    bad("colocate: --cluster-file with --cluster", args("colocate", "--cluster-file", cluster, "--cluster", "a100", "--out", out),
+        "--cluster = a100", "--cluster-file");
+    Path workload = write(dir, "mode-workload.json", BadInputs.WORKLOAD);
+    Path trace = write(dir, "mode-trace.csv", BadInputs.TRACE);
+    Object[][] sweep = {{"--loads", "4,8"}, {"--arrivals", 10}, {"--seeds", 3}, {"--lifetime", 60}};
+    for (Object[] o : sweep) {
+      bad("simulate: --trace refuses " + o[0], args("simulate", "--planners", "first-fit", "--workload", workload, "--trace", trace, o[0], o[1],
+          "--out", dir.resolve("out")), o[0] + " = ", "--trace");
+    }
+    String e1 = dir.resolve("mode-e1").toString();
+    Object[][] sources = {{"parvagpu", "--slo-scale", 5}, {"parvagpu", "--max-segments", 4}, {"muxserve", "--slo-scenario", 2},
+        {"muxserve", "--exclusive-processes", 2}, {"muxserve", "--time-limit-s", 5}, {"modelled", "--slo-scenario", 3}};
+    for (Object[] o : sources) {
+      bad("vastpipe-e1: --source " + o[0] + " refuses " + o[1], args("vastpipe-e1", "--out", e1, "--source", o[0], o[1], o[2]), o[1] + " = ",
+          "--source " + o[0]);
+    }
+  }
+
+  /** A list option names each value once: a repeat would count as a second seed or series. */
+  private void duplicateValueCases() throws Exception {
+    Path e2 = write(dir, "dup-e2.csv", E2_HEADER);
+    String out = dir.resolve("dup-out").toString();
+    bad("simulate: --planners twice", simulate("--planners", "first-fit,first-fit"), "--planners = first-fit", "twice");
+    bad("simulate: --loads twice", simulate("--loads", "4,8,4"), "--loads = 4.0", "twice");
+    bad("vastpipe-e4: --planners twice", args("vastpipe-e4", "--out", out, "--planners", "performance-first,performance-first"),
+        "--planners = performance-first", "twice");
+    bad("vastpipe-e4: --workloads twice", args("vastpipe-e4", "--out", out, "--workloads", "light,light"), "--workloads = light", "twice");
+    bad("vastpipe-e4: --loads twice", args("vastpipe-e4", "--out", out, "--loads", "16,16"), "--loads = 16.0", "twice");
+    bad("colocate: --planners twice", args("colocate", "--planners", "heuristic,heuristic", "--out", out), "--planners = heuristic", "twice");
+    bad("colocate: --cluster twice", args("colocate", "--cluster", "a100,a100", "--out", out), "--cluster = a100", "twice");
+    bad("colocate: --batch-caps twice", args("colocate", "--batch-caps", "8,8", "--out", out), "--batch-caps = 8", "twice");
+    bad("colocate: --small-batch-shares twice", args("colocate", "--small-batch-shares", "0.5,0.5", "--out", out), "--small-batch-shares = 0.5",
+        "twice");
+    bad("colocate: --from-csv twice", args("colocate", "--from-csv", e2 + "," + e2, "--out", out), "--from-csv", "twice");
+    bad("vastpipe-e3: --planners twice", args("vastpipe-e3", "--out", out, "--planners", "exact,heuristic,exact"), "--planners = exact", "twice");
+    bad("vastpipe-e3: --margins twice", args("vastpipe-e3", "--out", out, "--margins", "0,5,5"), "--margins = 5.0", "twice");
+    bad("evaluate-policy: --gpus twice", args("evaluate-policy", "--gpus", "32,32", "--out", dir.resolve("dup.csv")), "--gpus = 32", "twice");
+    for (int cap : new int[] {3, 5, 6, 12, 100}) {
+      bad("colocate: --batch-caps " + cap + " (not a power of two)", args("colocate", "--batch-caps", cap, "--out", out), "--batch-caps = " + cap,
+          "power of two");
+    }
+    bad("colocate: scenario --time-limit-s rounds to 0", args("colocate", "--parvagpu-scenario", 1, "--time-limit-s", "1e-12"),
+        "--time-limit-s = 1.0E-12", "rounds to no time");
+    bad("colocate: experiment --time-limit-s below a millisecond", args("colocate", "--time-limit-s", "1e-4", "--out", out),
+        "--time-limit-s = 1.0E-4");
+    bad("vastpipe-e1: --time-limit-s rounds to 0", args("vastpipe-e1", "--out", out, "--time-limit-s", "1e-12"), "--time-limit-s = 1.0E-12",
+        "rounds to no time");
+    bad("vastpipe-e1: --time-limit-s the smallest double", args("vastpipe-e1", "--out", out, "--time-limit-s", "4.9e-324"), "--time-limit-s");
+    bad("vastpipe-e3: --time-limit-s rounds to 0", args("vastpipe-e3", "--out", out, "--time-limit-s", "1e-9"), "--time-limit-s = 1.0E-9");
+  }
+
+  /** Documented limits of the CSV inputs and of train, enforced. */
+  private void limitCases() {
+    String out = dir.resolve("limit-out").toString();
+    StringBuilder many = new StringBuilder("gpu_type,count\n");
+    for (int i = 0; i < 11; i++) {
+      many.append(i % 2 == 0 ? "L4" : "A10").append(",100000\n");
+    }
+    cluster("1.1 million GPUs over several lines", many.toString(), "line 3", "count = 100000", "more than the 100000");
+    cluster("one line over 100 000", "gpu_type,count\nL4,100001\n", "line 2", "count = 100001");
+    cluster("count fractional", "gpu_type,count\nL4,2.5\n", "line 2", "count = 2.5");
+    cluster("count missing", "gpu_type,count\nL4,\n", "line 2", "count = ");
+    cluster("only the header", "gpu_type,count\n", "--cluster-file", "lists no GPU type");
+    cluster("a byte-order mark before a wrong header", "\uFEFFgpu,count\nL4,2\n", "must start with the header");
+    demand("rate 1e308", "resnet50,1e308,50,8", "line 2", "rate = 1e308", "1000000");
+    demand("rate 1e7", "resnet50,1e7,50,8", "line 2", "rate = 1e7");
+    demand("rate NaN", "resnet50,NaN,50,8", "line 2", "rate = NaN");
+    demand("rate Infinity", "resnet50,Infinity,50,8", "line 2", "rate = Infinity");
+    demand("slo_ms 1e-9", "resnet50,10,1e-9,8", "line 2", "slo_ms = 1e-9", "0.001");
+    demand("slo_ms zero", "resnet50,10,0,8", "line 2", "slo_ms = 0");
+    demand("slo_ms of days", "resnet50,10,1e10,8", "line 2", "slo_ms = 1e10");
+    demand("slo_ms negative", "resnet50,10,-5,8", "line 2", "slo_ms = -5");
+    demand("max_batch zero", "resnet50,10,50,0", "line 2", "max_batch = 0");
+    bad("train: --episodes ten million", args("train", "--episodes", 10_000_000, "--out", dir.resolve("p.json")), "--episodes = 10000000", "100000");
+    bad("train: --episodes just over the bound", args("train", "--episodes", 100_001, "--out", dir.resolve("p.json")), "--episodes = 100001");
+    bad("train: --episodes x --gpus beyond the budget", args("train", "--gpus", 4096, "--episodes", 2000, "--out", dir.resolve("p.json")),
+        "--episodes = 2000", "--gpus 4096", "episodes x GPUs");
+    bad("plan: a MIG layout on an L4", args("plan", doc("mig-on-l4", d -> d.set("migLayouts", BadInputs.tree(
+        "{\"node001-gpu0\": [{\"kind\": \"mig\", \"profile\": \"1g.10gb\", \"start\": 0}]}")))), "migLayouts[node001-gpu0]", "A10", "no MIG geometry");
+  }
+
+  private void cluster(String name, String content, String... mentions) {
+    Path file = write(dir, "cluster-" + name.replaceAll("[^a-zA-Z0-9]", "_") + ".csv", content);
+    bad("colocate: cluster file " + name, args("colocate", "--cluster-file", file, "--out", dir.resolve("limit-out")), mentions);
+  }
+
+  private void demand(String name, String line, String... mentions) {
+    Path file = write(dir, "demand-" + name.replaceAll("[^a-zA-Z0-9]", "_") + ".csv", "model,rate,slo_ms,max_batch\n" + line + "\n");
+    List<String> m = new ArrayList<>(List.of(mentions));
+    m.add(file.toString());
+    bad("colocate: demand file " + name, args("colocate", "--cluster", "hetero", "--demand", file, "--out", dir.resolve("limit-out")),
+        m.toArray(String[]::new));
+  }
+
+  /** Impossible or meaningless what-ifs are refused, naming the option. */
+  private void predictCases() {
+    String a100 = "A100-SXM4-80GB";
+    predict("MPS shares summing to 2", "--co-runners = 3", "sum to 2.0", "--gpu", a100, "--mps", 0.5, "--co-runners", 3);
+    predict("MPS shares summing past 1", "--co-runners = 2", "sum to", "--gpu", a100, "--mps", 0.34, "--co-runners", 2);
+    bad("predict: four llama2-13b quarters overfill the memory", args("predict", "--model", "llama2-13b", "--gpu", a100, "--mps", 0.25,
+        "--co-runners", 3), "--co-runners = 3", "more than the card's");
+    predict("7g with co-runners", "--co-runners = 3", "only 0 fit beside 7g.80gb@0", "--gpu", a100, "--mig", "7g.80gb", "--co-runners", 3);
+    predict("3g with two co-runners", "--co-runners = 2", "only 1 fit", "--gpu", a100, "--mig", "3g.40gb", "--co-runners", 2);
+    predict("1g with seven co-runners", "--co-runners = 7", "only 6 fit", "--gpu", a100, "--mig", "1g.10gb", "--co-runners", 7);
+    predict("MIG processes with co-runners", "--co-runners = 2", "only 0 fit", "--gpu", a100, "--mig", "7g.80gb", "--mps-processes", 2,
+        "--co-runners", 2);
+    predict("template vir08 with a co-runner", "--co-runners = 1", "16 cores", "--gpu", "NPU-8C-64GB", "--template", "vir08", "--co-runners", 1);
+    predict("template vir04 with two co-runners", "--co-runners = 2", "12 cores", "--gpu", "NPU-8C-64GB", "--template", "vir04", "--co-runners", 2);
+    predict("CU mask 60 with two co-runners", "--co-runners = 2", "sum to 1.5", "--gpu", "MI100", "--cu-mask", 60, "--co-runners", 2);
+    predict("CU mask 120 with a co-runner", "--co-runners = 1", "sum to 2.0", "--gpu", "MI100", "--cu-mask", 120, "--co-runners", 1);
+    predict("whole GPU with a co-runner", "--co-runners = 1", "held alone", "--gpu", a100, "--co-runners", 1);
+    predict("--mps 1.0 with a co-runner", "--co-runners = 1", "held alone", "--gpu", a100, "--mps", "1.0", "--co-runners", 1);
+    predict("--mps the smallest double", "--mps = 4.9E-324", "at least 1 %", "--gpu", a100, "--mps", "4.9e-324");
+    predict("--mps 0.001", "--mps = 0.001", "at least 1 %", "--gpu", a100, "--mps", 0.001);
+    predict("--mps 0.009", "--mps = 0.009", "active-thread percentage", "--gpu", a100, "--mps", 0.009);
+    bad("predict: bert --mps the smallest double", args("predict", "--model", "bert-base", "--gpu", a100, "--mps", "4.9e-324"), "--mps = 4.9E-324");
+    predict("resnet50 prefill", "--phase = prefill", "resnet50 is not a transformer", "--gpu", a100, "--phase", "prefill");
+    predict("resnet50 decode", "--phase = decode", "not a transformer", "--gpu", a100, "--phase", "decode", "--tokens", 64);
+    predict("--tokens for the whole model", "--tokens = 64", "prefill or decode", "--gpu", a100, "--tokens", 64);
+    predict("--mps-processes without --mig", "--mps-processes = 2", "MIG slice only", "--gpu", a100, "--mps", 0.5, "--mps-processes", 2);
+  }
+
+  private void predict(String name, String first, String second, Object... options) {
+    List<Object> line = new ArrayList<>(List.of("predict", "--model", "resnet50"));
+    line.addAll(List.of(options));
+    bad("predict: " + name, args(line.toArray()), first, second);
+  }
+
+  /** A key given twice is an error in every JSON input, not "the last one wins". */
+  private void duplicateKeyCases() {
+    String problem = BadInputs.problem().toString();
+    duplicateKey("plan: strategy twice", "plan", problem, "\"strategy\":\"greedy\"", "\"strategy\":\"exact\",\"strategy\":\"greedy\"", "strategy");
+    duplicateKey("plan: batchSize twice", "plan", problem, "\"batchSize\":4", "\"batchSize\":0,\"batchSize\":4", "batchSize");
+    duplicateKey("plan: a GPU id twice in one object", "plan", problem, "\"id\":\"node000-gpu0\"", "\"id\":\"x\",\"id\":\"node000-gpu0\"", "id");
+    duplicateKey("plan: an importance weight twice", "plan", problem, "\"T4\":2.0", "\"T4\":2.0,\"T4\":0.5", "T4");
+    String workload = BadInputs.WORKLOAD.replace("\"batch\": 8", "\"batch\": 0, \"batch\": 8");
+    bad("simulate: workload with batch twice", simulate("--workload", write(dir, "dup-workload.json", workload)), "batch", "Duplicate");
+    String graph = BadInputs.TARNAWSKI.replace("\"maxFPGAs\": 4", "\"maxFPGAs\": 4, \"maxFPGAs\": 2");
+    bad("split: tarnawski with maxFPGAs twice", args("split", "--tarnawski", write(dir, "dup-graph.json", graph), "--devices", 2), "maxFPGAs",
+        "Duplicate");
+  }
+
+  private void duplicateKey(String name, String command, String document, String find, String replace, String key) {
+    assertThat(document).as(name).contains(find);
+    Path file = write(dir, "dup-" + name.replaceAll("[^a-zA-Z0-9]", "_") + ".json", document.replaceFirst(java.util.regex.Pattern.quote(find),
+        java.util.regex.Matcher.quoteReplacement(replace)));
+    bad(name, args(command, file), key, "Duplicate");
+  }
+
+  /** evaluate-policy --policy: the weights document is checked, naming the file and field, before any work. */
+  private void policyCases() throws Exception {
+    String shipped = BadInputs.shippedPolicy();
+    policy("format twice", shipped.replaceFirst("\"format\" : ", "\"format\" : \"x\", \"format\" : "), "format", "Duplicate");
+    policy("unknown format", shipped.replace("rampa-candidate-policy/1", "rampa-candidate-policy/9"), "rampa-candidate-policy/9");
+    policy("unknown field", shipped.replaceFirst("\"hidden\"", "\"hiden\" : [1], \"hidden\""), "hiden");
+    policy("truncated", shipped.substring(0, shipped.length() / 2), "policy");
+    policy("hidden null", shipped.replaceFirst("\"hidden\" : \\[ 24, 12 \\]", "\"hidden\" : null"), "hidden");
+    policy("too few parameters", shipped.replaceFirst("\"parameters\" : \\[ [^,]+,", "\"parameters\" : ["), "parameters");
+    policy("a byte-order mark and a duplicate", "\uFEFF" + shipped.replaceFirst("\"hidden\"", "\"hidden\" : [1], \"hidden\""), "hidden",
+        "Duplicate");
+  }
+
+  private void policy(String name, String content, String... mentions) {
+    Path file = write(dir, "policy-" + name.replaceAll("[^a-zA-Z0-9]", "_") + ".json", content);
+    List<String> m = new ArrayList<>(List.of(mentions));
+    m.add("--policy");
+    m.add(file.toString());
+    bad("evaluate-policy: policy " + name, args("evaluate-policy", "--policy", file, "--mixes", 1, "--gpus", 1, "--out", dir.resolve("e.csv")),
+        m.toArray(String[]::new));
+  }
+
+  /** rampa verify: unreadable inputs exit 2; every broken rule of a readable plan exits 3 and is listed. */
+  private void verifyCases() {
+    Path problem = doc("verify-problem", d -> {});
+    BadInputs.Run planned = BadInputs.run("plan", problem.toString());
+    assertThat(planned.code()).as(planned.err()).isZero();
+    ObjectNode result = (ObjectNode) BadInputs.tree(planned.out());
+    ObjectNode plan = (ObjectNode) result.get("plan");
+    Path resultFile = write(dir, "verify-result.json", result.toString());
+    Path planFile = write(dir, "verify-plan.json", plan.toString());
+    assertThat(BadInputs.run("verify", "--problem", problem.toString(), "--plan", resultFile.toString()).code()).as("a result verifies").isZero();
+    assertThat(BadInputs.run("verify", "--problem", problem.toString(), "--plan", planFile.toString()).code()).as("a plan verifies").isZero();
+    String gpu = plan.get("stages").get(0).get("gpus").get(0).asText();
+
+    bad("verify: no --plan", args("verify", "--problem", problem), "--plan");
+    bad("verify: no --problem", args("verify", "--plan", planFile), "--problem");
+    bad("verify: plan missing", args("verify", "--problem", problem, "--plan", dir.resolve("none.json")), "none.json", "does not exist");
+    bad("verify: plan a folder", args("verify", "--problem", problem, "--plan", dir), "is a directory");
+    bad("verify: plan not JSON", args("verify", "--problem", problem, "--plan", write(dir, "plan-text.json", "stages:")), "--plan", "not valid JSON");
+    bad("verify: plan an array", args("verify", "--problem", problem, "--plan", write(dir, "plan-array.json", "[]")), "--plan", "JSON object");
+    bad("verify: result without a plan", args("verify", "--problem", problem, "--plan",
+        write(dir, "plan-infeasible.json", "{\"status\": \"INFEASIBLE\", \"plan\": null}")), "--plan", "INFEASIBLE", "no plan");
+    bad("verify: problem missing", args("verify", "--problem", dir.resolve("nope.json"), "--plan", planFile), "nope.json", "does not exist");
+    bad("verify: problem with a key twice", args("verify", "--problem", write(dir, "verify-dup.json",
+        BadInputs.problem().toString().replaceFirst("\"strategy\":", "\"strategy\":\"dp\",\"strategy\":")), "--plan", planFile), "strategy", "Duplicate");
+    planEdit("unknown field", p -> p.put("stagess", 1), 2, "$.stagess");
+    planEdit("no stages", p -> p.set("stages", JSON.arrayNode()), 2, "stages", "at least one stage");
+    planEdit("stages null", p -> p.putNull("stages"), 2, "$.stages");
+    planEdit("stage gpus a string", p -> ((ObjectNode) p.get("stages").get(0)).put("gpus", gpu), 2, "$.stages[0].gpus");
+    planEdit("period a bare number", p -> p.put("period", 0.002), 2, "$.period", "ISO-8601");
+    planEdit("placement unknown kind", p -> ((ObjectNode) p.get("stages").get(0)).set("placement", BadInputs.tree("{\"kind\": \"half\"}")), 2,
+        "$.stages[0].placement", "half");
+    planEdit("serviceId twice", null, 2, "serviceId", "Duplicate");
+
+    planEdit("for another service", p -> p.put("serviceId", "gpt"), 3, "WRONG_SERVICE", "gpt");
+    planEdit("a layer short", p -> ((ObjectNode) p.get("stages").get(0)).put("to", p.get("stages").get(0).get("to").asInt() - 1), 3, "COVERAGE");
+    planEdit("on an unknown GPU", p -> ((ArrayNode) p.get("stages").get(0).get("gpus")).set(0, JSON.textNode("node999-gpu0")), 3, "UNKNOWN_GPU",
+        "node999-gpu0");
+    planEdit("replicas of two types", p -> ((ArrayNode) p.get("stages").get(0).get("gpus")).add(gpu.equals("node000-gpu0") ? "node003-gpu0"
+        : "node000-gpu0"), 3, "MIXED_REPLICA_TYPES");
+    planEdit("reserving 1 byte", p -> ((ObjectNode) p.get("stages").get(0)).put("memoryBytes", 1), 3, "MEMORY", "reserves 1 B");
+    planEdit("claiming a period of 100 s", p -> p.put("period", "PT100S"), 3, "PREDICTION_MISMATCH", "period");
+    planEdit("claiming a throughput it lacks", p -> p.put("throughput", 1e9), 3, "PREDICTION_MISMATCH", "throughput");
+    planEdit("a MIG slice on a GPU without MIG", p -> ((ObjectNode) p.get("stages").get(0)).set("placement",
+        BadInputs.tree("{\"kind\": \"mig\", \"profile\": \"1g.10gb\", \"start\": 0}")), 3, "PLACEMENT", "no MIG geometry");
+    Path held = doc("verify-held", d -> d.set("allocations", BadInputs.tree("{\"other\": {\"serviceId\": \"other\", \"holdings\": "
+        + "[{\"gpu\": \"" + gpu + "\", \"memoryBytes\": 1000}]}}")));
+    invalid("verify: a GPU someone holds", args("verify", "--problem", held, "--plan", planFile), "RESOURCE_CONFLICT", gpu);
+    Path fast = doc("verify-fast", d -> at(d, "request.slo").put("requiredThroughput", 1e6));
+    invalid("verify: below the required throughput", args("verify", "--problem", fast, "--plan", planFile), "THROUGHPUT", "required");
+    Path tight = doc("verify-tight", d -> at(d, "request.slo").put("latencyBound", "PT0.000001S"));
+    invalid("verify: over the latency bound", args("verify", "--problem", tight, "--plan", planFile), "LATENCY", "bound");
+    Path oneStage = doc("verify-max-stages", d -> at(d, "request").put("maxStages", 1));
+    ObjectNode split = plan.deepCopy();
+    ObjectNode second = ((ObjectNode) split.get("stages").get(0)).deepCopy();
+    int layers = second.get("to").asInt();
+    ((ObjectNode) split.get("stages").get(0)).put("to", layers / 2);
+    second.put("from", layers / 2);
+    ((ArrayNode) split.get("stages")).add(second);
+    invalid("verify: more stages than maxStages", args("verify", "--problem", oneStage, "--plan", write(dir, "verify-split.json", split.toString())),
+        "TOO_MANY_STAGES", "maxStages 1");
+  }
+
+  /** A copy of the verify plan changed by {@code change} (null: its serviceId written twice), checked with {@code code}. */
+  private void planEdit(String name, Consumer<ObjectNode> change, int code, String... mentions) {
+    Path problem = dir.resolve("verify-problem.json");
+    ObjectNode plan = (ObjectNode) BadInputs.tree(Files.exists(dir.resolve("verify-plan.json")) ? read(dir.resolve("verify-plan.json")) : "{}");
+    String text;
+    if (change == null) {
+      text = plan.toString().replaceFirst("\"serviceId\":", "\"serviceId\":\"x\",\"serviceId\":");
+    } else {
+      change.accept(plan);
+      text = plan.toString();
+    }
+    Path file = write(dir, "verify-" + name.replaceAll("[^a-zA-Z0-9]", "_") + ".json", text);
+    String[] line = args("verify", "--problem", problem, "--plan", file);
+    if (code == RampaCli.PLAN_INVALID) {
+      invalid("verify: a plan " + name, line, mentions);
+    } else {
+      bad("verify: a plan " + name, line, mentions);
+    }
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 }

@@ -20,10 +20,11 @@ import org.rampa.testing.Property;
 
 /**
  * The generated half of the bad-input suite: valid documents of every kind the command line reads
- * (problem, workload, trace, PipeDream profile, Tarnawski graph), mutated at random places from a
+ * (problem, workload, trace, PipeDream profile, Tarnawski graph, demand and cluster CSV, policy
+ * weights, problem with placements and MIG layouts, a plan to verify), mutated at random places from a
  * seed (JSON: one to three fields dropped, set to null, to another type or to an extreme number;
- * text: a line cut, repeated or given a bad token), must get a clean answer: exit 0 or 2, never an internal error or
- * a stack trace.
+ * text: a line cut, repeated or given a bad token), must get a clean answer: exit 0, 2 or (verify) 3, never an
+ * internal error or a stack trace.
  */
 class BadInputMutationTest {
 
@@ -44,9 +45,28 @@ class BadInputMutationTest {
 
   @Test
   void mutatedDocumentsGetACleanAnswer() {
-    Property.forSeeds("a mutated input document gets exit 0 or 2 and no stack trace", 250, seed -> {
+    // the experiment commands' inputs are read and checked before their --out, which is a file here: a valid mutation ends there, unplanned
+    Path notAFolder = write(dir, "not-a-folder", "x");
+    Path problemFile = write(dir, "verify-problem.json", BadInputs.problem().toString());
+    BadInputs.Run planned = BadInputs.run("plan", problemFile.toString());
+    JsonNode plan = BadInputs.tree(planned.out()).get("plan");
+    BadInputs.Run valid = BadInputs.run("colocate", "--cluster-file", write(dir, "cluster.csv", BadInputs.CLUSTER_CSV).toString(), "--demand",
+        write(dir, "demand.csv", BadInputs.DEMAND_CSV).toString(), "--out", notAFolder.toString());
+    org.assertj.core.api.Assertions.assertThat(valid.err()).as("the unmutated CSV inputs pass, and only --out stops the run").contains("--out = ");
+    org.assertj.core.api.Assertions.assertThat(BadInputs.run("plan", write(dir, "shared.json", BadInputs.sharedProblem().toString()).toString()).code())
+        .as("the unmutated shared problem plans").isZero();
+    Property.forSeeds("a mutated input document gets exit 0, 2 or (verify) 3 and no stack trace", 400, seed -> {
       SplittableRandom random = new SplittableRandom(seed);
-      String[] args = switch ((int) (seed % 5)) {
+      String[] args = switch ((int) (seed % 10)) {
+        case 5 -> new String[] {"colocate", "--cluster-file", write(dir, "cluster.csv", BadInputs.CLUSTER_CSV).toString(), "--demand",
+            write(dir, "demand.csv", mutateLines(BadInputs.DEMAND_CSV, ",", random)).toString(), "--out", notAFolder.toString()};
+        case 6 -> new String[] {"colocate", "--cluster-file", write(dir, "cluster.csv", mutateLines(BadInputs.CLUSTER_CSV, ",", random)).toString(),
+            "--demand", write(dir, "demand.csv", BadInputs.DEMAND_CSV).toString(), "--out", notAFolder.toString()};
+        case 7 -> new String[] {"evaluate-policy", "--policy",
+            write(dir, "policy.json", mutate(BadInputs.tree(BadInputs.shippedPolicy()), random).toString()).toString(), "--out", dir.toString()};
+        case 8 -> new String[] {"plan", write(dir, "shared.json", mutate(BadInputs.sharedProblem(), random).toString()).toString()};
+        case 9 -> new String[] {"verify", "--problem", problemFile.toString(), "--plan",
+            write(dir, "plan.json", mutate(plan.deepCopy(), random).toString()).toString()};
         case 0 -> {
           ObjectNode problem = BadInputs.problem();
           yield new String[] {"plan", write(dir, "problem.json", mutate(problem, random).toString()).toString()};
@@ -64,8 +84,10 @@ class BadInputMutationTest {
   }
 
   private String[] simulate(Object... more) {
-    List<String> a = new ArrayList<>(List.of("simulate", "--planners", "first-fit", "--loads", "4", "--arrivals", "5",
-        "--out", dir.resolve("out").toString()));
+    List<String> a = new ArrayList<>(List.of("simulate", "--planners", "first-fit", "--out", dir.resolve("out").toString()));
+    if (!List.of(more).contains("--trace")) { // a trace gives the arrivals and the load itself
+      a.addAll(List.of("--loads", "4", "--arrivals", "5"));
+    }
     for (Object o : more) {
       a.add(o.toString());
     }

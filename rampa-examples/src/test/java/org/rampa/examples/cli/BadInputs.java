@@ -34,11 +34,11 @@ final class BadInputs {
   }
 
   /**
-   * Exit 0 or 2, never 1; a refusal is a message (ours start "rampa: ", picocli's usage errors
-   * name the option) without a stack trace or a Java exception's name.
+   * Exit 0, 2 or (rampa verify's invalid plan) 3, never 1; a refusal is a message (ours start
+   * "rampa: ", picocli's usage errors name the option) without a stack trace or a Java exception's name.
    */
   static void assertClean(Run r, String what) {
-    assertThat(r.code()).as(what + "\n" + r.err()).isIn(0, 2);
+    assertThat(r.code()).as(what + "\n" + r.err()).isIn(0, 2, RampaCli.PLAN_INVALID);
     assertThat(r.err()).as(what).doesNotContain("\tat ").doesNotContain("internal error").doesNotContain("Exception")
         .doesNotContain("CoercionConfig");
     if (r.code() == 2) {
@@ -54,6 +54,38 @@ final class BadInputs {
         .request(request).strategy("greedy").putImportanceByType("T4", 2.0).build());
     return (ObjectNode) tree(json);
   }
+
+  /**
+   * A cluster whose ledger has a MIG layout with a held instance and two MPS holdings on one GPU,
+   * and a BERT service to place on the rest: a problem document with placements.
+   */
+  static ObjectNode sharedProblem() {
+    long gib = 1L << 30;
+    org.rampa.domain.Cluster cluster = ClusterPresets.of(java.util.Map.of("A100-SXM4-80GB", 1), 4, ClusterPresets.NETWORK_100G);
+    ServiceRequest request = ServiceRequest.builder().id("bert").model(ModelCatalog.prefill("bert-large", 384))
+        .slo(Slo.of(10, Duration.ofMillis(200), 4)).build();
+    var first = new org.rampa.domain.share.MigSlice("3g.40gb", 0);
+    var second = new org.rampa.domain.share.MigSlice("3g.40gb", 4);
+    return (ObjectNode) tree(RampaJson.write(ProblemDocument.builder().cluster(cluster).request(request)
+        .putMigLayouts("node000-gpu0", java.util.List.of(first, second))
+        .putAllocations("cnn", org.rampa.domain.Allocation.of("cnn", java.util.List.of(org.rampa.domain.Holding.of("node000-gpu0", second, 2 * gib))))
+        .putAllocations("a", org.rampa.domain.Allocation.of("a", java.util.List.of(
+            org.rampa.domain.Holding.of("node000-gpu1", new org.rampa.domain.share.MpsShare(0.5, 4 * gib), 4 * gib))))
+        .build()));
+  }
+
+  /** The learned policy shipped in rampa-heuristics, as text: a valid --policy document. */
+  static String shippedPolicy() {
+    try (var in = org.rampa.heuristics.learned.LearnedColocationPlanner.class.getResourceAsStream("learned-policy.json")) {
+      return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    } catch (java.io.IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  static final String CLUSTER_CSV = "gpu_type,count\n# two kinds\nL4,2\nA10,2\n";
+
+  static final String DEMAND_CSV = "model,rate,slo_ms,max_batch\nresnet50,40,50,8\nbert-base,20,80,2\n";
 
   static final String WORKLOAD = """
       {"classes": [

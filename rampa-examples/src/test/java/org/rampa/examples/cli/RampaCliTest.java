@@ -41,7 +41,7 @@ class RampaCliTest {
 
   @Test
   void everyCommandHasHelp() {
-    for (String command : new String[] {"plan", "split", "simulate", "train", "evaluate-policy", "catalog", "preset", "demo"}) {
+    for (String command : new String[] {"plan", "split", "simulate", "train", "evaluate-policy", "verify", "catalog", "preset", "demo"}) {
       Run r = run(command, "--help");
       assertThat(r.code()).as(command).isZero();
       assertThat(r.out()).as(command).contains("Usage: rampa " + command);

@@ -1,7 +1,6 @@
 package org.rampa.heuristics.profiles;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,6 +13,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.rampa.domain.Invalid;
 import org.rampa.json.InputFiles;
+import org.rampa.json.RampaJson;
 import org.rampa.perf.TransferMode;
 import org.rampa.split.LayerCostTable;
 import org.rampa.split.SplitProblem;
@@ -70,7 +70,8 @@ public record TarnawskiLayerGraph(
   public static TarnawskiLayerGraph parse(String name, InputStream json) {
     JsonNode root;
     try {
-      root = new ObjectMapper().readTree(json);
+      // RAMPA's mapper: a key given twice is an error there, as in every JSON input
+      root = RampaJson.mapper().readTree(json);
     } catch (IOException e) {
       throw Invalid.value(name, "(unparsable)", "is not valid JSON: " + e.getMessage());
     }

@@ -97,8 +97,7 @@ final class GreedyStrategy implements PlacementStrategy {
     GreedyOptions options = GreedyOptions.of(problem.options());
     PlacementContext c = new PlacementContext(problem);
     boolean sharing = options.sharing().enabled();
-    // the necessary conditions count whole free GPUs only: with sharing they prove nothing
-    String obvious = sharing ? "" : Infeasibility.obviousReason(c);
+    String obvious = Infeasibility.obviousReason(c, options.sharing());
     if (!obvious.isEmpty()) {
       return Results.infeasible(NAME, obvious, budget, Map.of("candidatesEvaluated", 0.0));
     }

@@ -1,6 +1,7 @@
 package org.rampa.heuristics.strategy;
 
 import org.rampa.strategy.NecessaryConditions;
+import org.rampa.strategy.SharingOptions;
 
 /**
  * Human-readable reasons why no plan exists: the first failing {@link NecessaryConditions} (the
@@ -10,9 +11,14 @@ import org.rampa.strategy.NecessaryConditions;
 final class Infeasibility {
   private Infeasibility() {}
 
-  /** The first necessary condition that fails, or empty when all hold. */
+  /** The first necessary condition that fails on whole free GPUs, or empty when all hold. */
   static String obviousReason(PlacementContext c) {
     return NecessaryConditions.firstFailure(c.problem).orElse("");
+  }
+
+  /** The first necessary condition that applies with {@code sharing} and fails, or empty (NecessaryConditions decides which apply). */
+  static String obviousReason(PlacementContext c, SharingOptions sharing) {
+    return NecessaryConditions.firstFailure(c.problem, sharing).orElse("");
   }
 
   /** What a search that found nothing tried, and the last rejection it saw. */
