@@ -1,6 +1,5 @@
 package org.rampa.heuristics.importance;
 
-import com.google.common.base.Suppliers;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -38,7 +37,7 @@ final class ForecastShareCosts implements GpuCosts {
     this.importance = importance;
     this.demand = demand;
     this.mpsLevels = List.copyOf(mpsLevels);
-    this.menu = Suppliers.memoize(() -> new ShareCost(1.0, demand.apply(this.mpsLevels), this.mpsLevels))::get;
+    this.menu = Memoized.of(() -> new ShareCost(1.0, demand.apply(this.mpsLevels), this.mpsLevels));
   }
 
   @Override
