@@ -12,7 +12,7 @@ import org.rampa.importance.ShareCost;
 import org.rampa.strategy.SharingOptions;
 
 /**
- * A forecast-driven model's costs extended to partial GPUs (SHARING.md section 4): holding a part
+ * A forecast-driven model's costs extended to partial GPUs (docs/SHARING.md section 4): holding a part
  * of a GPU costs its importance × (share equivalent + the free capacity the part strands for the
  * forecast's demand, {@link ShareCost#fragmentation}), over a menu with the decision's MPS levels
  * ({@link #forMpsLevels}; the default levels until a menu asks for others). The fragmentation term

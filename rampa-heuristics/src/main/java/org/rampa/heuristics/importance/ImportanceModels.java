@@ -8,7 +8,7 @@ import org.rampa.importance.StaticImportance;
 import org.rampa.perf.PerformanceModel;
 
 /**
- * The importance models of SPEC section 4 beyond {@link StaticImportance}: capability, scarcity ×
+ * The importance models of docs/SPEC.md section 4 beyond {@link StaticImportance}: capability, scarcity ×
  * future demand, marginal acceptance loss, topology/fragmentation, and weighted combinations.
  * Every model's costs are finite and ≥ 0; each factory documents its unit. All models are
  * thread-safe; forecast-driven ones read their forecast through a {@link Supplier} at every
