@@ -30,6 +30,8 @@ import org.rampa.strategy.StrategyOptions;
  *     .timeLimit(Duration.ofSeconds(2))
  *     .place(request);
  * }</pre>
+ *
+ * @since 0.1.0
  */
 public final class Rampa {
   private Rampa() {}

@@ -30,6 +30,8 @@ import org.rampa.domain.share.ShareViolation;
  * {@link #allocate} and {@link #release} return new states; a refused allocation throws, names the
  * GPU and the rule, and leaves nothing changed. {@link #version()} counts the changes, for
  * optimistic concurrency ({@link ClusterStateHolder}).
+ *
+ * @since 0.1.0
  */
 @Value.Immutable
 @JsonSerialize(as = ImmutableClusterState.class)

@@ -15,6 +15,8 @@ import org.rampa.domain.Plan;
 /**
  * What a strategy answers: a status, the plan when there is one, a reason when there is not, how
  * long it took, and strategy-specific statistics (nodes explored, labels kept, ...).
+ *
+ * @since 0.1.0
  */
 @Value.Immutable
 @JsonSerialize(as = ImmutablePlacementResult.class)

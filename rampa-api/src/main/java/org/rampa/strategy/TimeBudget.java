@@ -9,6 +9,8 @@ import java.util.function.LongSupplier;
  * {@link PlacementProblem#ticker()}, so that the limit covers the whole call (checks, model
  * building, warm start, solving) and tests can drive it with a fake ticker. Strategies read the
  * time here, never {@code System.nanoTime()}.
+ *
+ * @since 0.1.0
  */
 public final class TimeBudget {
 

@@ -23,6 +23,8 @@ import java.util.Optional;
  * file-system exception. So the load is confirmed with one cheap native call, and a failure is
  * reported with its cause and the fix, on every use. Public so every MPSolver user of the JVM (the
  * examples' offline admission bound too) shares the one load.
+ *
+ * @since 0.1.0
  */
 public final class OrToolsNatives {
   private OrToolsNatives() {}

@@ -18,6 +18,8 @@ import org.rampa.perf.PerformanceModel;
  * (scarcity, marginal acceptance loss) add, times the same importance, the free capacity the part
  * strands for the forecast's demand ({@link org.rampa.importance.ShareCost}); see
  * {@link org.rampa.importance.GpuCosts#of(org.rampa.domain.ClusterState, String, org.rampa.domain.share.Placement)}.
+ *
+ * @since 0.1.0
  */
 public final class ImportanceModels {
   /** The most forecast draws {@link #marginalAcceptanceLoss(Supplier, Placeability, int, long)} accepts. */
