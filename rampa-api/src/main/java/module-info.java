@@ -8,8 +8,6 @@ module org.rampa.api {
   // RampaJson.mapper() hands out an ObjectMapper, and the domain types carry Jackson annotations
   requires transitive com.fasterxml.jackson.databind;
   requires com.fasterxml.jackson.datatype.jdk8;
-  // PlacementProblem and TimeBudget take Guava's Ticker, the injectable time source of every strategy
-  requires transitive com.google.common;
   requires com.fasterxml.jackson.datatype.jsr310;
   // @Value.Immutable and friends are needed to compile, not to run
   requires static org.immutables.value.annotations;

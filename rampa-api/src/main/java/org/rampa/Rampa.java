@@ -33,6 +33,8 @@ import org.rampa.verify.Verification;
  *     .timeLimit(Duration.ofSeconds(2))
  *     .place(request);
  * }</pre>
+ *
+ * @since 0.1.0
  */
 public final class Rampa {
   private Rampa() {}

@@ -1,6 +1,6 @@
 package org.rampa.colocation;
 
-/** What a co-location plan optimises (SHARING.md section 5). */
+/** What a co-location plan optimises (docs/SHARING.md section 5). */
 public enum ColocationObjective {
   /** Serve every service's rate (scale 1) on as few GPUs as possible. */
   MIN_GPUS,

@@ -10,7 +10,7 @@ import org.rampa.perf.share.InterferenceModel;
 import org.rampa.perf.share.ShareTimeModel;
 
 /**
- * The cluster co-location problem (SHARING.md section 5): a demand mix, a cluster of GPU pools, how
+ * The cluster co-location problem (docs/SHARING.md section 5): a demand mix, a cluster of GPU pools, how
  * long a batch takes on a part of a GPU ({@link ShareTimeModel}) and how co-runners slow each other
  * ({@link InterferenceModel}), the SLO rule, the MPS admission rule, and what to optimise.
  */

@@ -29,7 +29,7 @@ import org.rampa.perf.share.MeasuredShareTable;
  * every count its tables measure: its README limits the search to 3 "to consider out-of-memory
  * issues", but its own published deployments run 4 (scenario 5) and 5 (scenarios 3 to 6), so a
  * scenario searches what ParvaGPU deployed ({@link ParvaGpuDeployments}). Memory: ParvaGPU's tables list only configurations that ran, so a process reserves only
- * the MPS context (an assumption, SHARING.md section 1); the models enter by name only.
+ * the MPS context (an assumption, docs/SHARING.md section 1); the models enter by name only.
  */
 public final class ParvaGpuScenarios {
   private ParvaGpuScenarios() {}

@@ -6,7 +6,7 @@ import org.rampa.domain.Invalid;
 import org.rampa.domain.Model;
 
 /**
- * One way to split a service's model into a pipeline of contiguous stages (SHARING.md section 5:
+ * One way to split a service's model into a pipeline of contiguous stages (docs/SHARING.md section 5:
  * "a model may be split into stages and its stages placed on shares"): {@code cuts} are the layer
  * indexes where a new stage starts, strictly increasing inside (0, layers), so k cuts make k + 1
  * stages: [0, c1), [c1, c2) … [ck, layers).

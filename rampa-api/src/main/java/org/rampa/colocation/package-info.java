@@ -1,5 +1,5 @@
 /**
- * Cluster co-location (SHARING.md section 5, the VastPipe problem): a demand mix of services and
+ * Cluster co-location (docs/SHARING.md section 5, the VastPipe problem): a demand mix of services and
  * pools of GPUs, per-GPU configurations of segments on whole GPUs, MPS shares and MIG instances,
  * their throughput with interference for exactly their co-runners, and the one
  * {@link org.rampa.colocation.ColocationVerifier} every co-location plan passes. The planners live

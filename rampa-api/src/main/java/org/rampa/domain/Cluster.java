@@ -15,6 +15,8 @@ import org.immutables.value.Value;
  *
  * <p>GPUs refer to their type by name and to their node by id, so a cluster document lists each
  * type once. Construction checks every reference and every id for uniqueness.
+ *
+ * @since 0.1.0
  */
 @Value.Immutable
 @JsonSerialize(as = ImmutableCluster.class)

@@ -22,7 +22,7 @@ import org.rampa.domain.share.ShareViolation;
  * plus the MIG layout configured on each GPU that has one.
  *
  * <p>Several services may hold one GPU. Each GPU is in one {@link GpuMode}, and the holdings on it
- * obey the rules of SHARING.md section 1 (checked by {@code GpuRules}): a whole holding alone;
+ * obey the rules of docs/SHARING.md section 1 (checked by {@code GpuRules}): a whole holding alone;
  * MPS shares and CU masks whose compute sums to at most {@code 1 + mpsOvercommit()}, within the
  * client limit and, with one context per process, the card's memory; MIG holdings on free
  * instances of the configured layout, each within its instance's memory; NPU templates within the
@@ -30,6 +30,8 @@ import org.rampa.domain.share.ShareViolation;
  * {@link #allocate} and {@link #release} return new states; a refused allocation throws, names the
  * GPU and the rule, and leaves nothing changed. {@link #version()} counts the changes, for
  * optimistic concurrency ({@link ClusterStateHolder}).
+ *
+ * @since 0.1.0
  */
 @Value.Immutable
 @JsonSerialize(as = ImmutableClusterState.class)
@@ -120,7 +122,7 @@ public abstract class ClusterState {
 
   /**
    * The GPUs in MPS mode that several services share, with those services: each is one fault
-   * domain (SHARING.md section 1: one client's fatal error stops the MPS server and all of them).
+   * domain (docs/SHARING.md section 1: one client's fatal error stops the MPS server and all of them).
    */
   public final Map<String, List<String>> mpsFaultDomains() {
     Map<String, List<String>> out = new LinkedHashMap<>();

@@ -8,6 +8,8 @@ import org.rampa.verify.InterferenceGuard;
  * The thread-safe current {@link ClusterState}. Planners read a snapshot, plan against it, and
  * commit with the snapshot's version: a commit made against an outdated version is refused (the
  * caller re-plans), so two planners can never book the same GPU twice and no plan is applied twice.
+ *
+ * @since 0.1.0
  */
 public final class ClusterStateHolder {
 

@@ -1,7 +1,7 @@
 package org.rampa.domain;
 
 /**
- * How one GPU is used (SHARING.md section 1). A GPU's mode follows from its holdings and its
+ * How one GPU is used (docs/SHARING.md section 1). A GPU's mode follows from its holdings and its
  * configured MIG layout; it changes only while nobody holds any part of the GPU.
  */
 public enum GpuMode {

@@ -19,7 +19,7 @@ import org.rampa.domain.share.TemplatePartition;
 import org.rampa.domain.share.Whole;
 
 /**
- * The ledger's rules for the holdings on one GPU (SHARING.md section 1), as a pure function, so
+ * The ledger's rules for the holdings on one GPU (docs/SHARING.md section 1), as a pure function, so
  * that an allocation, a document read back and the verifier all judge a GPU the same way: every
  * placement exists on the type and its holding fits its memory; one mode per GPU (a whole holding
  * alone, contended shares, instances of the configured MIG layout, or NPU templates); MIG

@@ -6,7 +6,11 @@ import java.time.Duration;
 import java.util.Optional;
 import org.immutables.value.Value;
 
-/** A service to place: its model, its SLO and the most pipeline stages it may be cut into. */
+/**
+ * A service to place: its model, its SLO and the most pipeline stages it may be cut into.
+ *
+ * @since 0.1.0
+ */
 @Value.Immutable
 @JsonSerialize(as = ImmutableServiceRequest.class)
 @JsonDeserialize(as = ImmutableServiceRequest.class)

@@ -9,7 +9,7 @@ import org.rampa.domain.share.Whole;
 
 /**
  * The importance of every GPU at one moment: the cost of holding the whole GPU. Holding a part of
- * it costs its share equivalent times as much (SHARING.md section 4); a model that forecasts
+ * it costs its share equivalent times as much (docs/SHARING.md section 4); a model that forecasts
  * demand may add the fragmentation of legal placements ({@link ShareCost}) through
  * {@link #of(ClusterState, String, Placement)}. Costs are finite and never negative.
  */

@@ -15,7 +15,7 @@ import org.rampa.domain.share.Placement;
 import org.rampa.strategy.SharingOptions;
 
 /**
- * The cost of taking a placement on a GPU (SHARING.md section 4):
+ * The cost of taking a placement on a GPU (docs/SHARING.md section 4):
  * {@code importance(gpu) × shareEquivalent + λ × fragmentation}.
  *
  * <p><b>Fragmentation</b> (FGD-style, Weng et al., ATC 2023) is the free capacity of the GPU, in

@@ -17,13 +17,13 @@ import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.Stage;
 
 /**
- * The performance model of SPEC section 3: per-layer roofline (or measured profile), stage times,
+ * The performance model of docs/SPEC.md section 3: per-layer roofline (or measured profile), stage times,
  * transfers, period, throughput, latency and stage memory. Stateless and thread-safe.
  *
  * <p>A stage with {@code r} data-parallel replicas is busy {@code T_k / r} per batch (replicas take
  * batches in turn) while one request still spends the full {@code T_k} in it, so replicas raise
  * throughput but not latency. A stage on a part of its GPU (an MPS share, a MIG slice ...) takes
- * the time the share-time tiers give its {@link DeviceKind} (SHARING.md section 2), before any
+ * the time the share-time tiers give its {@link DeviceKind} (docs/SHARING.md section 2), before any
  * interference from co-runners, which depends on the ledger and is the admission guard's business.
  */
 public final class PerformanceModel {
@@ -36,7 +36,7 @@ public final class PerformanceModel {
     this.transferMode = Objects.requireNonNull(transferMode, "transferMode");
   }
 
-  /** Overlapped transfers, as SPEC section 3. */
+  /** Overlapped transfers, as docs/SPEC.md section 3. */
   public static PerformanceModel defaults() {
     return DEFAULT;
   }
@@ -130,7 +130,7 @@ public final class PerformanceModel {
 
   /**
    * As {@link #estimate(ServiceRequest, List, Cluster)} with stage {@code k}'s time multiplied by
-   * {@code slowdowns.get(k)} (α ≥ 1 from its co-runners, SHARING.md section 3).
+   * {@code slowdowns.get(k)} (α ≥ 1 from its co-runners, docs/SHARING.md section 3).
    */
   public PlanEstimate estimate(ServiceRequest request, List<StageAssignment> stages, Cluster cluster, List<Double> slowdowns) {
     if (slowdowns != null && slowdowns.size() != stages.size()) {

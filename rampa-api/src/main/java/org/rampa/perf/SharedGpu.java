@@ -8,7 +8,7 @@ import org.rampa.domain.share.Whole;
 
 /**
  * A part of one GPU of {@code type} (an MPS share, a MIG slice, a CU mask, a partition template),
- * whose partitioning is {@code gpu}. Stage times on it come from the share-time tiers (SHARING.md
+ * whose partitioning is {@code gpu}. Stage times on it come from the share-time tiers (docs/SHARING.md
  * section 2), never from the whole-GPU time divided by a share.
  */
 public record SharedGpu(GpuType type, GpuPartitioning gpu, Placement placement) implements DeviceKind {

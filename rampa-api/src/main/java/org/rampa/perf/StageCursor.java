@@ -17,7 +17,7 @@ import org.rampa.perf.share.SharedStage;
  * per-request state (a KV cache) add up over the stage's layers, while of the transient working
  * sets only the largest counts, as the layers run one after another. The time of a stage on a
  * whole GPU is the sum of its layers' times, accumulated as layers are added; on a
- * {@link SharedGpu} it is the share-time tiers' answer for the whole stage (SHARING.md section 2),
+ * {@link SharedGpu} it is the share-time tiers' answer for the whole stage (docs/SHARING.md section 2),
  * asked when the time is read: measured tables answer whole stages, not sums of layers.
  *
  * <p>Mutable and confined to one thread.

@@ -5,7 +5,7 @@ public enum TransferMode {
   /** Transfers are free (an upper bound on what the links allow; useful for pure splitting). */
   NONE,
   /**
-   * Transfers of one batch overlap compute of the next (the default, as SPEC section 3): the period
+   * Transfers of one batch overlap compute of the next (the default, as docs/SPEC.md section 3): the period
    * is the slowest of all stage times and all transfer times.
    */
   OVERLAPPED,

@@ -1,5 +1,5 @@
 /**
- * The performance model of SPEC section 3: layer, stage and transfer times, period, throughput,
+ * The performance model of docs/SPEC.md section 3: layer, stage and transfer times, period, throughput,
  * latency and stage memory of a placement. It predicts; it neither searches nor judges a plan (that
  * is {@code org.rampa.verify}).
  */

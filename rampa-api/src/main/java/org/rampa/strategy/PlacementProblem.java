@@ -1,7 +1,7 @@
 package org.rampa.strategy;
 
-import com.google.common.base.Ticker;
 import java.util.Objects;
+import java.util.function.LongSupplier;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Invalid;
 import org.rampa.domain.ServiceRequest;
@@ -13,7 +13,11 @@ import org.rampa.perf.share.InterferenceModel;
 /**
  * One placement decision: put {@code request} on the free resources of {@code state} at the least
  * cost under {@code importance}, predicting with {@code performance}, within {@code options}' time
- * limit as measured by {@code ticker} (the system's, unless a test injects another).
+ * limit as measured by {@code ticker}, a nanosecond clock read like {@link System#nanoTime()} (the
+ * system's, unless a test injects another). A {@link LongSupplier} keeps the API free of any
+ * library's clock type.
+ *
+ * @since 0.1.0
  */
 public record PlacementProblem(
     ServiceRequest request,
@@ -21,7 +25,7 @@ public record PlacementProblem(
     ImportanceModel importance,
     PerformanceModel performance,
     StrategyOptions options,
-    Ticker ticker) {
+    LongSupplier ticker) {
 
   /** Checks that the performance model follows the options' transfer mode. */
   public PlacementProblem {
@@ -46,10 +50,10 @@ public record PlacementProblem(
     }
   }
 
-  /** A problem timed by the system ticker. */
+  /** A problem timed by {@link System#nanoTime()}. */
   public PlacementProblem(ServiceRequest request, ClusterState state, ImportanceModel importance, PerformanceModel performance,
       StrategyOptions options) {
-    this(request, state, importance, performance, options, Ticker.systemTicker());
+    this(request, state, importance, performance, options, System::nanoTime);
   }
 
   /**
@@ -61,8 +65,8 @@ public record PlacementProblem(
     return InterferenceModel.defaults();
   }
 
-  /** The same problem timed by {@code newTicker}. */
-  public PlacementProblem withTicker(Ticker newTicker) {
+  /** The same problem timed by {@code newTicker}, a nanosecond clock like {@link System#nanoTime()}. */
+  public PlacementProblem withTicker(LongSupplier newTicker) {
     return new PlacementProblem(request, state, importance, performance, options, newTicker);
   }
 

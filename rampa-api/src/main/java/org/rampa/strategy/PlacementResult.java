@@ -15,6 +15,8 @@ import org.rampa.domain.Plan;
 /**
  * What a strategy answers: a status, the plan when there is one, a reason when there is not, how
  * long it took, and strategy-specific statistics (nodes explored, labels kept, ...).
+ *
+ * @since 0.1.0
  */
 @Value.Immutable
 @JsonSerialize(as = ImmutablePlacementResult.class)
@@ -49,7 +51,7 @@ public abstract class PlacementResult {
   public abstract Map<String, Double> statistics();
 
   /**
-   * The fault domains the plan joins (SHARING.md section 1): for each MPS GPU the plan shares, the
+   * The fault domains the plan joins (docs/SHARING.md section 1): for each MPS GPU the plan shares, the
    * services on it once the plan is allocated, incumbents first and this service last. One
    * client's fatal error stops the MPS server and so every service listed with it. Empty for a
    * plan on whole GPUs or isolated slices, and then left out of the JSON, so results without

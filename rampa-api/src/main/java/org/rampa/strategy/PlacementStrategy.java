@@ -4,6 +4,8 @@ package org.rampa.strategy;
  * Decides how to cut a model into stages and which GPUs run them. Implementations are stateless
  * or thread-confined per call, never return a plan the {@link org.rampa.verify.PlanVerifier}
  * rejects, and report infeasibility as a result, not an exception.
+ *
+ * @since 0.1.0
  */
 public interface PlacementStrategy {
 

@@ -30,7 +30,7 @@ import org.rampa.verify.InterferenceGuard;
 
 /**
  * The slots a stage replica of a {@link PlacementProblem} may take when sharing is on
- * (SHARING.md section 5, "per service"): the one menu every per-service strategy that places
+ * (docs/SHARING.md section 5, "per service"): the one menu every per-service strategy that places
  * shares searches, so they all search the same space.
  *
  * <p><b>What is searched.</b>

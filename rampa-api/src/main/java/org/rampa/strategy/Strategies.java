@@ -9,6 +9,8 @@ import org.rampa.domain.Invalid;
 /**
  * Finds strategies by name among the {@link StrategyProvider}s on the classpath, each wrapped in the
  * one verifying step ({@link #verified}).
+ *
+ * @since 0.1.0
  */
 public final class Strategies {
   private Strategies() {}

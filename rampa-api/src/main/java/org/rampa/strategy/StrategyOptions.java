@@ -40,7 +40,7 @@ public abstract class StrategyOptions {
     return 0;
   }
 
-  /** How inter-stage transfers enter the period (default overlapped, as SPEC section 3). */
+  /** How inter-stage transfers enter the period (default overlapped, as docs/SPEC.md section 3). */
   @Value.Default
   public TransferMode transfers() {
     return TransferMode.OVERLAPPED;

@@ -1,25 +1,27 @@
 package org.rampa.strategy;
 
-import com.google.common.base.Ticker;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.LongSupplier;
 
 /**
  * The time one placement call may take, started when the call begins and read from the problem's
  * {@link PlacementProblem#ticker()}, so that the limit covers the whole call (checks, model
  * building, warm start, solving) and tests can drive it with a fake ticker. Strategies read the
  * time here, never {@code System.nanoTime()}.
+ *
+ * @since 0.1.0
  */
 public final class TimeBudget {
 
-  private final Ticker ticker;
+  private final LongSupplier ticker;
   private final long startNanos;
   private final long limitNanos;
 
-  private TimeBudget(Ticker ticker, Duration limit) {
+  private TimeBudget(LongSupplier ticker, Duration limit) {
     this.ticker = Objects.requireNonNull(ticker, "ticker");
     this.limitNanos = limit.toNanos();
-    this.startNanos = ticker.read();
+    this.startNanos = ticker.getAsLong();
   }
 
   /** A budget of {@code problem}'s time limit, starting now on its ticker. */
@@ -27,24 +29,24 @@ public final class TimeBudget {
     return new TimeBudget(problem.ticker(), problem.options().timeLimit());
   }
 
-  /** A budget of {@code limit}, starting now on {@code ticker}. */
-  public static TimeBudget start(Ticker ticker, Duration limit) {
+  /** A budget of {@code limit}, starting now on {@code ticker}, a nanosecond clock like {@link System#nanoTime()}. */
+  public static TimeBudget start(LongSupplier ticker, Duration limit) {
     return new TimeBudget(ticker, Objects.requireNonNull(limit, "limit"));
   }
 
   /** Time since the budget started. */
   public Duration elapsed() {
-    return Duration.ofNanos(ticker.read() - startNanos);
+    return Duration.ofNanos(ticker.getAsLong() - startNanos);
   }
 
   /** Time left; zero or negative once the limit is reached. */
   public Duration remaining() {
-    return Duration.ofNanos(limitNanos - (ticker.read() - startNanos));
+    return Duration.ofNanos(limitNanos - (ticker.getAsLong() - startNanos));
   }
 
   /** True once the limit is reached. */
   public boolean expired() {
-    return ticker.read() - startNanos >= limitNanos;
+    return ticker.getAsLong() - startNanos >= limitNanos;
   }
 
   /** The whole limit. */

@@ -25,7 +25,7 @@ import org.rampa.perf.share.SharedStage;
 
 /**
  * Re-times the services holding parts of some GPUs with the co-runners the ledger puts next to
- * them (SHARING.md section 3): each stage's time alone comes from the performance model, is
+ * them (docs/SHARING.md section 3): each stage's time alone comes from the performance model, is
  * multiplied by the largest slowdown α over its replicas' GPUs, and the service's throughput and
  * latency are recomputed and judged by {@link SloPredicate}. Everything comes from the ledger: the
  * plans' own predictions are not read.

@@ -18,7 +18,7 @@ import org.rampa.perf.share.CoRunner;
 import org.rampa.perf.share.InterferenceModel;
 
 /**
- * The admission guard of SHARING.md section 3: admitting a plan onto shared GPUs changes its
+ * The admission guard of docs/SHARING.md section 3: admitting a plan onto shared GPUs changes its
  * neighbours' times, so the guard re-times every service on every GPU the plan touches (the
  * newcomer included) with its new co-runners, and refuses the plan when any of them would miss its
  * SLO, naming the service and the GPU and saying what might work instead. A refused admission

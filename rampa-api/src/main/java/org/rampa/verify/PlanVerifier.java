@@ -27,6 +27,8 @@ import org.rampa.verify.Violation.Kind;
  * the recomputed throughput and latency. A plan's stated period, latency, throughput and stage
  * times must agree with the recomputed ones to a relative millionth or 2 ns, whichever is larger
  * (predictions are stored as whole nanoseconds). Memory has no tolerance.
+ *
+ * @since 0.1.0
  */
 public final class PlanVerifier {
 

@@ -2,9 +2,9 @@ package org.rampa.strategy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.common.base.Ticker;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
 
 class TimeBudgetTest {
@@ -12,12 +12,7 @@ class TimeBudgetTest {
   @Test
   void readsElapsedAndRemainingTimeFromItsTicker() {
     AtomicLong now = new AtomicLong(5_000);
-    Ticker ticker = new Ticker() {
-      @Override
-      public long read() {
-        return now.get();
-      }
-    };
+    LongSupplier ticker = now::get;
     TimeBudget budget = TimeBudget.start(ticker, Duration.ofMillis(10));
     assertThat(budget.elapsed()).isZero();
     assertThat(budget.remaining()).isEqualTo(Duration.ofMillis(10));

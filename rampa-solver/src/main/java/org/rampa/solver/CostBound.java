@@ -16,7 +16,7 @@ import org.rampa.solver.NodeSlots.Slot;
 import org.rampa.solver.SharedSlots.Part;
 
 /**
- * Cost-bound pruning of a shared model (SHARING.md section 5: the relaxation, the network-only
+ * Cost-bound pruning of a shared model (docs/SHARING.md section 5: the relaxation, the network-only
  * model and the co-location model with node slots): arcs that no plan of at most the incumbent's
  * cost can use are left out of what the solver sees, and the incumbent is its MIP start.
  *

@@ -42,7 +42,7 @@ import org.rampa.strategy.StrategyOptions;
  * <p>Order of work: cheap pre-checks; the small optimistic relaxation (a plan that meets the SLO on
  * the links it really gets is optimal); the same stages packed onto shared nodes; a network-only
  * plan as incumbent; the full co-location model from that incumbent. Most requests end after the
- * relaxation (see BENCHMARKS.md).
+ * relaxation (see rampa-solver/BENCHMARKS.md).
  *
  * <p>Answers: OPTIMAL (proven within a relative gap of 1e-6); FEASIBLE with the proven bound and
  * gap (time limit hit, a looser {@code relativeGap} asked for, or the co-location model not solved

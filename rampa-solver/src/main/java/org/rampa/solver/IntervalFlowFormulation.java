@@ -26,7 +26,7 @@ import org.rampa.solver.NodeSlots.Slot;
 import org.rampa.solver.NodeSlots.SlowNodes;
 
 /**
- * The interval/flow MILP of SPEC section 5 for one placement problem, and the translation of a
+ * The interval/flow MILP of docs/SPEC.md section 5 for one placement problem, and the translation of a
  * solution back to concrete GPUs.
  *
  * <h2>Variables</h2>
@@ -119,7 +119,7 @@ import org.rampa.solver.NodeSlots.SlowNodes;
  * rows force the state of the cuts it relies on (intra where the slot's link is faster, network
  * where it is slower). NONE: transfers are free, no slots are generated.
  *
- * <h2>Sharing (SHARING.md section 5, "per service")</h2>
+ * <h2>Sharing (docs/SHARING.md section 5, "per service")</h2>
  *
  * Built with a {@link SharedSlotMenu} (else nothing below exists and the model is the whole-GPU
  * one, byte for byte), the model also has <em>shared arcs</em> ({@link SharedArcs}): "layers
@@ -238,7 +238,7 @@ final class IntervalFlowFormulation {
   }
 
   /**
-   * As above, with the stages' shared placements of {@code menu} (SHARING.md section 5) judged by
+   * As above, with the stages' shared placements of {@code menu} (docs/SHARING.md section 5) judged by
    * {@code interference}; {@code menu} null: whole free GPUs only, exactly the model without sharing.
    */
   IntervalFlowFormulation(ServiceRequest request, ClusterState state, GpuCosts costs, PerformanceModel performance,

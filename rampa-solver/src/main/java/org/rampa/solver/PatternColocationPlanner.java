@@ -29,7 +29,7 @@ import org.rampa.domain.share.Whole;
 import org.rampa.strategy.SolveStatus;
 
 /**
- * The exact co-location planner (SHARING.md section 5). Its model is the pattern MILP (a column is
+ * The exact co-location planner (docs/SHARING.md section 5). Its model is the pattern MILP (a column is
  * one legal configuration of one GPU with its per-service throughput) in aggregated form ({@link
  * ColocationSpace}): integer counts of GPUs per MIG layout type, integer counts of instances of
  * each profile given to each service (at most as many as the chosen layouts provide), GPUs given

@@ -24,7 +24,7 @@ import org.rampa.strategy.SharedSlotMenu;
 import org.rampa.verify.InterferenceGuard;
 
 /**
- * The shared-GPU part of an {@link IntervalFlowFormulation} (SHARING.md section 5, "per service"),
+ * The shared-GPU part of an {@link IntervalFlowFormulation} (docs/SHARING.md section 5, "per service"),
  * read from the problem's {@link SharedSlotMenu}: the placements a stage may take besides a whole
  * free GPU, and what each does to the GPU's incumbents.
  *

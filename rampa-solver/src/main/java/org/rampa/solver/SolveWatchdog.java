@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
  * only now and then, and their limits start after the model is loaded; {@code
  * MPSolver.interruptSolve()} and {@code CpSolver.stopSearch()}, called from another thread at the
  * call's deadline, make the solve return with its best incumbent at the solver's next check (see
- * BENCHMARKS.md for what that gained and what it does not reach).
+ * rampa-solver/BENCHMARKS.md for what that gained and what it does not reach).
  *
  * <p>One daemon thread serves every solve in the JVM, so a call costs a scheduled task, not a
  * thread. Once the deadline has passed the interrupt is repeated every {@link #REPEAT} until the

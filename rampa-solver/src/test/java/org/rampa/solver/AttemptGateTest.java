@@ -2,9 +2,9 @@ package org.rampa.solver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.common.base.Ticker;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
 import org.rampa.strategy.TimeBudget;
 
@@ -12,12 +12,7 @@ import org.rampa.strategy.TimeBudget;
 class AttemptGateTest {
 
   private final AtomicLong nanos = new AtomicLong();
-  private final Ticker clock = new Ticker() {
-    @Override
-    public long read() {
-      return nanos.get();
-    }
-  };
+  private final LongSupplier clock = nanos::get;
 
   private void advance(long millis) {
     nanos.addAndGet(Duration.ofMillis(millis).toNanos());

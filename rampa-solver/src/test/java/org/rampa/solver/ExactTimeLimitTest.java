@@ -2,11 +2,11 @@ package org.rampa.solver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.common.base.Ticker;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
@@ -21,7 +21,7 @@ import org.rampa.strategy.StrategyOptions;
 class ExactTimeLimitTest {
 
   /** Advances {@code stepNanos} on every reading. */
-  private static final class SteppingTicker extends Ticker {
+  private static final class SteppingTicker implements LongSupplier {
     final AtomicLong now = new AtomicLong();
     final AtomicLong reads = new AtomicLong();
     final long stepNanos;
@@ -31,13 +31,13 @@ class ExactTimeLimitTest {
     }
 
     @Override
-    public long read() {
+    public long getAsLong() {
       reads.incrementAndGet();
       return now.addAndGet(stepNanos);
     }
   }
 
-  private static PlacementProblem problem(Duration limit, Ticker ticker) {
+  private static PlacementProblem problem(Duration limit, LongSupplier ticker) {
     PlacementProblem p = TransformerClusters.problem(64, 32, 1);
     return new PlacementProblem(p.request(), p.state(), p.importance(), p.performance(),
         StrategyOptions.builder().from(p.options()).timeLimit(limit).extra(Map.of()).build(), ticker);

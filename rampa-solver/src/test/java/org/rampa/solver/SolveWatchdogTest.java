@@ -2,7 +2,6 @@ package org.rampa.solver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.common.base.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,6 +10,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.rampa.strategy.PlacementProblem;
@@ -117,12 +117,7 @@ class SolveWatchdogTest {
     PlacementProblem p = TransformerClusters.problem(1000, 80, 1, true);
     LinearModel model = new IntervalFlowFormulation(p.request(), p.state(), p.importance().evaluate(p.state()),
         p.performance(), IntervalFlowFormulation.Charging.NETWORK, () -> false).model;
-    Ticker frozen = new Ticker() {
-      @Override
-      public long read() {
-        return 0;
-      }
-    };
+    LongSupplier frozen = () -> 0;
     for (String name : new String[] {ScipBackend.NAME, CpSatBackend.NAME}) {
       SolveWatchdog watchdog = new SolveWatchdog(scheduler(new OverdueScheduler()));
       MilpBackend backend = name.equals(ScipBackend.NAME) ? new ScipBackend(watchdog) : new CpSatBackend(watchdog);

@@ -8,7 +8,7 @@ import org.rampa.domain.Invalid;
  * How a GPU type can be divided: its memory, its MIG geometry (if any), whether it runs MPS, its CU
  * count for CU masking (AMD; 0 when not offered), its NPU cores and partition templates (0 and
  * none when not an NPU), and the MPS limits: clients per GPU and the context memory each process
- * costs (SHARING.md section 1: about 0.5 GiB, an assumption).
+ * costs (docs/SHARING.md section 1: about 0.5 GiB, an assumption).
  */
 public record GpuPartitioning(
     String gpuType,
@@ -24,7 +24,7 @@ public record GpuPartitioning(
   /** NVIDIA's limit of MPS clients per GPU since Volta. */
   public static final int MPS_CLIENTS_PER_GPU = 48;
 
-  /** Context memory per MPS process: an assumption (SHARING.md section 1), not a measurement. */
+  /** Context memory per MPS process: an assumption (docs/SHARING.md section 1), not a measurement. */
   public static final long DEFAULT_MPS_PROCESS_OVERHEAD_BYTES = 512L << 20;
 
   public GpuPartitioning {

@@ -5,7 +5,7 @@ import java.util.Optional;
 import org.rampa.domain.Invalid;
 
 /**
- * The admission rule for contended sharing on one GPU (SHARING.md section 1), as a pure function of
+ * The admission rule for contended sharing on one GPU (docs/SHARING.md section 1), as a pure function of
  * the GPU's placements: MPS shares and CU masks sum to at most {@code 1 + overcommit} of the
  * compute; at most the type's MPS client limit per GPU, and proportionally fewer per MIG instance;
  * reservations plus one context overhead per MPS process fit the card; MPS processes inside a MIG

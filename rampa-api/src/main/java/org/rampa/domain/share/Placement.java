@@ -5,7 +5,7 @@ import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 
 /**
- * How one holding occupies its GPU: a closed set of kinds (SHARING.md section 1). A placement names
+ * How one holding occupies its GPU: a closed set of kinds (docs/SHARING.md section 1). A placement names
  * its part of the GPU; the numbers follow from the GPU type's {@link GpuPartitioning}, so a MIG
  * slice's compute is its profile's SM count over the card's, never {@code g/7}.
  *
@@ -33,7 +33,7 @@ public sealed interface Placement permits Whole, MpsShare, MigSlice, MigSliceMps
   double bandwidthFraction(GpuPartitioning gpu);
 
   /**
-   * How much of a whole GPU this placement uses up, for its cost (SHARING.md section 4): the
+   * How much of a whole GPU this placement uses up, for its cost (docs/SHARING.md section 4): the
    * compute fraction, except for MIG, where a slice uses up the larger of its compute slices and
    * its memory slices (a 1g.20gb takes 1/7 of the compute but 2/8 of the memory).
    */

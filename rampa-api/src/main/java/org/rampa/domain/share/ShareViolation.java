@@ -3,7 +3,7 @@ package org.rampa.domain.share;
 /** Why a set of placements cannot share one GPU: the rule broken and a message naming the culprits. */
 public record ShareViolation(Rule rule, String message) {
 
-  /** The sharing rules of SHARING.md section 1. */
+  /** The sharing rules of docs/SHARING.md section 1. */
   public enum Rule {
     /** A MIG profile the GPU type does not have. */
     MIG_PROFILE,

@@ -1,5 +1,5 @@
 /**
- * Parts of one GPU (SHARING.md section 1): the closed set of placement kinds a holding may take on
+ * Parts of one GPU (docs/SHARING.md section 1): the closed set of placement kinds a holding may take on
  * a GPU (whole, MPS share, MIG slice, MIG slice with MPS processes, AMD CU mask, NPU partition
  * template), the partitioning a GPU type offers (MIG geometry, CU count, templates, MPS limits),
  * and the pure rules a ledger applies to the placements of one GPU: MIG layout legality as NVML

@@ -15,7 +15,7 @@ import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.Roofline;
 
 /**
- * Tier 3, the analytic default (SHARING.md section 2): per layer, the whole-GPU time of
+ * Tier 3, the analytic default (docs/SHARING.md section 2): per layer, the whole-GPU time of
  * {@link PerformanceModel#layerSeconds} split into a share-independent part (the type's layer
  * overhead plus a floor) and a roofline part whose compute term scales with the compute fraction
  * {@code sc} and whose memory term with the usable bandwidth {@code bw}:
@@ -27,7 +27,7 @@ import org.rampa.perf.Roofline;
  * isolated placements (MIG, templates) and {@code min(1, sc / β)} for contended ones (MPS, CU
  * masks): a few SMs cannot pull the whole bus. Never {@code time / share}.
  *
- * <p>β = 0.45 is SHARING.md's reading of MuxServe's decode measurements (modelled, not fitted
+ * <p>β = 0.45 is docs/SHARING.md's reading of MuxServe's decode measurements (modelled, not fitted
  * here). The floor is calibrated: the per-layer time that best reproduces, in least squares on log
  * slowdowns, MuxServe's measured slowdowns of LLaMA-7B on one A100-80GB (every batch, sequence
  * length, phase and MPS share of the table), predicting with the catalog's Llama-2-7B. It is the
@@ -35,7 +35,7 @@ import org.rampa.perf.Roofline;
  */
 public final class AnalyticShareTimeModel implements ShareTimeModel {
 
-  /** β: the compute fraction at which an MPS share can pull the whole bus (modelled, SHARING.md). */
+  /** β: the compute fraction at which an MPS share can pull the whole bus (modelled, docs/SHARING.md). */
   public static final double DEFAULT_BANDWIDTH_SATURATION = 0.45;
 
   private static final double FLOOR_SEARCH_MAX_SECONDS = 2e-3;
@@ -88,7 +88,7 @@ public final class AnalyticShareTimeModel implements ShareTimeModel {
 
   /**
    * The fraction of a stage's whole-GPU roofline time that is memory-bound: the default DRAM
-   * utilisation interference models take (SHARING.md section 3).
+   * utilisation interference models take (docs/SHARING.md section 3).
    */
   public static double memoryBoundFraction(Model model, int from, int to, GpuType type, int batch) {
     double memoryBound = 0;

@@ -24,7 +24,7 @@ public record CoRunner(String service, Placement placement, double share, double
 
   /**
    * A co-runner whose utilisations default to the roofline's memory-bound fraction of its stage
-   * (SHARING.md section 3) and whose DRAM demand is the stage's bytes per batch over its time.
+   * (docs/SHARING.md section 3) and whose DRAM demand is the stage's bytes per batch over its time.
    */
   public static CoRunner of(String service, SharedStage stage, double stageSeconds) {
     Invalid.requireFinitePositive("coRunner[" + service + "].stageSeconds", stageSeconds);

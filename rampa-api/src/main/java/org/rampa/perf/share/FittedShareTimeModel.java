@@ -10,7 +10,7 @@ import java.util.OptionalDouble;
  * fitted by least squares over all its shares. Unlike the measured tier it answers any share in
  * (0, 1] of a series it knows, extrapolating along the law (a 1g slice from 2g…7g measurements, a
  * 20 % MPS share from 30…100 %); between batches it interpolates linearly. A law fitted to noisy,
- * nearly flat points can slope the wrong way (A < 0); its answers are never below the fastest time
+ * nearly flat points can slope the wrong way ({@code A < 0}); its answers are never below the fastest time
  * measured in the series, so extrapolating it cannot predict a stage faster than ever observed.
  */
 public final class FittedShareTimeModel implements ShareTimeModel {

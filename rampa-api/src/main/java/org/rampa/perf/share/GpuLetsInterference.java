@@ -18,7 +18,7 @@ public record GpuLetsInterference(Map<String, Coefficients> coefficients) implem
   /** gpu-lets' published fit on an RTX 2080 Ti (measured by gpu-lets, casys-kaist/glet). */
   public static final Coefficients RTX_2080_TI = new Coefficients(0.89537, 0.11291, 0.71596, 0.35487, 0.08820);
 
-  /** gpu-lets' published fit on an RTX 3080 (SHARING.md section 3). */
+  /** gpu-lets' published fit on an RTX 3080 (docs/SHARING.md section 3). */
   public static final Coefficients RTX_3080 = new Coefficients(1.0184, -0.1799, 0.0384, 0.1255, -0.0565);
 
   /** c0 constant; c1, c2 L2 self and others; c3, c4 DRAM self and others. */

@@ -5,7 +5,7 @@ import java.util.OptionalDouble;
 import org.rampa.domain.Invalid;
 
 /**
- * iGniter's latency law over batch and share at once (SHARING.md section 2):
+ * iGniter's latency law over batch and share at once (docs/SHARING.md section 2):
  * {@code t(b, s) = (k1·b² + k2·b + k3) / (100·s + k4) + k5}, the two-term law {@code A(b)/s + C}
  * with a quadratic {@code A(b)} and a constant {@code C}. Times are in seconds, {@code s} a
  * fraction. Fitted by least squares from at least six points over at least two batches and two

@@ -6,7 +6,7 @@ import java.util.List;
 import org.rampa.domain.GpuType;
 
 /**
- * How much co-runners slow a stage on a shared GPU (SHARING.md section 3): the stage's time is
+ * How much co-runners slow a stage on a shared GPU (docs/SHARING.md section 3): the stage's time is
  * multiplied by {@code α ≥ 1}. Hardware-isolated placements (MIG, NPU templates) see no
  * interference under every model here: their co-runners cannot reach their SMs or memory slices.
  *

@@ -17,7 +17,7 @@ import org.rampa.domain.share.Placement;
 import org.rampa.domain.share.Whole;
 
 /**
- * A "truth" that differs from a nominal time model in the two terms of the share law (SHARING.md
+ * A "truth" that differs from a nominal time model in the two terms of the share law (docs/SHARING.md
  * section 2): for each series, a model on one placement kind, the law {@code t(s) = A/s + C} is
  * fitted by least squares through the nominal model's own answers at that kind's shares (MIG: every
  * profile of the card at the same batch and process count; MPS: shares 0.1 … 1.0, the whole GPU

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.OptionalDouble;
 
 /**
- * The time of one batch through a stage on its placement, before interference (SHARING.md section
+ * The time of one batch through a stage on its placement, before interference (docs/SHARING.md section
  * 2). A model answers only what it knows about: a measured table answers the models, GPU types and
  * shares it measured, the analytic model answers everything.
  */
@@ -14,7 +14,7 @@ public interface ShareTimeModel {
   OptionalDouble seconds(SharedStage stage);
 
   /**
-   * SHARING.md section 2's tiers on the tables shipped with RAMPA: ParvaGPU's and MuxServe's
+   * docs/SHARING.md section 2's tiers on the tables shipped with RAMPA: ParvaGPU's and MuxServe's
    * measurements, the {@code A/s + C} law fitted to each of their series, then the calibrated
    * analytic model, which answers every stage.
    */

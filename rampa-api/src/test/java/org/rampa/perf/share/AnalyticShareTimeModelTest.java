@@ -132,7 +132,7 @@ class AnalyticShareTimeModelTest {
     System.out.printf("ParvaGPU MIG slowdowns vs 7g (catalog CNNs, %d points): analytic median |log error| %.3f, time/share %.3f%n",
         analyticErrors.size(), analytic, proportional);
     assertThat(analyticErrors).hasSizeGreaterThan(20);
-    // SHARING.md: ResNet-50 at batch 1 takes ~5 ms on a 1g slice and on 7g; time/share would say 7x
+    // docs/SHARING.md: ResNet-50 at batch 1 takes ~5 ms on a 1g slice and on 7g; time/share would say 7x
     Model resnet = ModelCatalog.model("resnet50");
     double oneG = seconds(resnet, 1, new MigSlice("1g.10gb", 0)) / seconds(resnet, 1, new MigSlice("7g.80gb", 0));
     ShareSeries measured = PublishedShareTables.parvaGpu().stream()

@@ -11,11 +11,26 @@ import picocli.CommandLine.Command;
 @Command(
     name = "rampa",
     mixinStandardHelpOptions = true,
-    version = "rampa 0.1.0",
+    versionProvider = RampaCli.JarVersion.class,
     description = "Places DNN inference pipelines on heterogeneous GPU clusters at least importance-weighted cost (RAMPA).",
     subcommands = {PlanCommand.class, PredictCommand.class, SplitCommand.class, SimulateCommand.class, ColocateCommand.class, TrainCommand.class, EvaluatePolicyCommand.class, VastPipeE1Command.class, VastPipeE3Command.class, VastPipeE4Command.class, VerifyCommand.class,
         CatalogCommand.class, PresetCommand.class, DemoCommand.class, CommandLine.HelpCommand.class})
 public final class RampaCli {
+
+  /**
+   * The version the jar's manifest carries (Implementation-Version, written by the build), so the CLI
+   * never reports a version other than the one it was built as.
+   */
+  static final class JarVersion implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return new String[] {"rampa " + version(RampaCli.class.getPackage().getImplementationVersion())};
+    }
+
+    static String version(String implementationVersion) {
+      return implementationVersion != null ? implementationVersion : "(development build: run from classes, not from rampa.jar)";
+    }
+  }
 
   public static final int BAD_INPUT = 2;
   public static final int INTERNAL_ERROR = 1;

@@ -32,7 +32,7 @@ import org.rampa.strategy.ImmutableStrategyOptions;
 import org.rampa.strategy.StrategyOptions;
 
 /**
- * The RAMPA online-admission experiment (SPEC section 8.1): at every offered load and for every
+ * The RAMPA online-admission experiment (docs/SPEC.md section 8.1): at every offered load and for every
  * seed, every scheduler sees the same generated arrival sequence, and the offline bound says how
  * many of those arrivals any scheduler could have admitted at most.
  *

@@ -283,7 +283,7 @@ public final class ClusterExperiment {
     return idle / plan.gpus().size();
   }
 
-  /** GPUs a cluster in exclusive mode must switch to MIG or MPS mode for the plan (each a reconfiguration, SHARING.md section 1). */
+  /** GPUs a cluster in exclusive mode must switch to MIG or MPS mode for the plan (each a reconfiguration, docs/SHARING.md section 1). */
   static int reconfigured(ColocationPlan plan) {
     int n = 0;
     for (GpuConfiguration g : plan.gpus()) {

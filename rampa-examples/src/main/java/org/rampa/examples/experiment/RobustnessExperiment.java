@@ -80,7 +80,7 @@ public final class RobustnessExperiment {
   public static final double LAW_SPREAD = 0.20;
   public static final double INTERFERENCE_SPREAD = 0.10;
 
-  /** Nominal interference (SHARING.md section 3's default) and the stressed multiple of it. */
+  /** Nominal interference (docs/SHARING.md section 3's default) and the stressed multiple of it. */
   public static final double GAMMA = LinearInterference.DEFAULT_GAMMA;
   public static final double GAMMA_MULTIPLE = 2;
 

@@ -49,6 +49,15 @@ class RampaCliTest {
   }
 
   @Test
+  void versionComesFromTheJarManifestAndSaysSoWhenThereIsNone() {
+    // tests run from target/classes, which have no manifest; rampa.jar gets Implementation-Version from the build
+    Run r = run("--version");
+    assertThat(r.code()).isZero();
+    assertThat(r.out().strip()).isEqualTo("rampa (development build: run from classes, not from rampa.jar)");
+    assertThat(RampaCli.JarVersion.version("1.2.3")).isEqualTo("1.2.3");
+  }
+
+  @Test
   void catalogListsGpusAndModels() {
     Run r = run("catalog");
     assertThat(r.code()).isZero();

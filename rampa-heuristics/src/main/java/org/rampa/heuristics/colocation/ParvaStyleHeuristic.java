@@ -154,7 +154,7 @@ final class ParvaStyleHeuristic extends PackingPlanner {
   }
 
   /**
-   * SHARING.md section 4: compute fraction for whole GPUs, max(compute slices / 7, memory slices / 8)
+   * docs/SHARING.md section 4: compute fraction for whole GPUs, max(compute slices / 7, memory slices / 8)
    * for MIG, and for an NPU template likewise the larger of its cores' and its memory's share of the card.
    */
   static double shareEquivalent(ColocationProblem problem, SegmentOption o) {

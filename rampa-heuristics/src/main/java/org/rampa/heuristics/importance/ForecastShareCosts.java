@@ -1,6 +1,5 @@
 package org.rampa.heuristics.importance;
 
-import com.google.common.base.Suppliers;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -13,7 +12,7 @@ import org.rampa.importance.ShareCost;
 import org.rampa.strategy.SharingOptions;
 
 /**
- * A forecast-driven model's costs extended to partial GPUs (SHARING.md section 4): holding a part
+ * A forecast-driven model's costs extended to partial GPUs (docs/SHARING.md section 4): holding a part
  * of a GPU costs its importance × (share equivalent + the free capacity the part strands for the
  * forecast's demand, {@link ShareCost#fragmentation}), over a menu with the decision's MPS levels
  * ({@link #forMpsLevels}; the default levels until a menu asks for others). The fragmentation term
@@ -38,7 +37,7 @@ final class ForecastShareCosts implements GpuCosts {
     this.importance = importance;
     this.demand = demand;
     this.mpsLevels = List.copyOf(mpsLevels);
-    this.menu = Suppliers.memoize(() -> new ShareCost(1.0, demand.apply(this.mpsLevels), this.mpsLevels))::get;
+    this.menu = Memoized.of(() -> new ShareCost(1.0, demand.apply(this.mpsLevels), this.mpsLevels));
   }
 
   @Override

@@ -8,7 +8,7 @@ import org.rampa.importance.StaticImportance;
 import org.rampa.perf.PerformanceModel;
 
 /**
- * The importance models of SPEC section 4 beyond {@link StaticImportance}: capability, scarcity ×
+ * The importance models of docs/SPEC.md section 4 beyond {@link StaticImportance}: capability, scarcity ×
  * future demand, marginal acceptance loss, topology/fragmentation, and weighted combinations.
  * Every model's costs are finite and ≥ 0; each factory documents its unit. All models are
  * thread-safe; forecast-driven ones read their forecast through a {@link Supplier} at every
@@ -18,6 +18,8 @@ import org.rampa.perf.PerformanceModel;
  * (scarcity, marginal acceptance loss) add, times the same importance, the free capacity the part
  * strands for the forecast's demand ({@link org.rampa.importance.ShareCost}); see
  * {@link org.rampa.importance.GpuCosts#of(org.rampa.domain.ClusterState, String, org.rampa.domain.share.Placement)}.
+ *
+ * @since 0.1.0
  */
 public final class ImportanceModels {
   /** The most forecast draws {@link #marginalAcceptanceLoss(Supplier, Placeability, int, long)} accepts. */

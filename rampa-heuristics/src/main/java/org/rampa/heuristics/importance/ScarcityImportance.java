@@ -1,6 +1,5 @@
 package org.rampa.heuristics.importance;
 
-import com.google.common.base.Suppliers;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
@@ -95,7 +94,7 @@ final class ScarcityImportance implements ImportanceModel {
       return table.gpusPerArrival();
     }
     Map<String, Double> demand = new HashMap<>();
-    Supplier<FreeCapacity> whole = Suppliers.memoize(() -> TypeRequirements.whole(cluster));
+    Supplier<FreeCapacity> whole = Memoized.of(() -> TypeRequirements.whole(cluster));
     for (int c = 0; c < f.classes().size(); c++) {
       Map<String, Integer> need = requirements.get(cluster, f.classes().get(c).template(),
           t -> Collections.unmodifiableMap(TypeRequirements.of(t, cluster, whole.get(), layouts)));

@@ -33,7 +33,7 @@ import org.rampa.domain.share.Whole;
 import org.rampa.perf.share.SharedStage;
 
 /**
- * Sequential placement of one demand mix (SHARING.md §6), for the demand-scale objective. Each step
+ * Sequential placement of one demand mix (docs/SHARING.md §6), for the demand-scale objective. Each step
  * takes the neediest service (the lowest served throughput over its rate) and places one more
  * segment of it — a rate chunk as large as that segment serves — on one (candidate GPU, placement
  * level) pair. Candidates: the {@code topK} partly used GPUs with the most free capacity that are
@@ -54,7 +54,7 @@ import org.rampa.perf.share.SharedStage;
  * environment per thread (it remembers the GPU configurations the verifier accepted).
  */
 public final class ColocationEnvironment {
-  /** MPS shares offered on a GPU: the harmonic menu of SHARING.md §5, down to a quarter. */
+  /** MPS shares offered on a GPU: the harmonic menu of docs/SHARING.md §5, down to a quarter. */
   private static final double[] MPS_LEVELS = {1.0 / 2, 1.0 / 3, 1.0 / 4};
   private static final double SHARE_TOLERANCE = 1e-9;
   private static final int MIG_MASK_BITS = 8;

@@ -30,7 +30,7 @@ import org.rampa.strategy.SharingOptions;
 import org.rampa.strategy.StrategyOptions;
 
 /**
- * The importance models on partial GPUs (SHARING.md section 4), on two nodes of two
+ * The importance models on partial GPUs (docs/SHARING.md section 4), on two nodes of two
  * A100-SXM4-80GB each: a holding costs the GPU's importance × its share equivalent, plus, for the
  * forecast-driven models, the forecast-weighted fragmentation of the GPU's placement menu.
  */

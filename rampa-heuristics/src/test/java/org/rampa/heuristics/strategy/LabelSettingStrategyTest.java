@@ -3,7 +3,6 @@ package org.rampa.heuristics.strategy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import com.google.common.base.Ticker;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -11,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.Gpu;
@@ -127,12 +127,7 @@ class LabelSettingStrategyTest {
   void theTimeLimitIsReadFromTheProblemsTicker() {
     // every reading advances a second: the first check finds a 1 s limit spent
     AtomicLong now = new AtomicLong();
-    Ticker slow = new Ticker() {
-      @Override
-      public long read() {
-        return now.addAndGet(1_000_000_000L);
-      }
-    };
+    LongSupplier slow = () -> now.addAndGet(1_000_000_000L);
     int stopped = 0;
     for (long seed = 1; seed <= 20; seed++) {
       PlacementProblem problem = TinyPlacementProblems.generate(seed, 8, 6);
