@@ -393,10 +393,11 @@ public class RampaPlacementAlgorithm implements ConstraintPlacementAlgorithm {
         String service = ServiceSpec.tag(tags, ServiceSpec.SERVICE);
         String group = ServiceSpec.tag(tags, ServiceSpec.GROUP);
         long gpus = gpuCount(c.getAllocatedResource());
-        if (service != null && group != null) {
-          String id = c.getApplicationAttemptId().getApplicationId() + "/" + service;
+        String id = c.getApplicationAttemptId().getApplicationId() + "/" + service;
+        if (service != null && group != null && group.matches("[0-9]{1,6}") && bookings.containsKey(id)) {
           liveGroups.computeIfAbsent(id, k -> new java.util.HashSet<>()).add(Integer.parseInt(group));
         } else if (gpus > 0) {
+          // not placed by this adapter, or placed before a ResourceManager restart emptied the ledger
           otherGpus.merge(n.getNodeID(), gpus, Long::sum);
         }
       }

@@ -79,12 +79,14 @@ class AdmissionComparisonTest {
     var plain = yarn.startAm("default-algorithm");
     int granted = 0;
     int defaultAdmitted = 0;
+    Map<String, Integer> defaultGot = new java.util.TreeMap<>();
     for (int i = 0; i < seq.size(); i++) {
       long id = plain.ask(Set.of("svc-" + i), Resource.newInstance(512, 1, Map.of(YarnTestCluster.GPU, 1L)), 1);
       plain.until("an answer to " + id, am -> am.rejectedOf(id) != null || !am.containersOf(id).isEmpty());
       if (!plain.containersOf(id).isEmpty()) {
         granted++;
         Container c = plain.containersOf(id).get(0);
+        defaultGot.merge(seq.get(i).name() + " on " + yarn.typeOf.get(c.getNodeId()), 1, Integer::sum);
         if (meetsSloOnOne(seq.get(i), yarn.typeOf.get(c.getNodeId()))) {
           defaultAdmitted++;
         }
@@ -94,6 +96,7 @@ class AdmissionComparisonTest {
 
     var rampa = yarn.startAm("rampa");
     int rampaAdmitted = 0;
+    Map<String, Integer> rampaGot = new java.util.TreeMap<>();
     for (int i = 0; i < seq.size(); i++) {
       Set<String> tags = new LinkedHashSet<>(seq.get(i).tags());
       tags.add("rampa.service=svc-" + i);
@@ -101,6 +104,7 @@ class AdmissionComparisonTest {
       rampa.awaitAnswer(id);
       if (rampa.rejectedOf(id) == null) {
         rampaAdmitted++;
+        rampaGot.merge(seq.get(i).name() + " on " + YarnTestCluster.tag(rampa.containersOf(id).get(0), ServiceSpec.GPU_TYPE), 1, Integer::sum);
       }
     }
     // every plan RAMPA committed met its SLO when the verifier checked it; the containers match it
@@ -108,7 +112,7 @@ class AdmissionComparisonTest {
 
     String summary = "arrivals " + seq.size() + " (" + seq.stream().filter(k -> k == LARGE).count()
         + " large) on 8 T4 + 4 A100: DefaultPlacementAlgorithm granted " + granted + ", admitted with SLO met "
-        + defaultAdmitted + "; greedy RAMPA admitted " + rampaAdmitted + " (every one within its SLO)";
+        + defaultAdmitted + " " + defaultGot + "; greedy RAMPA admitted " + rampaAdmitted + " " + rampaGot + " (every one within its SLO)";
     System.out.println("[rampa-yarn] " + summary);
     Files.writeString(Path.of("target", "yarn-admission.txt"), summary + System.lineSeparator());
     assertThat(rampaAdmitted).isGreaterThan(defaultAdmitted);

@@ -67,6 +67,7 @@ class RampaYarnPlacementTest {
     Booking b = booking(am.app() + "/chat7b");
     assertContainersMatchPlan(am.containersOf(id), b);
     assertThat(am.containersOf(id)).allSatisfy(c -> assertThat(c.getAllocationTags()).contains("app-own-tag"));
+    System.out.println("[rampa-yarn] one service: " + describe(b));
     ClusterState without = yarn.adapter().ledger().orElseThrow();
     // the plan re-checked by the one verifier on the ledger without it: SLO, memory, coverage
     var request = ServiceSpec.parse(Set.of("rampa.service=chat7b", "rampa.model=llama2-7b", "rampa.phase=prefill",
@@ -83,7 +84,7 @@ class RampaYarnPlacementTest {
   }
 
   @Test
-  @Order(2)
+  @Order(3)
   void aPipelinedModelGetsOneContainerPerStageGroup() throws Exception {
     var am = yarn.startAm("pipelined");
     // 26 GB of FP16 weights: more than a T4 (16 GB) or an A10 (24 GB) holds, so the cheap plan is a pipeline
@@ -103,11 +104,44 @@ class RampaYarnPlacementTest {
       assertThat(ranges.get(i).split("-")[0]).isEqualTo(ranges.get(i - 1).split("-")[1]);
     }
     assertThat(ranges.get(ranges.size() - 1)).endsWith("-" + b.plan().stages().get(b.plan().stages().size() - 1).to());
+    System.out.println("[rampa-yarn] pipelined: " + describe(b) + " -> " + YarnTestCluster.describe(am.containersOf(id)));
+    // giving back one stage's container frees exactly its GPUs; the rest stays booked
+    Container first = am.containers.get(0);
+    am.release(List.of(first));
+    assertLedgerMatchesScheduler();
+    assertThat(booking(am.app() + "/chat13b").groups()).filteredOn(g -> g.status() == RampaPlacementAlgorithm.GroupStatus.DONE)
+        .hasSize(1);
     am.release(am.containers);
+    assertThat(yarn.adapter().bookings()).isEmpty();
   }
 
   @Test
-  @Order(3)
+  @Order(2)
+  void replicasOfAStageOnOneNodeShareOneContainer() throws Exception {
+    var am = yarn.startAm("replicas");
+    // 30 requests/s of Llama-2-7B prefill is more than any one GPU here serves (an A100: 21.8), so a stage runs replicas
+    long id = am.ask(service("busy7b", "llama2-7b", "rampa.phase=prefill", "rampa.tokens=512",
+        "rampa.slo.throughput=30", "rampa.slo.latency-ms=400", "rampa.max-stages=1"));
+    am.awaitAnswer(id);
+    assertThat(am.rejectedOf(id)).as("rejection").isNull();
+    Booking b = booking(am.app() + "/busy7b");
+    System.out.println("[rampa-yarn] replicas: " + describe(b) + " -> " + YarnTestCluster.describe(am.containersOf(id)));
+    assertThat(b.plan().stages().get(0).replicas()).isGreaterThanOrEqualTo(2);
+    assertThat(b.groups()).anySatisfy(g -> assertThat(g.gpus()).hasSizeGreaterThanOrEqualTo(2));
+    assertContainersMatchPlan(am.containersOf(id), b);
+    // a group's container carries the per-GPU memory and vcores once per GPU
+    assertThat(am.containersOf(id)).allSatisfy(c -> {
+      long g = c.getResource().getResourceValue(YarnTestCluster.GPU);
+      assertThat(c.getResource().getMemorySize()).isEqualTo(512 * g);
+      assertThat(c.getResource().getVirtualCores()).isEqualTo((int) g);
+    });
+    assertLedgerMatchesScheduler();
+    am.release(am.containers);
+    assertThat(yarn.adapter().bookings()).isEmpty();
+  }
+
+  @Test
+  @Order(4)
   void anUnfittableServiceIsRejectedWithRampasReason() throws Exception {
     var am = yarn.startAm("unfittable");
     long tooFast = am.ask(service("flood", "llama2-13b", "rampa.phase=prefill", "rampa.tokens=512",
@@ -127,7 +161,7 @@ class RampaYarnPlacementTest {
   }
 
   @Test
-  @Order(4)
+  @Order(5)
   void twoInterleavedAmsNeverOverbookAndAReleaseFreesCapacityForALaterService() throws Exception {
     var a = yarn.startAm("am-a");
     var b = yarn.startAm("am-b");
@@ -171,7 +205,7 @@ class RampaYarnPlacementTest {
   }
 
   @Test
-  @Order(5)
+  @Order(6)
   void aCommitTheSchedulerRefusesFreesItsGpusInTheLedger() throws Exception {
     var am = yarn.startAm("refused");
     var adapter = yarn.adapter();
@@ -202,6 +236,12 @@ class RampaYarnPlacementTest {
     assertThat(adapter.ledger().orElseThrow().holds(service)).isFalse();
     assertThat(adapter.bookings()).isEmpty();
     assertLedgerMatchesScheduler();
+  }
+
+  private static String describe(Booking b) {
+    return b.serviceId() + " " + b.plan().stages().size() + " stages " + b.plan().stages().stream()
+        .map(st -> "[" + st.from() + "," + st.to() + ") on " + st.gpus()).toList() + ", " + String.format("%.2f", b.plan().throughput())
+        + " req/s, " + b.plan().latency().toMillis() + " ms";
   }
 
   private static Booking booking(String serviceId) {
