@@ -365,6 +365,13 @@ public class RampaPlacementAlgorithm implements ConstraintPlacementAlgorithm {
   }
 
   private void reconcileQuietly() {
+    // the algorithm has no stop(): it ends with the scheduler it serves
+    if (rmContext.getScheduler() instanceof org.apache.hadoop.service.Service s
+        && s.isInState(org.apache.hadoop.service.Service.STATE.STOPPED)) {
+      reconciler.shutdown();
+      INSTANCES.remove(rmContext);
+      return;
+    }
     try {
       synchronized (lock) {
         reconcile();
