@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.Map;
+import org.apache.hadoop.yarn.api.records.ResourceInformation;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
+import org.apache.hadoop.yarn.util.resource.DominantResourceCalculator;
+import org.apache.hadoop.yarn.util.resource.ResourceUtils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -74,6 +77,10 @@ class RampaYarnConfigTest {
     YarnConfiguration conf = new YarnConfiguration();
     conf.set(YarnConfiguration.RM_PLACEMENT_CONSTRAINTS_HANDLER, YarnConfiguration.PROCESSOR_RM_PLACEMENT_CONSTRAINTS_HANDLER);
     conf.set(YarnConfiguration.RM_PLACEMENT_CONSTRAINTS_ALGORITHM_CLASS, RampaPlacementAlgorithm.class.getName());
+    // the same resource types as the test clusters: ResourceUtils caches them per JVM
+    conf.set(YarnConfiguration.RESOURCE_TYPES, ResourceInformation.GPU_URI);
+    ResourceUtils.resetResourceTypes(conf);
+    conf.set("yarn.scheduler.capacity.resource-calculator", DominantResourceCalculator.class.getName());
     conf.set("yarn.scheduler.capacity.root.queues", "default");
     conf.set("yarn.scheduler.capacity.root.default.capacity", "100");
     conf.set(RampaYarnConfig.STRATEGY, "gredy");

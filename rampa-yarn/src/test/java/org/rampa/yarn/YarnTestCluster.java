@@ -71,6 +71,9 @@ final class YarnTestCluster implements AutoCloseable {
     conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 64);
     conf.set(YarnConfiguration.RM_PLACEMENT_CONSTRAINTS_HANDLER, YarnConfiguration.PROCESSOR_RM_PLACEMENT_CONSTRAINTS_HANDLER);
     conf.set(YarnConfiguration.RM_PLACEMENT_CONSTRAINTS_ALGORITHM_CLASS, RampaPlacementAlgorithm.class.getName());
+    // batches of different applications reach the adapter on several threads at once
+    conf.setInt(YarnConfiguration.RM_PLACEMENT_CONSTRAINTS_ALGORITHM_POOL_SIZE, 4);
+    conf.setInt(YarnConfiguration.RM_PLACEMENT_CONSTRAINTS_SCHEDULER_POOL_SIZE, 4);
     conf.setClass(YarnConfiguration.RM_SCHEDULER, CapacityScheduler.class, ResourceScheduler.class);
     conf.set("yarn.scheduler.capacity.resource-calculator", DominantResourceCalculator.class.getName());
     conf.set("yarn.scheduler.capacity.root.queues", "default");
