@@ -56,6 +56,16 @@ public final class ClusterStateHolder {
     return apply(plannedOnVersion, s -> s.allocate(Allocation.of(request, plan)), s -> guard.refusals(s, request, plan));
   }
 
+  /**
+   * Books {@code allocation} as it is, without a plan, if the state is still at {@code expectedVersion}
+   * and it passes the ledger's rules: for GPUs taken by work RAMPA did not plan (another scheduler's
+   * containers) or the part of a plan that is still held after the rest was given back.
+   */
+  public CommitResult hold(Allocation allocation, long expectedVersion) {
+    java.util.Objects.requireNonNull(allocation, "allocation");
+    return apply(expectedVersion, s -> s.allocate(allocation), s -> s.conflicts(allocation));
+  }
+
   /** Releases {@code serviceId} if the state is still at {@code expectedVersion}. */
   public CommitResult release(String serviceId, long expectedVersion) {
     java.util.Objects.requireNonNull(serviceId, "serviceId");

@@ -320,4 +320,22 @@ class ClusterStateTest {
     assertThat(holder.current().allocations()).hasSize(1);
     assertThat(holder.commit(plan, 1).outcome()).isEqualTo(ClusterStateHolder.Outcome.REFUSED);
   }
+
+  @Test
+  void holdingsWithoutAPlanAreVersionedAndCheckedLikeAPlan() {
+    Cluster c = cluster(4);
+    ClusterStateHolder holder = new ClusterStateHolder(ClusterState.empty(c));
+    String gpu = c.gpus().get(0).id();
+    Allocation other = Allocation.of("other-scheduler", List.of(Holding.whole(gpu, 1L << 30)));
+    assertThat(holder.hold(other, 1).outcome()).isEqualTo(ClusterStateHolder.Outcome.STALE);
+    assertThat(holder.hold(other, 0).outcome()).isEqualTo(ClusterStateHolder.Outcome.COMMITTED);
+    assertThat(holder.current().isFree(gpu)).isFalse();
+    // the GPU is taken: a plan on it and a second holding are refused, and nothing changes
+    assertThat(holder.commit(hold("svc", 1.0, 1, gpu), 1).outcome()).isEqualTo(ClusterStateHolder.Outcome.REFUSED);
+    ClusterStateHolder.CommitResult twice = holder.hold(Allocation.of("again", List.of(Holding.whole(gpu, 1L << 30))), 1);
+    assertThat(twice.outcome()).isEqualTo(ClusterStateHolder.Outcome.REFUSED);
+    assertThat(twice.reasons()).singleElement().asString().contains(gpu);
+    assertThat(holder.release("other-scheduler", 1).outcome()).isEqualTo(ClusterStateHolder.Outcome.COMMITTED);
+    assertThat(holder.current().isFree(gpu)).isTrue();
+  }
 }
