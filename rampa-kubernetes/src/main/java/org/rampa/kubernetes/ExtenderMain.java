@@ -65,12 +65,21 @@ public final class ExtenderMain implements Callable<Integer> {
     ImportanceModel model = switch (importance) {
       case "capability" -> ImportanceModels.capability();
       case "uniform" -> StaticImportance.uniform();
-      default -> throw new CommandLine.ParameterException(new CommandLine(this),
-          "--importance = " + importance + ": must be capability or uniform");
+      default -> null;
     };
-    Link network = Link.of("network-" + networkGbps + "G", networkGbps / 8 * 1e9, ClusterPresets.NETWORK_100G.latency());
-    GangScheduler scheduler = new GangScheduler(new GangScheduler.Config(strategy, Duration.ofMillis(timeLimitMs),
-        Duration.ofSeconds(ttlSeconds), GpuProducts.standard().with(products), network, model, Clock.systemUTC()));
+    if (model == null) {
+      System.err.println("rampa-extender: --importance = " + importance + ": must be capability or uniform");
+      return 2;
+    }
+    GangScheduler scheduler;
+    try {
+      Link network = Link.of("network-" + networkGbps + "G", networkGbps / 8 * 1e9, ClusterPresets.NETWORK_100G.latency());
+      scheduler = new GangScheduler(new GangScheduler.Config(strategy, Duration.ofMillis(timeLimitMs),
+          Duration.ofSeconds(ttlSeconds), GpuProducts.standard().with(products), network, model, Clock.systemUTC()));
+    } catch (IllegalArgumentException e) {
+      System.err.println("rampa-extender: " + e.getMessage());
+      return 2;
+    }
     KubernetesClient client = noWatch ? null : new KubernetesClientBuilder().build();
     ClusterSource source = noWatch ? null : new Fabric8ClusterSource(client);
     if (source != null) {

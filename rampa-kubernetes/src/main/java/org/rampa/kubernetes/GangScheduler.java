@@ -77,6 +77,10 @@ public final class GangScheduler {
         throw Invalid.value("timeLimit", timeLimit, "must lie in (0, " + MAX_TIME_LIMIT + "]",
             "keep it below kube-scheduler's httpTimeout (5 s by default) so the extender answers in time");
       }
+      if (!org.rampa.strategy.Strategies.available().contains(defaultStrategy)) {
+        throw Invalid.value("strategy", defaultStrategy, "is not on the class path",
+            "use one of " + org.rampa.strategy.Strategies.available() + " (exact needs rampa-solver on the class path)");
+      }
       if (reservationTtl.isNegative() || reservationTtl.isZero()) {
         throw Invalid.value("reservationTtl", reservationTtl, "must be > 0");
       }
