@@ -16,6 +16,9 @@ import org.rampa.strategy.Strategies;
  * stage and replica, and asks for exactly one {@code nvidia.com/gpu} or one {@code
  * nvidia.com/mig-<profile>} — the GPU or MIG instance that stage replica runs on.
  *
+ * <p>In a LeaderWorkerSet, the worker index is the stage when {@code rampa.io/stage} is absent, and
+ * each group is its own service {@code <namespace>/<service>-g<group index>}.
+ *
  * @param service the service's parameters, the same on all its pods
  * @param stage the pipeline stage this pod runs (0-based)
  * @param replica which data-parallel replica of that stage (0-based)
@@ -28,6 +31,8 @@ public record PodContract(Service service, int stage, int replica) {
   /** Label: the stage index; LeaderWorkerSet's worker index stands in when absent. */
   public static final String STAGE = PREFIX + "stage";
   public static final String LWS_WORKER_INDEX = "leaderworkerset.sigs.k8s.io/worker-index";
+  /** LeaderWorkerSet's group label: each group of one LeaderWorkerSet is its own service (gang). */
+  public static final String LWS_GROUP_INDEX = "leaderworkerset.sigs.k8s.io/group-index";
   /** Label: the replica index within the stage (default 0). */
   public static final String REPLICA = PREFIX + "replica";
   public static final String MODEL = PREFIX + "model";
@@ -127,7 +132,8 @@ public record PodContract(Service service, int stage, int replica) {
       throw new ContractException("a RAMPA pod asks for exactly one " + KubeJson.GPU + " or one " + KubeJson.MIG_PREFIX
           + "<profile>; this one asks for " + KubeJson.GPU + "=" + pod.gpus() + " and MIG " + pod.migInstances());
     }
-    Service service = new Service(pod.namespace() + "/" + name, model, phase, tokens, throughput, latency, batch, maxStages,
+    String group = l.containsKey(LWS_GROUP_INDEX) ? "-g" + intIn(l.get(LWS_GROUP_INDEX), "label " + LWS_GROUP_INDEX, 0, 1 << 20) : "";
+    Service service = new Service(pod.namespace() + "/" + name + group, model, phase, tokens, throughput, latency, batch, maxStages,
         strategy, mig);
     return new PodContract(service, stage, replica);
   }
