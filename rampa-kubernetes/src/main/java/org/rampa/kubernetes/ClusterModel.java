@@ -4,9 +4,11 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.rampa.catalog.GpuCatalog;
 import org.rampa.catalog.SharingCatalog;
 import org.rampa.domain.Cluster;
@@ -39,11 +41,14 @@ public final class ClusterModel {
   private final Optional<Cluster> cluster;
   private final Map<String, List<MigSlice>> migLayouts;
   private final Map<String, String> problems;
+  private final Set<String> cordoned;
 
-  private ClusterModel(Optional<Cluster> cluster, Map<String, List<MigSlice>> migLayouts, Map<String, String> problems) {
+  private ClusterModel(Optional<Cluster> cluster, Map<String, List<MigSlice>> migLayouts, Map<String, String> problems,
+      Set<String> cordoned) {
     this.cluster = cluster;
     this.migLayouts = migLayouts;
     this.problems = problems;
+    this.cordoned = cordoned;
   }
 
   public static ClusterModel of(Collection<NodeInfo> nodes, GpuProducts products, Link network) {
@@ -52,6 +57,7 @@ public final class ClusterModel {
     List<Gpu> gpus = new ArrayList<>();
     Map<String, List<MigSlice>> layouts = new LinkedHashMap<>();
     Map<String, String> problems = new LinkedHashMap<>();
+    Set<String> cordoned = new LinkedHashSet<>();
     List<NodeInfo> sorted = new ArrayList<>(nodes);
     sorted.sort(Comparator.comparing(NodeInfo::name));
     for (NodeInfo n : sorted) {
@@ -82,6 +88,9 @@ public final class ClusterModel {
       }
       types.putIfAbsent(typeName, entry.type());
       rampaNodes.add(Node.of(n.name(), entry.intraNodeLink()));
+      if (!n.schedulable()) {
+        cordoned.add(n.name());
+      }
       for (int i = 0; i < count; i++) {
         String id = gpuId(n.name(), i);
         gpus.add(Gpu.of(id, typeName, n.name()));
@@ -93,7 +102,7 @@ public final class ClusterModel {
     }
     Optional<Cluster> cluster = gpus.isEmpty() ? Optional.empty() : Optional.of(Cluster.builder()
         .gpuTypes(types.values()).nodes(rampaNodes).gpus(gpus).network(network).build());
-    return new ClusterModel(cluster, Map.copyOf(layouts), Map.copyOf(problems));
+    return new ClusterModel(cluster, Map.copyOf(layouts), Map.copyOf(problems), Set.copyOf(cordoned));
   }
 
   /** Why {@code n}'s GPUs cannot be used, or null when they can (MIG packing aside). */
@@ -103,9 +112,6 @@ public final class ClusterModel {
     if (type.isEmpty()) {
       return "GPU product \"" + product + "\" (label " + KubeJson.LABEL_PRODUCT + ") is not mapped to RAMPA's GPU catalog. "
           + "Maybe start the extender with --gpu-product " + product + "=<catalog type>";
-    }
-    if (!n.schedulable()) {
-      return "the node is cordoned (spec.unschedulable)";
     }
     int count = n.gpuCount().orElseGet(() -> n.wholeGpus().orElse(0));
     if (count < 1) {
@@ -173,6 +179,14 @@ public final class ClusterModel {
   /** The RAMPA cluster; empty when no node has usable GPUs. */
   public Optional<Cluster> cluster() {
     return cluster;
+  }
+
+  /**
+   * Cordoned nodes ({@code spec.unschedulable}). They stay in the cluster, so the gangs and pods
+   * already on them keep their GPUs, but nothing new is planned there.
+   */
+  public Set<String> cordoned() {
+    return cordoned;
   }
 
   /** Nodes left out, with why. */

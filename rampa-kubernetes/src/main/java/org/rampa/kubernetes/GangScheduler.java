@@ -93,7 +93,9 @@ public final class GangScheduler {
   /** A reservation that ended without its pods, or was dropped. */
   public record Released(String service, String why, Instant at) {}
 
+  /** Ledger ids of what is no RAMPA service: GPUs of foreign pods, and of cordoned nodes. Service ids never hold '@'. */
   private static final String FOREIGN = "pods@";
+  private static final String CORDONED = "cordoned@";
   /** Less than this left for a plan is no time to plan in. */
   private static final long MIN_PLAN_NANOS = 10_000_000;
   private static final int HISTORY = 100;
@@ -269,6 +271,9 @@ public final class GangScheduler {
         r.bindings(bound.getOrDefault(r.service().id(), Map.of()), now);
         allocations.put(r.service().id(), Allocation.of(r.request(), r.plan()));
       }
+      for (String node : model.cordoned()) {
+        cordonAllocation(base, node, taken).ifPresent(a -> allocations.put(a.serviceId(), a));
+      }
       ClusterState state = ImmutableClusterState.builder().from(base).allocations(allocations).version(nextVersion()).build();
       holder = new ClusterStateHolder(state);
       count("ledgerRebuilds");
@@ -369,6 +374,26 @@ public final class GangScheduler {
       }
     }
     return holdings.isEmpty() ? Optional.empty() : Optional.of(Allocation.of(FOREIGN + node, holdings));
+  }
+
+  /** Everything on cordoned {@code node} that nobody holds, so no new plan goes there. */
+  private static Optional<Allocation> cordonAllocation(ClusterState base, String node, Set<String> taken) {
+    List<Holding> holdings = new ArrayList<>();
+    for (Gpu g : base.cluster().gpusOn(node)) {
+      List<MigSlice> layout = base.migLayout(g.id());
+      if (layout.isEmpty()) {
+        if (taken.add(g.id())) {
+          holdings.add(Holding.whole(g.id(), base.cluster().type(g.type()).memoryBytes()));
+        }
+      } else {
+        for (MigSlice s : layout) {
+          if (taken.add(holdingKey(g.id(), s))) {
+            holdings.add(Holding.of(g.id(), s, s.memoryBytes(base.partitioning(g.id()))));
+          }
+        }
+      }
+    }
+    return holdings.isEmpty() ? Optional.empty() : Optional.of(Allocation.of(CORDONED + node, holdings));
   }
 
   /** Why {@code r} no longer fits this ledger, or empty (then its holdings are added to {@code taken}). */
@@ -558,7 +583,7 @@ public final class GangScheduler {
             freeWhole++;
           }
           capacity.freeMigInstances().getOrDefault(g.id(), List.of()).forEach(s -> freeMig.merge(s.profile(), 1, Integer::sum));
-          state.servicesOn(g.id()).stream().filter(s -> !s.startsWith(FOREIGN)).forEach(holders::add);
+          state.servicesOn(g.id()).stream().filter(s -> !s.contains("@")).forEach(holders::add);
         }
         List<String> shortOf = new ArrayList<>();
         if (pod.gpus() > freeWhole) {

@@ -241,6 +241,28 @@ class GangSchedulingTest {
     assertThat(scheduler.counters()).containsEntry("reservationsLost", 1L);
   }
 
+  @Test
+  void aCordonedNodeKeepsItsReservationsButGetsNoNewPlan() throws Exception {
+    filter(llamaPod("chat", 0));
+    String node = scheduler.reservations().get("inference/chat").slot(0, 0).orElseThrow().node();
+
+    // cordon the chat's first node and a free A10 node, the cheapest free GPUs once the T4s are taken
+    cordon(node);
+    cordon("a10-a");
+    filter(rampaPod("small", 0, 0, service("resnet50", 10, 1000, 1), "nvidia.com/gpu"));
+
+    assertThat(scheduler.reservations()).containsKeys("inference/chat", "inference/small");
+    assertThat(scheduler.ledger().orElseThrow().servicesOn(node + "/gpu0")).containsExactly("inference/chat");
+    assertThat(gpusOf("inference/small")).containsExactly("a10-b/gpu0");
+    assertThat(scheduler.ledger().orElseThrow().servicesOn("a10-a/gpu0")).containsExactly("cordoned@a10-a");
+  }
+
+  private void cordon(String node) {
+    scheduler.upsertNode(nodeInfo(new io.fabric8.kubernetes.api.model.NodeBuilder(
+        nodes.stream().filter(n -> n.getMetadata().getName().equals(node)).findFirst().orElseThrow())
+        .editOrNewSpec().withUnschedulable(true).endSpec().build()));
+  }
+
   private Set<String> gpusOf(String service) {
     Set<String> out = new HashSet<>();
     scheduler.reservations().get(service).slots().values().forEach(s -> out.add(s.gpu()));
