@@ -41,6 +41,8 @@ import org.rampa.domain.share.Whole;
 import org.rampa.importance.GpuCosts;
 import org.rampa.importance.ImportanceModel;
 import org.rampa.strategy.PlacementResult;
+import org.rampa.strategy.PlacementStrategy;
+import org.rampa.strategy.Strategies;
 import org.rampa.strategy.SharingOptions;
 import org.rampa.verify.InterferenceGuard;
 
@@ -77,9 +79,9 @@ public final class GangScheduler {
         throw Invalid.value("timeLimit", timeLimit, "must lie in (0, " + MAX_TIME_LIMIT + "]",
             "keep it below kube-scheduler's httpTimeout (5 s by default) so the extender answers in time");
       }
-      if (!org.rampa.strategy.Strategies.available().contains(defaultStrategy)) {
+      if (!Strategies.available().contains(defaultStrategy)) {
         throw Invalid.value("strategy", defaultStrategy, "is not on the class path",
-            "use one of " + org.rampa.strategy.Strategies.available() + " (exact needs rampa-solver on the class path)");
+            "use one of " + Strategies.available() + " (exact needs rampa-solver on the class path)");
       }
       if (reservationTtl.isNegative() || reservationTtl.isZero()) {
         throw Invalid.value("reservationTtl", reservationTtl, "must be > 0");
@@ -123,9 +125,18 @@ public final class GangScheduler {
   private final Deque<Released> released = new ArrayDeque<>();
 
   private final Map<String, LongAdder> counters = new ConcurrentHashMap<>();
+  /**
+   * The strategies on the class path, looked up once: {@code Strategies.named} and {@code available}
+   * scan every jar's service files at each call, which showed in every request's profile. The
+   * strategies keep no state between calls, so one instance serves all threads.
+   */
+  private final Map<String, PlacementStrategy> strategies = new java.util.TreeMap<>();
 
   public GangScheduler(Config config) {
     this.config = Objects.requireNonNull(config, "config");
+    for (String name : Strategies.available()) {
+      strategies.put(name, Strategies.named(name));
+    }
   }
 
   public Config config() {
@@ -302,7 +313,7 @@ public final class GangScheduler {
     }
     PodContract c;
     try {
-      c = PodContract.of(p, config.defaultStrategy());
+      c = PodContract.of(p, config.defaultStrategy(), strategies.keySet());
     } catch (PodContract.ContractException e) {
       return false;
     }
@@ -429,7 +440,7 @@ public final class GangScheduler {
     }
     PodContract contract;
     try {
-      contract = PodContract.of(pod, config.defaultStrategy());
+      contract = PodContract.of(pod, config.defaultStrategy(), strategies.keySet());
     } catch (PodContract.ContractException e) {
       count("contractErrors");
       return allFail(candidates, "RAMPA pod contract: " + e.getMessage(), true);
@@ -488,7 +499,7 @@ public final class GangScheduler {
     if (PodContract.isRampaPod(pod)) {
       // the plan already chose the least valuable capacity that meets the SLO: its node scores highest
       try {
-        PodContract c = PodContract.of(pod, config.defaultStrategy());
+        PodContract c = PodContract.of(pod, config.defaultStrategy(), strategies.keySet());
         Reservation r = reservations.get(c.service().id());
         if (r != null) {
           r.slot(c.stage(), c.replica()).ifPresent(s -> scores.computeIfPresent(s.node(), (n, v) -> 10));
@@ -689,7 +700,7 @@ public final class GangScheduler {
     } else {
       planner = Rampa.on(state);
     }
-    PlacementResult result = planner.strategy(service.strategy()).importance(config.importance()).timeLimit(timeLimit).place(request);
+    PlacementResult result = planner.strategy(strategies.get(service.strategy())).importance(config.importance()).timeLimit(timeLimit).place(request);
     if (result.plan().isPresent()) {
       for (Stage s : result.plan().get().stages()) {
         Placement p = s.placement();

@@ -8,7 +8,6 @@ import org.rampa.catalog.ModelCatalog;
 import org.rampa.domain.Model;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.Slo;
-import org.rampa.strategy.Strategies;
 
 /**
  * The pod contract: the labels and annotations that make a pod one GPU of a RAMPA service (see the
@@ -89,11 +88,11 @@ public record PodContract(Service service, int stage, int replica) {
   }
 
   /**
-   * The contract of a RAMPA pod ({@link #isRampaPod}).
+   * The contract of a RAMPA pod ({@link #isRampaPod}), whose strategy must be one of {@code strategies}.
    *
    * @throws ContractException naming the label, annotation or resource that is wrong
    */
-  public static PodContract of(PodInfo pod, String defaultStrategy) {
+  public static PodContract of(PodInfo pod, String defaultStrategy, Set<String> strategies) {
     Map<String, String> l = pod.labels();
     Map<String, String> a = pod.annotations();
     String name = l.get(SERVICE);
@@ -119,9 +118,8 @@ public record PodContract(Service service, int stage, int replica) {
     int batch = intIn(a.getOrDefault(BATCH, "1"), "annotation " + BATCH, 1, 4096);
     int maxStages = intIn(a.getOrDefault(MAX_STAGES, "8"), "annotation " + MAX_STAGES, 1, ServiceRequest.MAX_STAGES);
     String strategy = a.getOrDefault(STRATEGY, defaultStrategy);
-    Set<String> available = Strategies.available();
-    if (!available.contains(strategy)) {
-      throw new ContractException("annotation " + STRATEGY + " = " + strategy + ": not available here; available: " + available);
+    if (!strategies.contains(strategy)) {
+      throw new ContractException("annotation " + STRATEGY + " = " + strategy + ": not available here; available: " + strategies);
     }
     Optional<String> mig;
     if (pod.gpus() == 1 && pod.migInstances().isEmpty()) {

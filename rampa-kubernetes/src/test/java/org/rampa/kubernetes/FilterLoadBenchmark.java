@@ -34,7 +34,8 @@ import org.rampa.domain.Gpu;
  * Load benchmark (a main class, not a test): 1000 GPU nodes of five types (5600 GPUs), the extender
  * on a local port, and rounds of 200 filter calls sent at once over HTTP: the first pods of 200 new
  * services (each plans and reserves), pods of services already reserved, and the same with the full
- * NodeList in every request (nodeCacheCapable false). Prints p50/p99/max per round and checks that
+ * NodeList in every request (nodeCacheCapable false); before them, 200 calls one at a time (what one
+ * kube-scheduler, which filters one pod per scheduling cycle, sends), for the service time alone. Prints p50/p99/max per round and checks that
  * no GPU is held twice and that every RAMPA pod was sent to its slot's node.
  *
  * <pre>
@@ -79,6 +80,11 @@ public final class FilterLoadBenchmark {
       clock.advance(Duration.ofMinutes(3));
       scheduler.maintain();
 
+      // one call at a time, as one kube-scheduler sends them (it filters one pod per scheduling cycle): service time
+      List<Pod> serial = services("serial", 3);
+      report("one at a time: new services, NodeNames", sequential(http, filter, serial, names, scheduler));
+      report("one at a time: reserved services, NodeNames", sequential(http, filter, serial, names, scheduler));
+
       List<Pod> fresh = services("svc", 2);
       report("new services (each plans and reserves), NodeNames", round(http, filter, fresh, names, null, scheduler));
       List<Pod> again = fresh.stream().map(p -> rampaPod(p.getMetadata().getLabels().get(PodContract.SERVICE), 0, 0,
@@ -87,6 +93,8 @@ public final class FilterLoadBenchmark {
       report("reserved services, full Nodes (1000 v1.Node per request)", round(http, filter, again, names, nodeList, scheduler));
       checkNoDoubleBooking(scheduler);
       System.out.println("counters: " + scheduler.counters());
+      System.out.printf(Locale.ROOT, "load average at the end %.1f%n",
+          java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     } finally {
       clientPool.shutdownNow();
     }
@@ -103,6 +111,18 @@ public final class FilterLoadBenchmark {
       pods.add(rampaPod(prefix + "-" + i, 0, 0, service(model, throughput, 5000, 4), "nvidia.com/gpu"));
     }
     return pods;
+  }
+
+  /** Sends the pods' filter calls one after another; returns each call's latency in ms. */
+  private static double[] sequential(HttpClient http, URI filter, List<Pod> pods, List<String> names, GangScheduler scheduler)
+      throws Exception {
+    double[] ms = new double[pods.size()];
+    for (int i = 0; i < pods.size(); i++) {
+      long start = System.nanoTime();
+      round(http, filter, List.of(pods.get(i)), names, null, scheduler);
+      ms[i] = (System.nanoTime() - start) / 1e6;
+    }
+    return ms;
   }
 
   /** Sends every pod's filter call at once; returns each call's latency in ms, checking each answer. */
