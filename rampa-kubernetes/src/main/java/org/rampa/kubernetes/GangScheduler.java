@@ -509,6 +509,9 @@ public final class GangScheduler {
       }
       return scores;
     }
+    if (!pod.wantsGpus()) {
+      return scores; // RAMPA has no view on pods without GPUs: every node scores the same
+    }
     lock.readLock().lock();
     try {
       if (holder == null) {
