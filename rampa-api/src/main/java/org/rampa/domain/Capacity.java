@@ -210,10 +210,11 @@ public final class Capacity {
   /** How many nodes have a GPU a new stage may take whole. */
   public int nodeCount() {
     boolean[] seen = new boolean[cluster.nodes().size()];
+    int[] nodeOf = cluster.nodePositions();
     int nodes = 0;
     for (int i = 0; i < free.length; i++) {
       if (free[i]) {
-        int n = cluster.nodePositionOf(i);
+        int n = nodeOf[i];
         if (!seen[n]) {
           seen[n] = true;
           nodes++;

@@ -53,6 +53,11 @@ public abstract class Cluster {
     return index().nodeOfGpu[gpuPosition];
   }
 
+  /** {@link #nodePositionOf} of every GPU, in {@link #gpus()} order (a copy: for loops over thousands of GPUs). */
+  public final int[] nodePositions() {
+    return index().nodeOfGpu.clone();
+  }
+
   /** The position of {@code gpuId} in {@link #gpus()}, or -1 when the cluster has no such GPU. */
   public final int indexOf(String gpuId) {
     Integer i = index().positions.get(gpuId);

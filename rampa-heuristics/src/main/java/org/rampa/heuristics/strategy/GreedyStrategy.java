@@ -116,11 +116,12 @@ final class GreedyStrategy implements PlacementStrategy {
     // then the node's order of first appearance; counted in arrays by node position, not hashed per unit
     int[] nodeRank = new int[units.size()];
     int[] nodeOrder = new int[units.size()];
+    int[] nodeOf = c.cluster.nodePositions();
     int[] orderOfNode = new int[c.cluster.nodes().size()];
     java.util.Arrays.fill(orderOfNode, -1);
     int nodesSeen = 0;
     for (FreeGpu g : units) {
-      int node = c.cluster.nodePositionOf(g.clusterIndex());
+      int node = nodeOf[g.clusterIndex()];
       if (orderOfNode[node] < 0) {
         orderOfNode[node] = nodesSeen++;
       }
@@ -129,14 +130,14 @@ final class GreedyStrategy implements PlacementStrategy {
     int[] freeOnNode = new int[orderOfNode.length];
     for (List<FreeGpu> gpus : byShape.values()) {
       for (FreeGpu g : gpus) {
-        freeOnNode[c.cluster.nodePositionOf(g.clusterIndex())]++;
+        freeOnNode[nodeOf[g.clusterIndex()]]++;
       }
       for (FreeGpu g : gpus) {
-        int free = freeOnNode[c.cluster.nodePositionOf(g.clusterIndex())];
+        int free = freeOnNode[nodeOf[g.clusterIndex()]];
         nodeRank[g.unit()] = transfersMatter ? -free : free;
       }
       for (FreeGpu g : gpus) {
-        freeOnNode[c.cluster.nodePositionOf(g.clusterIndex())] = 0;
+        freeOnNode[nodeOf[g.clusterIndex()]] = 0;
       }
     }
     // equal cost: GPUs of one node together (fuller or emptier nodes first), then cluster order; one
