@@ -50,6 +50,22 @@ public abstract class Cluster {
     return index().gpus.containsKey(gpuId);
   }
 
+  /** The position in {@link #nodes()} of the node of the GPU at position {@code gpuPosition} of {@link #gpus()}. */
+  public final int nodePositionOf(int gpuPosition) {
+    return index().nodeOfGpu[gpuPosition];
+  }
+
+  /** {@link #nodePositionOf} of every GPU, in {@link #gpus()} order (a copy: for loops over thousands of GPUs). */
+  public final int[] nodePositions() {
+    return index().nodeOfGpu.clone();
+  }
+
+  /** The position of {@code gpuId} in {@link #gpus()}, or -1 when the cluster has no such GPU. */
+  public final int indexOf(String gpuId) {
+    Integer i = index().positions.get(gpuId);
+    return i == null ? -1 : i;
+  }
+
   public final GpuType type(String typeName) {
     GpuType type = index().types.get(typeName);
     if (type == null) {
@@ -94,7 +110,9 @@ public abstract class Cluster {
     final Map<String, GpuType> types = new LinkedHashMap<>();
     final Map<String, Node> nodes = new LinkedHashMap<>();
     final Map<String, Gpu> gpus = new LinkedHashMap<>();
+    final Map<String, Integer> positions = new java.util.HashMap<>();
     final Map<String, List<Gpu>> gpusByNode;
+    final int[] nodeOfGpu;
 
     Index(Cluster c) {
       for (GpuType t : c.gpuTypes()) {
@@ -109,6 +127,7 @@ public abstract class Cluster {
       }
       Map<String, List<Gpu>> byNode = new LinkedHashMap<>();
       for (Gpu g : c.gpus()) {
+        positions.put(g.id(), positions.size());
         if (gpus.put(g.id(), g) != null) {
           throw Invalid.value("cluster.gpus.id", g.id(), "GPU ids must be unique");
         }
@@ -125,6 +144,14 @@ public abstract class Cluster {
         byNode.computeIfAbsent(g.node(), k -> new ArrayList<>()).add(g);
       }
       byNode.replaceAll((k, v) -> Collections.unmodifiableList(v));
+      Map<String, Integer> nodePositions = new java.util.HashMap<>();
+      for (Node n : c.nodes()) {
+        nodePositions.put(n.id(), nodePositions.size());
+      }
+      nodeOfGpu = new int[c.gpus().size()];
+      for (int i = 0; i < nodeOfGpu.length; i++) {
+        nodeOfGpu[i] = nodePositions.get(c.gpus().get(i).node());
+      }
       gpusByNode = Collections.unmodifiableMap(byNode);
     }
   }

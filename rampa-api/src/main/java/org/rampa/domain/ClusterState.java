@@ -4,8 +4,6 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -73,46 +71,42 @@ public abstract class ClusterState {
     return ImmutableClusterState.builder().cluster(cluster).build();
   }
 
-  /** The holdings on each GPU that has any, in allocation order. */
-  @Value.Lazy
-  @JsonIgnore
-  protected Map<String, List<Holding>> holdingsByGpu() {
-    Map<String, List<Holding>> on = new HashMap<>();
-    for (Allocation a : allocations().values()) {
-      for (Holding h : a.holdings()) {
-        on.computeIfAbsent(h.gpu(), g -> new ArrayList<>()).add(h);
-      }
+  /**
+   * The ledger by GPU, built on first use or handed over by the predecessor ({@link #allocate},
+   * {@link #release}); not an attribute, so equality and serialisation ignore it.
+   */
+  private volatile LedgerIndex ledgerIndex;
+
+  /**
+   * The predecessor's capacity and the GPUs the change touched, when the predecessor had built its
+   * capacity: this state's is derived from it (cleared once built, so states never chain).
+   */
+  private volatile CapacitySeed capacitySeed;
+
+  /** The capacity this state built, for a successor to derive its own from. */
+  private volatile Capacity builtCapacity;
+
+  private record CapacitySeed(Capacity predecessor, List<String> touchedGpus) {}
+
+  final LedgerIndex ledgerIndex() {
+    LedgerIndex index = ledgerIndex;
+    if (index == null) {
+      index = LedgerIndex.of(cluster(), allocations());
+      ledgerIndex = index;
     }
-    on.replaceAll((g, list) -> List.copyOf(list));
-    return Collections.unmodifiableMap(on);
+    return index;
   }
 
-  /** Everything held on {@code gpuId}. */
+  /** Everything held on {@code gpuId}, in allocation order. */
   public final List<Holding> holdingsOn(String gpuId) {
-    return holdingsByGpu().getOrDefault(gpuId, List.of());
-  }
-
-  /** The services holding any part of each GPU that has any, in ledger order, each once. */
-  @Value.Lazy
-  @JsonIgnore
-  protected Map<String, List<String>> servicesByGpu() {
-    Map<String, List<String>> on = new HashMap<>();
-    allocations().forEach((id, a) -> {
-      for (Holding h : a.holdings()) {
-        List<String> services = on.computeIfAbsent(h.gpu(), g -> new ArrayList<>());
-        // while one allocation is read, its id is the last entry of every GPU it already holds
-        if (services.isEmpty() || !services.get(services.size() - 1).equals(id)) {
-          services.add(id);
-        }
-      }
-    });
-    on.replaceAll((g, list) -> List.copyOf(list));
-    return Collections.unmodifiableMap(on);
+    int i = cluster().indexOf(gpuId);
+    return i < 0 ? List.of() : ledgerIndex().holdingsAt(i);
   }
 
   /** The services holding any part of {@code gpuId}, in ledger order. */
   public final List<String> servicesOn(String gpuId) {
-    return new ArrayList<>(servicesByGpu().getOrDefault(gpuId, List.of()));
+    int i = cluster().indexOf(gpuId);
+    return i < 0 ? new ArrayList<>() : new ArrayList<>(ledgerIndex().servicesAt(i));
   }
 
   /** The MIG layout of {@code gpuId}; empty when it has none. */
@@ -179,11 +173,36 @@ public abstract class ClusterState {
     return capacity().gpus();
   }
 
-  /** What a new service can use here: the view strategies and importance models ask. */
+  /**
+   * What a new service can use here: the view strategies and importance models ask. A state made by
+   * {@link #allocate} or {@link #release} from one whose capacity was built derives its own from it
+   * by the GPUs the change touched.
+   */
   @Value.Lazy
   @JsonIgnore
   public Capacity capacity() {
-    return Capacity.of(this);
+    CapacitySeed seed = capacitySeed;
+    Capacity capacity = seed == null ? Capacity.of(this) : seed.predecessor().updated(this, seed.touchedGpus());
+    capacitySeed = null;
+    builtCapacity = capacity;
+    return capacity;
+  }
+
+  /** Hands this state's derived views, updated by {@code change}, to its successor {@code next}. */
+  private ClusterState seeded(ClusterState next, Allocation change, boolean added) {
+    LedgerIndex index = ledgerIndex;
+    if (index != null) {
+      next.ledgerIndex = added ? index.plus(cluster(), change) : index.minus(cluster(), change);
+    }
+    Capacity built = builtCapacity;
+    if (built != null) {
+      List<String> touched = new ArrayList<>(change.holdings().size());
+      for (Holding h : change.holdings()) {
+        touched.add(h.gpu());
+      }
+      next.capacitySeed = new CapacitySeed(built, touched);
+    }
+    return next;
   }
 
   public final boolean holds(String serviceId) {
@@ -234,7 +253,7 @@ public abstract class ClusterState {
     }
     BUILDING_CHECKED_SUCCESSOR.set(Boolean.TRUE);
     try {
-      return checked.withAllocations(next).withVersion(version() + 1);
+      return seeded(checked.withAllocations(next).withVersion(version() + 1), allocation, true);
     } finally {
       BUILDING_CHECKED_SUCCESSOR.remove();
     }
@@ -303,8 +322,17 @@ public abstract class ClusterState {
           "it was never admitted, was released already, or the state is an older version");
     }
     Map<String, Allocation> rest = new LinkedHashMap<>(allocations());
-    rest.remove(serviceId);
-    return ImmutableClusterState.copyOf(this).withAllocations(rest).withVersion(version() + 1);
+    Allocation gone = rest.remove(serviceId);
+    if (!(this instanceof ImmutableClusterState checked)) {
+      return ImmutableClusterState.copyOf(this).withAllocations(rest).withVersion(version() + 1);
+    }
+    // taking holdings away never breaks a GPU's rules, and every GPU kept passed the predecessor's check
+    BUILDING_CHECKED_SUCCESSOR.set(Boolean.TRUE);
+    try {
+      return seeded(checked.withAllocations(rest).withVersion(version() + 1), gone, false);
+    } finally {
+      BUILDING_CHECKED_SUCCESSOR.remove();
+    }
   }
 
   @Value.Check
@@ -318,17 +346,18 @@ public abstract class ClusterState {
         throw Invalid.value("clusterState.allocations[" + id + "].serviceId", a.serviceId(), "must equal its key");
       }
     });
-    for (String gpu : holdingsByGpu().keySet()) {
-      if (!cluster().hasGpu(gpu)) {
-        throw Invalid.value("clusterState.holdings.gpu", gpu, "is not in the cluster");
-      }
+    for (String gpu : ledgerIndex().unknownGpus) {
+      throw Invalid.value("clusterState.holdings.gpu", gpu, "is not in the cluster");
     }
     for (String gpu : migLayouts().keySet()) {
       if (!cluster().hasGpu(gpu)) {
         throw Invalid.value("clusterState.migLayouts.gpu", gpu, "is not in the cluster");
       }
     }
-    Set<String> touched = new LinkedHashSet<>(holdingsByGpu().keySet());
+    Set<String> touched = new LinkedHashSet<>();
+    for (int i : ledgerIndex().heldPositions()) {
+      touched.add(cluster().gpus().get(i).id());
+    }
     touched.addAll(migLayouts().keySet());
     for (String gpu : touched) {
       List<Holding> on = holdingsOn(gpu);

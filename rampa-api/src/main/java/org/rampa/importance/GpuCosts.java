@@ -2,6 +2,7 @@ package org.rampa.importance;
 
 import java.util.List;
 import org.rampa.domain.ClusterState;
+import org.rampa.domain.Gpu;
 import org.rampa.domain.Plan;
 import org.rampa.domain.Stage;
 import org.rampa.domain.share.Placement;
@@ -18,6 +19,15 @@ public interface GpuCosts {
 
   /** Cost of holding all of GPU {@code gpuId}. */
   double of(String gpuId);
+
+  /**
+   * {@link #of(String)} of {@code gpu}, a GPU of the evaluated cluster. Models whose costs depend on
+   * the type alone answer without looking the GPU up by id, which is most of a large cluster's
+   * per-decision cost of reading every free GPU's price.
+   */
+  default double ofGpu(Gpu gpu) {
+    return of(gpu.id());
+  }
 
   /**
    * The cost of holding {@code placement} of GPU {@code gpuId} in {@code state}, the state these

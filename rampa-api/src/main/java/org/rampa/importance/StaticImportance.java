@@ -85,9 +85,18 @@ public final class StaticImportance implements ImportanceModel {
 
   @Override
   public GpuCosts evaluate(ClusterState state) {
-    return gpu -> {
-      Double w = byGpu.get(gpu);
-      return w != null ? w : byType.getOrDefault(state.cluster().gpu(gpu).type(), 1.0);
+    return new GpuCosts() {
+      @Override
+      public double of(String gpu) {
+        Double w = byGpu.get(gpu);
+        return w != null ? w : byType.getOrDefault(state.cluster().gpu(gpu).type(), 1.0);
+      }
+
+      @Override
+      public double ofGpu(Gpu gpu) {
+        Double w = byGpu.isEmpty() ? null : byGpu.get(gpu.id());
+        return w != null ? w : byType.getOrDefault(gpu.type(), 1.0);
+      }
     };
   }
 }

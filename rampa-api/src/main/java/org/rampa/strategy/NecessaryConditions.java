@@ -8,7 +8,6 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import org.rampa.domain.Capacity;
 import org.rampa.domain.ClusterState;
-import org.rampa.domain.Gpu;
 import org.rampa.domain.GpuType;
 import org.rampa.domain.Model;
 import org.rampa.domain.ServiceRequest;
@@ -44,7 +43,8 @@ public final class NecessaryConditions {
   private final int totalGpus;
   /** Free GPU count per free type, in cluster type order. */
   private final Map<GpuType, Integer> free = new LinkedHashMap<>();
-  private final List<Long> freeMemoryLargestFirst = new ArrayList<>();
+  /** The memory of every free GPU, largest first, as the free counts of the distinct memory sizes (two longs per size). */
+  private final List<long[]> freeMemoryLargestFirst = new ArrayList<>();
   /** Per layer, the memory of a stage holding it alone. */
   private final long[] layerMemory;
 
@@ -58,10 +58,9 @@ public final class NecessaryConditions {
     this.totalGpus = state.cluster().gpus().size();
     Capacity capacity = state.capacity();
     capacity.countByType().forEach((type, n) -> free.put(state.cluster().type(type), n));
-    for (Gpu g : capacity.gpus()) {
-      freeMemoryLargestFirst.add(state.cluster().type(g.type()).memoryBytes());
-    }
-    freeMemoryLargestFirst.sort((a, b) -> Long.compare(b, a));
+    // by type, not by GPU: a large cluster has thousands of free GPUs and a handful of types
+    free.forEach((type, n) -> freeMemoryLargestFirst.add(new long[] {type.memoryBytes(), n}));
+    freeMemoryLargestFirst.sort((a, b) -> Long.compare(b[0], a[0]));
     this.layerMemory = new long[model.size()];
     for (int l = 0; l < model.size(); l++) {
       layerMemory[l] = performance.cursor(model, batch, l, List.of()).add().memoryBytes();
@@ -154,10 +153,12 @@ public final class NecessaryConditions {
     while (whole.canAdd()) {
       whole.add();
     }
-    int k = Math.min(request.maxStages(), freeMemoryLargestFirst.size());
+    int k = 0;
     long topK = 0;
-    for (int i = 0; i < k; i++) {
-      topK += freeMemoryLargestFirst.get(i);
+    for (long[] sizeAndCount : freeMemoryLargestFirst) {
+      long take = Math.min(request.maxStages() - k, sizeAndCount[1]);
+      topK += take * sizeAndCount[0];
+      k += (int) take;
     }
     if (whole.additiveMemoryBytes() > topK) {
       return Optional.of(String.format(

@@ -131,7 +131,7 @@ final class SimulateCommand implements Callable<Integer> {
     }
     stdout.flush();
     ExperimentResult result;
-    try (ProgressBar bar = new ProgressBarBuilder().setTaskName("simulate").setInitialMax(experiment.taskCount(replayed != null))
+    try (ProgressBar bar = new ProgressBarBuilder().setTaskName("simulate").setInitialMax(experiment.progressSteps(replayed)).setUnit(" arrivals", 1)
         .setStyle(ProgressBarStyle.ASCII).setConsumer(new me.tongfei.progressbar.ConsoleProgressBarConsumer(System.err))
         .continuousUpdate().build()) {
       result = replayed == null

@@ -111,7 +111,7 @@ final class VastPipeE4Command implements Callable<Integer> {
     stdout.flush();
     long t0 = System.nanoTime();
     List<SharingExperiment.WorkloadResult> results;
-    try (ProgressBar bar = new ProgressBarBuilder().setTaskName("e4").setInitialMax(experiment.taskCount())
+    try (ProgressBar bar = new ProgressBarBuilder().setTaskName("e4").setInitialMax(experiment.progressSteps()).setUnit(" arrivals", 1)
         .setStyle(ProgressBarStyle.ASCII).setConsumer(new me.tongfei.progressbar.ConsoleProgressBarConsumer(System.err))
         .continuousUpdate().build()) {
       results = experiment.run(bar::step);

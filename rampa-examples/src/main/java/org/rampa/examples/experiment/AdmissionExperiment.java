@@ -96,7 +96,19 @@ public final class AdmissionExperiment {
     return replaying ? perTrace : settings.offeredLoads().size() * settings.seeds() * perTrace;
   }
 
-  /** Runs every scheduler at every load for every seed; {@code progress} is told after each task, from any thread. */
+  /**
+   * How many times {@link #run} tells its progress: once per arrival of every run, and as many times
+   * as its trace has arrivals when a trace's bound is done; {@code replayed} (or null) as for {@link #taskCount}.
+   */
+  public long progressSteps(ArrivalTrace replayed) {
+    return (long) taskCount(replayed != null) * (replayed == null ? settings.arrivalsPerLoad() : replayed.arrivals().size());
+  }
+
+  /**
+   * Runs every scheduler at every load for every seed; {@code progress} is told as each arrival of
+   * each run is taken up (and a bound's worth of arrivals when a bound is done), from any thread:
+   * {@link #progressSteps} times in all.
+   */
   public ExperimentResult run(Runnable progress) {
     List<Callable<RunResult>> runs = new ArrayList<>();
     List<Callable<TraceBound>> bounds = new ArrayList<>();
@@ -107,18 +119,18 @@ public final class AdmissionExperiment {
         long seed = settings.firstSeed() + k;
         ArrivalTrace trace = ArrivalTrace.poisson(settings.workload(), rate, settings.meanLifetimeSeconds(),
             settings.arrivalsPerLoad(), seed);
-        addTasks(trace, load, seed, options, runs, bounds);
+        addTasks(trace, load, seed, options, runs, bounds, progress);
       }
     }
-    return execute(runs, bounds, progress);
+    return execute(runs, bounds);
   }
 
   /** Runs every scheduler on one given trace, whose offered load is {@code load}, with the options' seed. */
   public ExperimentResult replay(ArrivalTrace trace, double load, Runnable progress) {
     List<Callable<RunResult>> runs = new ArrayList<>();
     List<Callable<TraceBound>> bounds = new ArrayList<>();
-    addTasks(trace, load, settings.options().seed(), computesBound() ? options() : List.of(), runs, bounds);
-    return execute(runs, bounds, progress);
+    addTasks(trace, load, settings.options().seed(), computesBound() ? options() : List.of(), runs, bounds, progress);
+    return execute(runs, bounds);
   }
 
   private boolean computesBound() {
@@ -135,16 +147,22 @@ public final class AdmissionExperiment {
   }
 
   private void addTasks(ArrivalTrace trace, double load, long seed, List<List<int[]>> options,
-      List<Callable<RunResult>> runs, List<Callable<TraceBound>> bounds) {
+      List<Callable<RunResult>> runs, List<Callable<TraceBound>> bounds, Runnable progress) {
     Simulator simulator = new Simulator(settings.cluster(), settings.workload(), stranded);
     StrategyOptions seeded = ImmutableStrategyOptions.copyOf(settings.options()).withSeed(seed);
     for (String name : settings.schedulers()) {
       var spec = Schedulers.named(name, seeded);
-      runs.add(() -> simulator.run(spec, trace, load, seed));
+      runs.add(() -> simulator.run(spec, trace, load, seed, progress));
     }
     if (computesBound()) {
       int[] capacity = GpuCountOptions.capacity(settings.cluster());
-      bounds.add(() -> new TraceBound(load, seed, OfflineBound.of(trace, options, capacity, settings.boundNodeLimit())));
+      bounds.add(() -> {
+        TraceBound bound = new TraceBound(load, seed, OfflineBound.of(trace, options, capacity, settings.boundNodeLimit()));
+        for (int i = 0; i < trace.arrivals().size(); i++) {
+          progress.run(); // a bound weighs like a run of its trace
+        }
+        return bound;
+      });
     }
   }
 
@@ -152,7 +170,7 @@ public final class AdmissionExperiment {
    * Executes every task on {@code settings.threads()} threads, the slow ones (exact solves and
    * bounds) submitted first so no core idles at the end, and collects the results in task order.
    */
-  private ExperimentResult execute(List<Callable<RunResult>> runs, List<Callable<TraceBound>> bounds, Runnable progress) {
+  private ExperimentResult execute(List<Callable<RunResult>> runs, List<Callable<TraceBound>> bounds) {
     ExecutorService pool = Executors.newFixedThreadPool(settings.threads(), r -> {
       Thread t = new Thread(r, "rampa-experiment");
       t.setDaemon(true);
@@ -163,16 +181,16 @@ public final class AdmissionExperiment {
       int perTrace = settings.schedulers().size();
       for (int i = 0; i < runs.size(); i++) {
         if (settings.schedulers().get(i % perTrace).startsWith("rampa-exact")) {
-          runFutures.set(i, pool.submit(withProgress(runs.get(i), progress)));
+          runFutures.set(i, pool.submit(runs.get(i)));
         }
       }
       List<Future<TraceBound>> boundFutures = new ArrayList<>();
       for (Callable<TraceBound> b : bounds) {
-        boundFutures.add(pool.submit(withProgress(b, progress)));
+        boundFutures.add(pool.submit(b));
       }
       for (int i = 0; i < runs.size(); i++) {
         if (runFutures.get(i) == null) {
-          runFutures.set(i, pool.submit(withProgress(runs.get(i), progress)));
+          runFutures.set(i, pool.submit(runs.get(i)));
         }
       }
       List<RunResult> runResults = new ArrayList<>();
@@ -209,14 +227,6 @@ public final class AdmissionExperiment {
         }
       });
     }
-  }
-
-  private static <T> Callable<T> withProgress(Callable<T> task, Runnable progress) {
-    return () -> {
-      T result = task.call();
-      progress.run();
-      return result;
-    };
   }
 
   private static <T> T await(Future<T> future) {

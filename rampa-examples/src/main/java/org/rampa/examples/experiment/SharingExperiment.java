@@ -102,7 +102,12 @@ public final class SharingExperiment {
     return experiments.values().stream().mapToInt(e -> e.taskCount(false)).sum();
   }
 
-  /** Every planner, both modes, every load and seed of every workload; {@code progress} is told after each run. */
+  /** How many times {@link #run} tells its progress: once per arrival of every run (see {@link AdmissionExperiment#progressSteps}). */
+  public long progressSteps() {
+    return experiments.values().stream().mapToLong(e -> e.progressSteps(null)).sum();
+  }
+
+  /** Every planner, both modes, every load and seed of every workload; {@code progress} is told as each arrival is taken up. */
   public List<WorkloadResult> run(Runnable progress) {
     List<WorkloadResult> out = new ArrayList<>();
     experiments.forEach((w, e) -> out.add(new WorkloadResult(w, e.run(progress))));

@@ -86,6 +86,14 @@ public final class Simulator {
 
   /** Runs one scheduler on one trace; {@code seed} is recorded with the result (it made the trace). */
   public RunResult run(SchedulerSpec spec, ArrivalTrace trace, double offeredLoad, long seed) {
+    return run(spec, trace, offeredLoad, seed, () -> {});
+  }
+
+  /**
+   * As {@link #run(SchedulerSpec, ArrivalTrace, double, long)}, telling {@code onArrival} as each
+   * arrival is taken up (from the running thread), so that a progress bar moves with arrivals.
+   */
+  public RunResult run(SchedulerSpec spec, ArrivalTrace trace, double offeredLoad, long seed, Runnable onArrival) {
     long wallStart = System.nanoTime();
     Scheduler scheduler = spec.create(cluster);
     ClusterStateHolder holder = new ClusterStateHolder(ClusterState.empty(cluster));
@@ -117,6 +125,7 @@ public final class Simulator {
     double now = 0;
 
     for (int i = 0; i < arrivals.size(); i++) {
+      onArrival.run();
       Arrival a = arrivals.get(i);
       while (!departures.isEmpty() && departures.peek().time <= a.timeSeconds()) {
         Departure d = departures.poll();
@@ -199,9 +208,8 @@ public final class Simulator {
 
   /** Counts one rejection and the free GPUs by type it happened with; returns the new count. */
   private static int recordRejection(ClusterState state, Map<String, Double> freeAtRejection, int rejected) {
-    for (Gpu g : state.freeGpus()) {
-      freeAtRejection.merge(g.type(), 1.0, Double::sum);
-    }
+    // by type from the capacity view: a scan of every free GPU per rejection dominated runs on large clusters
+    state.capacity().countByType().forEach((type, n) -> freeAtRejection.merge(type, (double) n, Double::sum));
     return rejected + 1;
   }
 
@@ -225,11 +233,9 @@ public final class Simulator {
   }
 
   private double meanFreePerNode(ClusterState state) {
-    Map<String, Integer> freeByNode = new HashMap<>();
-    for (Gpu g : state.freeGpus()) {
-      freeByNode.merge(g.node(), 1, Integer::sum);
-    }
-    return freeByNode.isEmpty() ? 0 : freeByNode.values().stream().mapToInt(Integer::intValue).average().orElse(0);
+    // free GPUs over the nodes that have any, counted on the capacity view's flags, not hashed per GPU and arrival
+    int nodes = state.capacity().nodeCount();
+    return nodes == 0 ? 0 : (double) state.capacity().count() / nodes;
   }
 
   /** Groups reasons that differ only in their numbers ("needs 140 GB" and "needs 70 GB"). */

@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
+import org.rampa.domain.Gpu;
 import org.rampa.domain.GpuType;
 import org.rampa.importance.GpuCosts;
 import org.rampa.importance.ImportanceModel;
@@ -24,7 +25,17 @@ final class CapabilityImportance implements ImportanceModel {
   public GpuCosts evaluate(ClusterState state) {
     Map<String, Double> byType = byType(state.cluster());
     Cluster cluster = state.cluster();
-    return gpu -> byType.get(cluster.gpu(gpu).type());
+    return new GpuCosts() {
+      @Override
+      public double of(String gpu) {
+        return byType.get(cluster.gpu(gpu).type());
+      }
+
+      @Override
+      public double ofGpu(Gpu gpu) {
+        return byType.get(gpu.type());
+      }
+    };
   }
 
   static Map<String, Double> byType(Cluster cluster) {

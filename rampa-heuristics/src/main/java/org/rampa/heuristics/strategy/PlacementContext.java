@@ -58,6 +58,7 @@ final class PlacementContext {
   private final Map<String, double[]> layerSecondsByShape = new HashMap<>();
   private PlanVerifier verifier;
   private final Map<String, List<Double>> cutTimesByLink = new HashMap<>();
+  private final Map<String, LayerCostTable> tables = new HashMap<>();
   private LayerMemory layerMemory;
   private long candidatesEvaluated;
   /** Why the last candidate was rejected, formatted only when asked: most of thousands of candidates are rejected silently. */
@@ -71,16 +72,25 @@ final class PlacementContext {
     this.performance = problem.performance();
     this.costs = problem.importance().evaluate(problem.state());
     this.batch = request.slo().batchSize();
-    List<FreeGpu> list = new ArrayList<>();
     Capacity capacity = problem.state().capacity();
     List<Gpu> gpus = cluster.gpus();
+    FreeGpu[] list = new FreeGpu[capacity.count()];
+    int n = 0;
+    GpuType type = null;
+    // one pass over flags, prices by GPU rather than by id, and the type looked up when it changes:
+    // a large cluster has thousands of free GPUs and this runs for every decision
     for (int i = 0; i < gpus.size(); i++) {
-      Gpu g = gpus.get(i);
-      if (capacity.contains(g.id())) {
-        list.add(FreeGpu.whole(g, cluster.type(g.type()), costs.of(g.id()), i, problem.state().freeMemoryBytes(g.id()), list.size()));
+      if (capacity.containsAt(i)) {
+        Gpu g = gpus.get(i);
+        if (type == null || !type.name().equals(g.type())) {
+          type = cluster.type(g.type());
+        }
+        // nobody holds any part of a GPU a new stage may take whole: all of its memory is free
+        list[n] = FreeGpu.whole(g, type, costs.ofGpu(g), i, type.memoryBytes(), n);
+        n++;
       }
     }
-    this.free = List.copyOf(list);
+    this.free = List.of(list);
   }
 
   /**
@@ -403,6 +413,12 @@ final class PlacementContext {
   }
 
   private LayerCostTable table(Map<String, List<Double>> kinds, Link link) {
+    // the same kinds on the same link recur across a decision's candidates (k stages of r replicas
+    // of one type): the table's validating copy of every layer time is built once for them
+    return tables.computeIfAbsent(String.join("\u0000", kinds.keySet()) + "\u0000" + link.name(), k -> newTable(kinds, link));
+  }
+
+  private LayerCostTable newTable(Map<String, List<Double>> kinds, Link link) {
     int layers = model.size();
     List<Double> cuts = cutTimesByLink.computeIfAbsent(link.name(), x -> {
       List<Double> list = new ArrayList<>(layers + 1);
