@@ -116,12 +116,21 @@ final class EvaluatePolicyCommand implements Callable<Integer> {
       List<PolicyEvaluation.MixResult> at = results.stream().filter(r -> r.gpus() == g).toList();
       List<PolicyEvaluation.MixResult> bounded = at.stream().filter(r -> !Double.isNaN(r.bound()) && r.bound() > 0).toList();
       stdout.printf(Locale.ROOT, "%n%d GPUs: %d mixes, %d with a proven bound%n", g, at.size(), bounded.size());
-      stdout.printf("  %-16s %-22s %s%n", "planner", "scale / bound", "scale");
+      // mixes play the part of seeds: scale / bound is a ratio (geometric mean, interval in log space, at most 1), scale an amount
+      java.util.Map<String, Interval> ofBound = new java.util.LinkedHashMap<>();
+      java.util.Map<String, Interval> scale = new java.util.LinkedHashMap<>();
       for (String planner : at.get(0).scales().keySet()) {
-        double[] ofBound = bounded.stream().mapToDouble(r -> r.scales().get(planner) / r.bound()).toArray();
-        double[] scale = at.stream().mapToDouble(r -> r.scales().get(planner)).toArray();
-        stdout.printf(Locale.ROOT, "  %-16s %-22s %s%n", planner, ofBound.length == 0 ? "-" : Interval.of(ofBound).format(4),
-            Interval.of(scale).format(3));
+        if (!bounded.isEmpty()) {
+          ofBound.put(planner, Interval.ratio(bounded.stream().mapToDouble(r -> r.scales().get(planner) / r.bound()).toArray(), 1));
+        }
+        scale.put(planner, Interval.amount(at.stream().mapToDouble(r -> r.scales().get(planner)).toArray()));
+      }
+      stdout.printf(Locale.ROOT, "  scale / bound: %s; scale: %s (mixes as seeds)%n", ofBound.isEmpty() ? "no proven bound"
+          : Interval.header(ofBound.values()), Interval.header(scale.values()));
+      stdout.printf("  %-16s %-26s %s%n", "planner", "scale / bound", "scale");
+      for (String planner : scale.keySet()) {
+        stdout.printf(Locale.ROOT, "  %-16s %-26s %s%n", planner, ofBound.containsKey(planner) ? ofBound.get(planner).format(4) : "-",
+            scale.get(planner).format(3));
       }
       double[] ms = PolicyEvaluation.decisionMillis(results, g);
       int fallbacks = at.stream().mapToInt(PolicyEvaluation.MixResult::fallbackSteps).sum();
