@@ -89,9 +89,9 @@ final class ColocateExperiment {
       List<ClusterExperiment.Row> rows = new ArrayList<>();
       fromCsv.forEach(f -> rows.addAll(ClusterInputs.raw(f)));
       SimulateCommand.prepareOutput(out, OUTPUTS);
-      ClusterReport.write(rows, out);
+      List<String> written = ClusterReport.write(rows, out);
       stdout.print(ClusterReport.table(ClusterReport.summarise(rows), ClusterReport.headlines(rows)));
-      stdout.printf("%nWrote %s from %s%n", out, fromCsv);
+      stdout.printf("%nWrote %s to %s from %s%n", String.join(", ", written), out, fromCsv);
       return 0;
     }
     List<Regime> regimes = new ArrayList<>();
@@ -176,11 +176,10 @@ final class ColocateExperiment {
         .setConsumer(new ConsoleProgressBarConsumer(System.err)).continuousUpdate().build()) {
       rows = ClusterExperiment.run(configs, names, Duration.ofNanos((long) (timeLimitSeconds * 1e9)), gpusNeeded, workers, c -> bar.step());
     }
-    ClusterReport.write(rows, out);
+    List<String> written = ClusterReport.write(rows, out);
     List<ClusterReport.Summary> summaries = ClusterReport.summarise(rows);
     stdout.print(ClusterReport.table(summaries, ClusterReport.headlines(rows)));
-    stdout.printf(Locale.ROOT, "%nWall time %.1f s. Wrote %s (e2.csv, e2-summary.csv, e2-summary.md, charts e2-*.png/.svg)%n",
-        (System.nanoTime() - t0) / 1e9, out);
+    stdout.printf(Locale.ROOT, "%nWall time %.1f s. Wrote %s to %s%n", (System.nanoTime() - t0) / 1e9, String.join(", ", written), out);
     return 0;
   }
 

@@ -196,8 +196,11 @@ public final class ClusterReport {
     return i == null ? "-" : i.format(decimals);
   }
 
-  /** Writes {@code e2.csv}, {@code e2-summary.csv}, {@code e2-summary.md} and the charts (PNG and SVG) there are data for into {@code directory}. */
-  public static void write(List<Row> rows, Path directory) {
+  /**
+   * Writes {@code e2.csv}, {@code e2-summary.csv}, {@code e2-summary.md} and the charts (PNG and
+   * SVG) there are data for into {@code directory}; returns the names of the files written.
+   */
+  public static List<String> write(List<Row> rows, Path directory) {
     List<Summary> summaries = summarise(rows);
     try {
       Files.writeString(directory.resolve("e2.csv"), rawCsv(rows));
@@ -206,7 +209,13 @@ public final class ClusterReport {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write into " + directory, e);
     }
-    charts(summaries).forEach((name, chart) -> Charts.save(chart, directory, name));
+    List<String> written = new ArrayList<>(List.of("e2.csv", "e2-summary.csv", "e2-summary.md"));
+    charts(summaries).forEach((name, chart) -> {
+      Charts.save(chart, directory, name);
+      written.add(name + ".png");
+      written.add(name + ".svg");
+    });
+    return written;
   }
 
   /** Every chart the summaries have data for, by file stem. */

@@ -185,6 +185,9 @@ public record Interval(double mean, double low, double high, int n, Kind kind) {
   }
 
   public static String label(Kind kind, int seeds) {
+    if (seeds == 1) {
+      return "1 seed, no interval";
+    }
     return kind.text + " over " + seeds + (seeds == 1 ? " seed" : " seeds");
   }
 

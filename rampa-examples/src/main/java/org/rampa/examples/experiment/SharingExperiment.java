@@ -51,7 +51,8 @@ public final class SharingExperiment {
       List<String> out = new ArrayList<>();
       for (String p : planners) {
         out.add(p);
-        if (Schedulers.canShare(p)) {
+        // a planner named with its sharing suffix already shares: no second, identical sharing run
+        if (Schedulers.canShare(p) && !p.endsWith(Schedulers.SHARING_SUFFIX)) {
           out.add(p + Schedulers.SHARING_SUFFIX);
         }
       }
