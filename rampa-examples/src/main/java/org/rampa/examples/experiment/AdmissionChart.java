@@ -31,7 +31,7 @@ final class AdmissionChart {
       }
     }
     int seeds = names.isEmpty() ? 0 : y[0][0].n();
-    String label = names.isEmpty() ? "no runs" : y[0][0].label();
+    String label = Charts.describe(java.util.Arrays.stream(y).flatMap(java.util.Arrays::stream).toList());
     XYChart chart = new XYChartBuilder().width(1000).height(620).title(title + " (" + Charts.seeds(seeds) + ")")
         .xAxisTitle("offered load (Erlangs: arrival rate x mean lifetime)")
         .yAxisTitle((ofBound ? "admitted, % of the offline bound (" : "admitted, % of arrivals (") + label + ")")

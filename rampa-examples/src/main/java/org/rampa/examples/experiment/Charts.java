@@ -72,6 +72,15 @@ public final class Charts {
     return palette[Math.floorMod(k, palette.length)];
   }
 
+  /**
+   * What a chart's intervals are, short enough for an axis title (the title states the seeds): the
+   * kind of the intervals over the most seeds. A series over fewer seeds says so in its legend.
+   */
+  public static String describe(java.util.Collection<Interval> intervals) {
+    return intervals.stream().filter(java.util.Objects::nonNull).max(java.util.Comparator.comparingInt(Interval::n))
+        .map(i -> i.kind().text()).orElse("no values");
+  }
+
   /** "5 seeds" or "1 seed". */
   public static String seeds(int n) {
     return n + (n == 1 ? " seed" : " seeds");

@@ -245,10 +245,10 @@ public final class ClusterReport {
     }
     int seeds = seeds(capped);
     XYChart chart = new XYChartBuilder().width(1000).height(620)
-        .title("E2, " + cluster + " cluster (1000 accelerators" + (ClusterMixes.modelled(cluster) ? ", MODELLED" : "")
-            + "): throughput gain over exclusive use against batch size, " + Charts.seeds(seeds))
+        .title("E2, " + cluster + " (1000 accelerators" + (ClusterMixes.modelled(cluster) ? ", MODELLED" : "")
+            + "): gain over exclusive use against batch size, " + Charts.seeds(seeds))
         .xAxisTitle("largest batch a service may use")
-        .yAxisTitle("demand scale / exclusive use's (x), " + orNone(Interval.header(capped.stream().map(Summary::gain).toList()))).build();
+        .yAxisTitle("scale / exclusive's (x): " + Charts.describe(capped.stream().map(Summary::gain).toList())).build();
     chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
     chart.getStyler().setXAxisLogarithmic(true);
     chart.getStyler().setMarkerSize(7);
@@ -284,9 +284,9 @@ public final class ClusterReport {
       return java.util.Optional.empty();
     }
     CategoryChart chart = new CategoryChartBuilder().width(1000).height(620)
-        .title("E2: gain over exclusive use per cluster type, " + Charts.seeds(seeds(summaries)) + " per regime")
+        .title("E2: gain over exclusive use per cluster, geometric mean over " + String.join(", ", regimes) + ", " + Charts.seeds(seeds(summaries)))
         .xAxisTitle("cluster (1000 accelerators)")
-        .yAxisTitle("scale / exclusive use's (x): geometric mean over regimes " + String.join(", ", regimes) + " of their geometric means over seeds")
+        .yAxisTitle("scale / exclusive's (x), geometric mean over regimes")
         .build();
     chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
     for (String planner : planners) {
@@ -317,8 +317,8 @@ public final class ClusterReport {
     }
     List<String> categories = gapped.stream().map(s -> s.cluster() + " " + s.regime()).distinct().toList();
     CategoryChart chart = new CategoryChartBuilder().width(1100).height(620)
-        .title("E2: gap to the exact planner's proven bound on the demand scale (lower is better), " + Charts.seeds(seeds(gapped)))
-        .xAxisTitle("cluster and batch regime").yAxisTitle("1 - scale / bound (%), scale / bound as a geometric mean over seeds with a plan").build();
+        .title("E2: gap to exact's proven bound on the demand scale (lower is better), " + Charts.seeds(seeds(gapped)))
+        .xAxisTitle("cluster and batch regime").yAxisTitle("1 - scale / bound (%), geometric mean of scale / bound").build();
     chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
     chart.getStyler().setXAxisLabelRotation(30);
     for (String planner : summaries.stream().map(Summary::planner).distinct().toList()) {
@@ -337,7 +337,10 @@ public final class ClusterReport {
   private static String withPlans(String planner, List<Summary> line) {
     int plans = line.stream().mapToInt(Summary::plans).min().orElse(0);
     int seeds = line.stream().mapToInt(Summary::seeds).max().orElse(0);
-    return plans < seeds ? planner + " (a plan on only " + plans + " of " + seeds + " mixes)" : planner;
+    if (plans >= seeds) {
+      return planner;
+    }
+    return planner + " (a plan on only " + plans + " of " + seeds + " mixes" + (plans > 1 && plans < Interval.MIN_SEEDS_FOR_INTERVAL ? ": range)" : ")");
   }
 
 }

@@ -42,8 +42,9 @@ public record Interval(double mean, double low, double high, int n, Kind kind) {
       this.text = text;
     }
 
-    boolean geometric() {
-      return this == GEOMETRIC_T || this == GEOMETRIC_RANGE;
+    /** "geometric mean, 95 % interval in log space", without the seed count. */
+    public String text() {
+      return text;
     }
   }
 

@@ -44,7 +44,7 @@ public final class RobustnessChart {
     Map<String, XYChart> out = new LinkedHashMap<>();
     String marginAxis = "safety margin m (%) — " + (settings.marginKind() == RobustnessExperiment.MarginKind.TIMES
         ? "planned times x (1 + m)" : "SLO rule x (1 - m)");
-    String label = summaries.stream().filter(s -> s.seedsPlanned() > 0).findFirst().map(s -> s.brokenPlans().label()).orElse("no plans");
+    String label = Charts.describe(summaries.stream().map(RobustnessExperiment.Summary::brokenPlans).toList());
     out.put("e3-violations", againstMargin(summaries, settings, RobustnessExperiment.Scenario.PERTURBED.label,
         "E3: broken plans, truth A, C ±20 %, α−1 ±10 % — " + subtitle, marginAxis,
         "replays where the plan breaks a rule (%, " + label + ")", s -> s.brokenPlans().asPercent()));

@@ -234,7 +234,7 @@ public final class SharingExperiment {
           .title("E4: admitted services, sharing off and on (" + workload + " workload, " + gpus + " GPUs, "
               + Charts.seeds(mine.stream().mapToInt(Row::seeds).max().orElse(0)) + ")")
           .xAxisTitle("offered load (Erlangs: arrival rate x mean lifetime)")
-          .yAxisTitle("admitted services (" + mine.get(0).admitted().label() + ")").build();
+          .yAxisTitle("admitted services (" + Charts.describe(mine.stream().map(Row::admitted).toList()) + ")").build();
       chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideS);
       chart.getStyler().setMarkerSize(6);
       List<String> planners = mine.stream().map(Row::planner).distinct().toList();

@@ -73,7 +73,7 @@ class ReportWritersTest {
       within(charts.get("e2-gain-cluster"), 1e-300, Double.MAX_VALUE);
       assertThat(gain.getSeriesMap()).containsKey("uniform-mig-3g" + Charts.NO_PLAN);
       assertThat(charts.get("e2-gain-cluster").getSeriesMap()).containsKey("uniform-mig-3g" + Charts.NO_PLAN);
-      assertThat(gain.getYAxisTitle()).contains(seeds < 5 ? "range over " + seeds : "95 % interval in log space over " + seeds);
+      assertThat(gain.getYAxisTitle()).contains((seeds < 5 ? Interval.Kind.GEOMETRIC_RANGE : Interval.Kind.GEOMETRIC_T).text());
       for (ClusterReport.Summary s : summaries) {
         String row = "| " + s.planner() + " | " + s.plans() + "/" + s.seeds() + " | ";
         if (s.gain() == null) {
