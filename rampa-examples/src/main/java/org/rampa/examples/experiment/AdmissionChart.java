@@ -34,7 +34,7 @@ final class AdmissionChart {
     String label = Charts.describe(java.util.Arrays.stream(y).flatMap(java.util.Arrays::stream).toList());
     XYChart chart = new XYChartBuilder().width(1000).height(620).title(title + " (" + Charts.seeds(seeds) + ")")
         .xAxisTitle("offered load (Erlangs: arrival rate x mean lifetime)")
-        .yAxisTitle((ofBound ? "admitted, % of the offline bound (" : "admitted, % of arrivals (") + label + ")")
+        .yAxisTitle((ofBound ? "admitted, % of offline bound: " : "admitted, % of arrivals: ") + label)
         .build();
     chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideE);
     chart.getStyler().setMarkerSize(6);

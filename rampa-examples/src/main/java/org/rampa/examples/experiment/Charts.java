@@ -51,6 +51,7 @@ public final class Charts {
         whisker.setShowInLegend(false);
         whisker.setMarker(SeriesMarkers.NONE);
         whisker.setLineColor(colour);
+        whisker.setLineStyle(org.knowm.xchart.style.lines.SeriesLines.SOLID);
         whisker.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
       }
     }

@@ -38,9 +38,10 @@ public record ExperimentResult(List<RunResult> runs, List<TraceBound> bounds) {
     return bounds.stream().filter(b -> b.load() == load && b.seed() == seed).map(TraceBound::bound).findFirst();
   }
 
-  /** Admitted services over seeds. */
+  /** Admitted services over seeds, within [0, arrivals]. */
   public Interval admitted(String scheduler, double load) {
-    return Interval.amount(runs(scheduler, load).stream().mapToDouble(RunResult::admitted).toArray());
+    List<RunResult> at = runs(scheduler, load);
+    return Interval.amount(at.stream().mapToDouble(RunResult::admitted).toArray(), at.stream().mapToInt(RunResult::arrivals).max().orElse(0));
   }
 
   /** Rejected fraction of arrivals over seeds. */
@@ -48,10 +49,11 @@ public record ExperimentResult(List<RunResult> runs, List<TraceBound> bounds) {
     return Interval.proportion(runs(scheduler, load).stream().mapToDouble(r -> 1 - r.admissionRatio()).toArray());
   }
 
-  /** The offline bound over seeds, if it was computed. */
+  /** The offline bound over seeds, if it was computed, within [0, arrivals]. */
   public Optional<Interval> bound(double load) {
     double[] values = bounds.stream().filter(b -> b.load() == load).mapToDouble(b -> b.bound().admissions()).toArray();
-    return values.length == 0 ? Optional.empty() : Optional.of(Interval.amount(values));
+    double arrivals = runs.stream().filter(r -> r.offeredLoad() == load).mapToInt(RunResult::arrivals).max().orElse(Integer.MAX_VALUE);
+    return values.length == 0 ? Optional.empty() : Optional.of(Interval.amount(values, arrivals));
   }
 
   /**

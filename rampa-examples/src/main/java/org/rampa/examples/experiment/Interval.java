@@ -98,9 +98,14 @@ public record Interval(double mean, double low, double high, int n, Kind kind) {
     return additive(values, 0, 1);
   }
 
-  /** A non-negative amount (services, GPUs, seconds). */
+  /** A non-negative amount (GPUs, seconds). */
   public static Interval amount(double[] values) {
     return additive(values, 0, Double.POSITIVE_INFINITY);
+  }
+
+  /** An amount in [0, max] (services admitted out of {@code max} arrivals). */
+  public static Interval amount(double[] values, double max) {
+    return additive(values, 0, max);
   }
 
   private static Interval additive(double[] values, double lowest, double highest) {

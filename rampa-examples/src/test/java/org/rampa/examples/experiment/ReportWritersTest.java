@@ -51,6 +51,7 @@ class ReportWritersTest {
           assertThat(i.high()).isLessThanOrEqualTo(100);
           pointAndWhisker(chart, planner, load, i);
           assertThat(text.toString()).contains(i.format(1));
+          assertThat(result.admitted(planner, load).high()).isLessThanOrEqualTo(40);
         }
       }
       assertThat(text.toString()).contains(result.percentOfBound("performance-first", 16.0).orElseThrow().label());
