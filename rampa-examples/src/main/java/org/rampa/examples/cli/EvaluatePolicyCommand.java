@@ -15,7 +15,6 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 import org.rampa.colocation.ColocationPlanner;
 import org.rampa.domain.Invalid;
-import org.rampa.examples.experiment.Interval;
 import org.rampa.examples.learned.PolicyEvaluation;
 import org.rampa.heuristics.colocation.ColocationPlanners;
 import org.rampa.heuristics.learned.LearnedColocationPlanner;
@@ -95,7 +94,7 @@ final class EvaluatePolicyCommand implements Callable<Integer> {
         .continuousUpdate().build()) {
       results = PolicyEvaluation.run(learned, others, exact, gpus, mixes, seed, timeLimit, r -> bar.step());
     }
-    print(results, stdout);
+    PolicyEvaluation.printSummary(results, stdout);
     write(results, out);
     stdout.printf("Wrote %s%n", out);
     return 0;
@@ -106,35 +105,6 @@ final class EvaluatePolicyCommand implements Callable<Integer> {
       return PolicyDocument.read(InputFiles.readText(file)).policy();
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--policy " + file + ": " + e.getMessage(), e);
-    }
-  }
-
-  /** Per size and planner: the scale as a fraction of the bound (mixes with a proven bound) and the decision times. */
-  private static void print(List<PolicyEvaluation.MixResult> results, PrintWriter stdout) {
-    List<Integer> sizes = results.stream().map(PolicyEvaluation.MixResult::gpus).distinct().toList();
-    for (int g : sizes) {
-      List<PolicyEvaluation.MixResult> at = results.stream().filter(r -> r.gpus() == g).toList();
-      List<PolicyEvaluation.MixResult> bounded = at.stream().filter(r -> !Double.isNaN(r.bound()) && r.bound() > 0).toList();
-      stdout.printf(Locale.ROOT, "%n%d GPUs: %d mixes, %d with a proven bound%n", g, at.size(), bounded.size());
-      // mixes play the part of seeds: scale / bound is a ratio (geometric mean, interval in log space, at most 1), scale an amount
-      java.util.Map<String, Interval> ofBound = new java.util.LinkedHashMap<>();
-      java.util.Map<String, Interval> scale = new java.util.LinkedHashMap<>();
-      for (String planner : at.get(0).scales().keySet()) {
-        if (!bounded.isEmpty()) {
-          ofBound.put(planner, Interval.ratio(bounded.stream().mapToDouble(r -> r.scales().get(planner) / r.bound()).toArray(), 1));
-        }
-        scale.put(planner, Interval.amount(at.stream().mapToDouble(r -> r.scales().get(planner)).toArray()));
-      }
-      stdout.printf(Locale.ROOT, "  scale / bound: %s; scale: %s (mixes as seeds)%n", ofBound.isEmpty() ? "no proven bound"
-          : Interval.header(ofBound.values()), Interval.header(scale.values()));
-      stdout.printf("  %-16s %-26s %s%n", "planner", "scale / bound", "scale");
-      for (String planner : scale.keySet()) {
-        stdout.printf(Locale.ROOT, "  %-16s %-26s %s%n", planner, ofBound.containsKey(planner) ? ofBound.get(planner).format(4) : "-",
-            scale.get(planner).format(3));
-      }
-      double[] ms = PolicyEvaluation.decisionMillis(results, g);
-      int fallbacks = at.stream().mapToInt(PolicyEvaluation.MixResult::fallbackSteps).sum();
-      stdout.printf(Locale.ROOT, "  learned: decision time per step median %.3f ms, p95 %.3f ms; fallback steps %d%n", ms[0], ms[1], fallbacks);
     }
   }
 

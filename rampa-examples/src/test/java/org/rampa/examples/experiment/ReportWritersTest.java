@@ -185,6 +185,24 @@ class ReportWritersTest {
     }
   }
 
+  @Test
+  void learnedPolicySummaryKeepsScaleOverBoundInZeroToOneAndSaysWhatItShows() {
+    SplittableRandom random = new SplittableRandom(5);
+    List<org.rampa.examples.learned.PolicyEvaluation.MixResult> results = new ArrayList<>();
+    for (int mix = 0; mix < 6; mix++) {
+      double bound = random.nextDouble(10, 100);
+      // the learned policy at or just under the bound, where an arithmetic interval would pass 1
+      Map<String, Double> scales = new java.util.LinkedHashMap<>(Map.of("learned", bound * (mix == 0 ? 0.6 : 0.999), "exclusive", bound * 0.7));
+      results.add(new org.rampa.examples.learned.PolicyEvaluation.MixResult(32, mix, scales, bound, new long[] {1_000_000}, 0));
+    }
+    StringWriter text = new StringWriter();
+    org.rampa.examples.learned.PolicyEvaluation.printSummary(results, new PrintWriter(text, true));
+    double[] ofBound = results.stream().mapToDouble(r -> r.scales().get("learned") / r.bound()).toArray();
+    Interval learned = Interval.ratio(ofBound, 1);
+    assertThat(learned.high()).isLessThanOrEqualTo(1);
+    assertThat(text.toString()).contains("scale / bound: geometric mean, 95 % interval in log space over 6 seeds", learned.format(4));
+  }
+
   /** a100 and npu, batch caps 1 and 128, {@code seeds} seeds; uniform-mig-3g never has a plan. */
   private static List<Row> e2Rows(int seeds) {
     SplittableRandom random = new SplittableRandom(seeds);
