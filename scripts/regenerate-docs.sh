@@ -55,6 +55,8 @@ e2() {
   "${J[@]}" --cluster npu --batch-caps 1,8,128 --small-batch-shares 0.75 --out docs/vastpipe-e2/npu
   "${J[@]}" --cluster npu --batch-caps none --small-batch-shares 0.75 --gpus-needed \
     --planners exact,heuristic,exclusive,even-mps-2,gpu-lets --out docs/vastpipe-e2/npu-gpus-needed
+  # the sweeps' folders keep their CSV files and summaries; the charts are drawn once, together, below
+  rm -f docs/vastpipe-e2/{a100,hetero,gpus-needed,npu,npu-gpus-needed}/e2-*.png docs/vastpipe-e2/{a100,hetero,gpus-needed,npu,npu-gpus-needed}/e2-*.svg
   e2_redraw
 }
 
