@@ -223,7 +223,7 @@ public final class SharingExperiment {
 
   /**
    * Per workload, admitted services against offered load: one colour per planner, sharing on as
-   * filled markers (and a solid line where enough loads were measured), off as open ones (dashed),
+   * circles (and a solid line where enough loads were measured), off as crosses (dashed),
    * the mean over seeds with its interval as whiskers; the seed count in the title.
    */
   public static Map<String, XYChart> charts(List<Row> rows, int gpus) {
@@ -242,10 +242,11 @@ public final class SharingExperiment {
         List<Row> series = mine.stream().filter(r -> r.label().equals(label)).toList();
         XYSeries line = Charts.points(chart, label, series.stream().mapToDouble(Row::load).toArray(),
             series.stream().map(Row::admitted).toArray(Interval[]::new), Charts.colour(chart, planners.indexOf(series.get(0).planner())));
+        // the planner's colour in both modes; the marker tells the mode apart (and the line style, where lines are drawn)
+        line.setMarker(series.get(0).sharing() ? org.knowm.xchart.style.markers.SeriesMarkers.CIRCLE
+            : org.knowm.xchart.style.markers.SeriesMarkers.CROSS);
         if (!series.get(0).sharing()) {
           line.setLineStyle(org.knowm.xchart.style.lines.SeriesLines.DASH_DASH);
-          line.setMarker(org.knowm.xchart.style.markers.SeriesMarkers.CIRCLE);
-          line.setMarkerColor(java.awt.Color.WHITE);
         }
       }
       out.put(workload, chart);
