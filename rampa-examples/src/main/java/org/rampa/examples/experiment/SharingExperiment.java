@@ -122,7 +122,7 @@ public final class SharingExperiment {
               sharing ? r.gainPercent(scheduler, planner, load) : java.util.Optional.empty(),
               hasReference ? r.gainPercent(scheduler, ExperimentSummary.PERFORMANCE_FIRST, load) : java.util.Optional.empty(),
               over(runs, x -> x.capacity().meanStrandedGpuEquivalents()), over(runs, x -> x.capacity().meanFreeGpuEquivalents()),
-              over(runs, x -> x.capacity().sharedPlans()), violations(runs)));
+              sharedPlans(runs), violations(runs)));
         }
       }
     }
@@ -137,6 +137,12 @@ public final class SharingExperiment {
 
   private static Interval over(List<RunResult> runs, ToDoubleFunction<RunResult> metric) {
     return Interval.amount(runs.stream().mapToDouble(metric).toArray());
+  }
+
+  /** Shared plans per run: at most the run's arrivals, like the admissions they are part of. */
+  private static Interval sharedPlans(List<RunResult> runs) {
+    return Interval.amount(runs.stream().mapToDouble(x -> x.capacity().sharedPlans()).toArray(),
+        runs.stream().mapToInt(RunResult::arrivals).max().orElse(0));
   }
 
   private static int violations(List<RunResult> runs) {
