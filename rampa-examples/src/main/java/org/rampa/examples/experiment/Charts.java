@@ -79,7 +79,7 @@ public final class Charts {
    */
   public static String describe(java.util.Collection<Interval> intervals) {
     return intervals.stream().filter(java.util.Objects::nonNull).max(java.util.Comparator.comparingInt(Interval::n))
-        .map(i -> i.kind().text()).orElse("no values");
+        .map(i -> i.n() == 1 ? "one seed, no interval" : i.kind().text()).orElse("no values");
   }
 
   /** "5 seeds" or "1 seed". */
