@@ -15,7 +15,6 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 import org.rampa.colocation.ColocationPlanner;
 import org.rampa.domain.Invalid;
-import org.rampa.examples.experiment.Interval;
 import org.rampa.examples.learned.PolicyEvaluation;
 import org.rampa.heuristics.colocation.ColocationPlanners;
 import org.rampa.heuristics.learned.LearnedColocationPlanner;
@@ -92,7 +91,7 @@ final class EvaluatePolicyCommand implements Callable<Integer> {
         .continuousUpdate().build()) {
       results = PolicyEvaluation.run(learned, others, exact, gpus, mixes, seed, timeLimit, r -> bar.step());
     }
-    print(results, stdout);
+    PolicyEvaluation.printSummary(results, stdout);
     write(results, out);
     stdout.printf("Wrote %s%n", out);
     return 0;
@@ -103,26 +102,6 @@ final class EvaluatePolicyCommand implements Callable<Integer> {
       return new LearnedColocationPlanner(PolicyDocument.read(InputFiles.readText(file)).policy(), LearnedColocationPlanner.DEFAULT_TOP_K);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--policy " + file + ": " + e.getMessage(), e);
-    }
-  }
-
-  /** Per size and planner: the scale as a fraction of the bound (mixes with a proven bound) and the decision times. */
-  private static void print(List<PolicyEvaluation.MixResult> results, PrintWriter stdout) {
-    List<Integer> sizes = results.stream().map(PolicyEvaluation.MixResult::gpus).distinct().toList();
-    for (int g : sizes) {
-      List<PolicyEvaluation.MixResult> at = results.stream().filter(r -> r.gpus() == g).toList();
-      List<PolicyEvaluation.MixResult> bounded = at.stream().filter(r -> !Double.isNaN(r.bound()) && r.bound() > 0).toList();
-      stdout.printf(Locale.ROOT, "%n%d GPUs: %d mixes, %d with a proven bound%n", g, at.size(), bounded.size());
-      stdout.printf("  %-16s %-22s %s%n", "planner", "scale / bound", "scale");
-      for (String planner : at.get(0).scales().keySet()) {
-        double[] ofBound = bounded.stream().mapToDouble(r -> r.scales().get(planner) / r.bound()).toArray();
-        double[] scale = at.stream().mapToDouble(r -> r.scales().get(planner)).toArray();
-        stdout.printf(Locale.ROOT, "  %-16s %-22s %s%n", planner, ofBound.length == 0 ? "-" : Interval.of(ofBound).format(4),
-            Interval.of(scale).format(3));
-      }
-      double[] ms = PolicyEvaluation.decisionMillis(results, g);
-      int fallbacks = at.stream().mapToInt(PolicyEvaluation.MixResult::fallbackSteps).sum();
-      stdout.printf(Locale.ROOT, "  learned: decision time per step median %.3f ms, p95 %.3f ms; fallback steps %d%n", ms[0], ms[1], fallbacks);
     }
   }
 

@@ -120,7 +120,7 @@ final class TrainCommand implements Callable<Integer> {
         + String.join(",", hidden.stream().map(String::valueOf).toList()) + " --top-k " + topK;
     Files.writeString(out, PolicyDocument.of(policy, command).write());
     Training.writeCurveCsv(curve, csv);
-    Training.writeCurveChart(curve, "Learned co-location policy, " + gpus + " GPUs, seed " + seed, png, svg);
+    Training.writeCurveChart(curve, "Learned co-location policy, " + gpus + " GPUs, 1 training seed (seed " + seed + ")", png, svg);
     PolicyTrainer.CurvePoint first = curve.get(0);
     PolicyTrainer.CurvePoint last = curve.get(curve.size() - 1);
     stdout.printf("Mean scale / reference: %.4f in the first update, %.4f in the last (%d episodes) in %.1f s%n",

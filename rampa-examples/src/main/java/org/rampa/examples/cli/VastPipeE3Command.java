@@ -155,9 +155,10 @@ final class VastPipeE3Command implements Callable<Integer> {
     RobustnessExperiment.writeReplays(result, out.resolve("e3-replays.csv"));
     RobustnessExperiment.writeSummary(summaries, out.resolve("e3-summary.csv"));
     RobustnessChart.write(summaries, settings, mixes.label() + " mixes, " + seeds + " seeds, " + kind.label() + " margin", out);
-    stdout.println("mean over seeds ± half-width of the 95 % interval; broken: replays where the plan breaks a verifier rule; late segs: "
+    stdout.println(summaries.stream().filter(x -> x.seedsPlanned() > 0).findFirst().map(x -> x.brokenPlans().label()).orElse("no plans")
+        + " (fewer seeds where a planner found no plan); broken: replays where the plan breaks a verifier rule; late segs: "
         + "segments over the SLO rule; underserved: services below their rate; served: demand served by segments within the SLO rule");
-    stdout.printf("%-14s %6s %-19s %5s %14s %16s %16s %16s %16s%n", "planner", "margin", "scenario", "seeds",
+    stdout.printf("%-14s %6s %-19s %5s %20s %20s %20s %20s %20s%n", "planner", "margin", "scenario", "seeds",
         goal == ColocationObjective.MIN_GPUS ? "GPUs" : "scale", "broken %",
         "late segs %", "underserved %", "served %");
     for (RobustnessExperiment.Summary s : summaries) {
@@ -165,7 +166,7 @@ final class VastPipeE3Command implements Callable<Integer> {
         stdout.printf("%-14s %5.0f%% %-19s %5d  no plan%n", s.planner(), 100 * s.margin(), s.scenario(), 0);
         continue;
       }
-      stdout.printf("%-14s %5.0f%% %-19s %5d %14s %16s %16s %16s %16s%n", s.planner(), 100 * s.margin(), s.scenario(), s.seedsPlanned(),
+      stdout.printf("%-14s %5.0f%% %-19s %5d %20s %20s %20s %20s %20s%n", s.planner(), 100 * s.margin(), s.scenario(), s.seedsPlanned(),
           goal == ColocationObjective.MIN_GPUS ? s.gpus().format(1) : s.scale().format(3), percent(s.brokenPlans()), percent(s.lateSegments()), percent(s.underservedServices()), percent(s.servedFraction()));
     }
     long noPlan = result.plans().stream().filter(p -> !p.planned()).count();
@@ -175,6 +176,6 @@ final class VastPipeE3Command implements Callable<Integer> {
   }
 
   private static String percent(Interval i) {
-    return new Interval(100 * i.mean(), 100 * i.low(), 100 * i.high(), i.n()).format(1);
+    return i.asPercent().format(1);
   }
 }

@@ -244,18 +244,27 @@ public final class AdmissionExperiment {
   }
 
   /**
-   * One line per scheduler and load: admitted services (mean ± half-width of the 95 % interval
-   * over seeds), that as a percentage of the offline bound, SLO violations (all seeds), decision
-   * time quantiles (all seeds' decisions); then the bound itself per load.
+   * One line per scheduler and load: admitted services (mean and its interval over seeds), that as
+   * a percentage of the offline bound (geometric mean and its interval in log space), SLO
+   * violations (all seeds), decision time quantiles (all seeds' decisions); then the bound itself
+   * per load. The first lines say what the intervals are.
    */
   public static void printTable(ExperimentResult result, PrintWriter out) {
-    out.printf("%-36s %6s %5s %8s %15s %15s %5s %9s %9s%n", "planner", "load", "seeds", "arrivals", "admitted", "% of bound",
+    if (result.runs().isEmpty()) {
+      out.println("No runs: nothing to report.");
+      return;
+    }
+    String planner0 = result.schedulers().get(0);
+    double load0 = result.loads().get(0);
+    out.println("admitted: " + result.admitted(planner0, load0).label());
+    result.percentOfBound(planner0, load0).ifPresent(i -> out.println("% of bound: " + i.label()));
+    out.printf("%-36s %6s %5s %8s %21s %21s %5s %9s %9s%n", "planner", "load", "seeds", "arrivals", "admitted", "% of bound",
         "viol", "p50 ms", "p99 ms");
     for (double load : result.loads()) {
       for (String name : result.schedulers()) {
         List<RunResult> runs = result.runs(name, load);
         long[] decisions = runs.stream().flatMapToLong(r -> java.util.Arrays.stream(r.decisionNanos())).toArray();
-        out.printf(Locale.ROOT, "%-36s %6.1f %5d %8d %15s %15s %5d %9.3f %9.3f%n", name, load, runs.size(),
+        out.printf(Locale.ROOT, "%-36s %6.1f %5d %8d %21s %21s %5d %9.3f %9.3f%n", name, load, runs.size(),
             runs.get(0).arrivals(), result.admitted(name, load).format(1),
             result.percentOfBound(name, load).map(i -> i.format(1)).orElse("-"),
             runs.stream().mapToInt(RunResult::violations).sum(), RunResult.quantileMillis(decisions, 0.5),
@@ -266,7 +275,7 @@ public final class AdmissionExperiment {
         long unproven = result.bounds().stream().filter(b -> b.load() == load && !b.bound().proven()).count();
         double lp = result.bounds().stream().filter(b -> b.load() == load).mapToDouble(b -> b.bound().lpRelaxation()).average()
             .orElse(0);
-        out.printf(Locale.ROOT, "%-36s %6.1f %5d %8s %15s %15s   (LP relaxation %.1f%s)%n", "offline bound", load, bound.get().n(), "",
+        out.printf(Locale.ROOT, "%-36s %6.1f %5d %8s %21s %21s   (LP relaxation %.1f%s)%n", "offline bound", load, bound.get().n(), "",
             bound.get().format(1), "100.0", lp, unproven == 0 ? "" : "; " + unproven + " not proven optimal: dual bound");
       }
     }
@@ -300,23 +309,27 @@ public final class AdmissionExperiment {
 
   /**
    * The statistics over seeds, one row per scheduler and load (and one per load for the bound):
-   * mean and 95 % interval of admitted services, of their percentage of the bound, and of the gain
-   * over performance-first, paired per seed.
+   * admitted services (mean, interval), their percentage of the bound and the gain over
+   * performance-first, paired per seed (geometric mean, interval in log space); the column
+   * {@code interval} says which kind of interval the row's columns hold (a range below 5 seeds).
    */
   public static void writeSummaryCsv(ExperimentResult result, Path file) {
-    StringBuilder b = new StringBuilder("planner,offered_load,seeds,admitted_mean,admitted_low,admitted_high,"
-        + "percent_of_bound_mean,percent_of_bound_low,percent_of_bound_high,gain_vs_performance_first_mean,"
+    StringBuilder b = new StringBuilder("planner,offered_load,seeds,interval,admitted_mean,admitted_low,admitted_high,"
+        + "percent_of_bound_geomean,percent_of_bound_low,percent_of_bound_high,gain_vs_performance_first_geomean,"
         + "gain_vs_performance_first_low,gain_vs_performance_first_high\n");
     boolean hasReference = result.schedulers().contains(ExperimentSummary.PERFORMANCE_FIRST);
     for (double load : result.loads()) {
       for (String name : result.schedulers()) {
-        b.append(String.format(Locale.ROOT, "%s,%.3f,%d,%s,%s,%s%n", name, load, result.runs(name, load).size(),
-            triple(Optional.of(result.admitted(name, load))), triple(result.percentOfBound(name, load)),
-            triple(hasReference ? Optional.of(result.gainPercent(name, ExperimentSummary.PERFORMANCE_FIRST, load)) : Optional.empty())));
+        Interval admitted = result.admitted(name, load);
+        b.append(String.format(Locale.ROOT, "%s,%.3f,%d,%s,%s,%s,%s%n", name, load, result.runs(name, load).size(),
+            admitted.n() < Interval.MIN_SEEDS_FOR_INTERVAL ? "range" : "95%", triple(Optional.of(admitted)),
+            triple(result.percentOfBound(name, load)),
+            triple(hasReference ? result.gainPercent(name, ExperimentSummary.PERFORMANCE_FIRST, load) : Optional.empty())));
       }
       Optional<Interval> bound = result.bound(load);
       if (bound.isPresent()) {
-        b.append(String.format(Locale.ROOT, "offline-bound,%.3f,%d,%s,,,,,,%n", load, bound.get().n(), triple(bound)));
+        b.append(String.format(Locale.ROOT, "offline-bound,%.3f,%d,%s,%s,,,,,,%n", load, bound.get().n(),
+            bound.get().n() < Interval.MIN_SEEDS_FOR_INTERVAL ? "range" : "95%", triple(bound)));
       }
     }
     TextFiles.write(file, b);

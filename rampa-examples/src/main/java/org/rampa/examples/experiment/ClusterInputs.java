@@ -91,17 +91,29 @@ public final class ClusterInputs {
       String where = file + " line " + (i + 2);
       requireColumns(where, r, 21);
       try {
-        Regime regime = new Regime(r[1], Double.parseDouble(r[2]), Integer.parseInt(r[3]));
+        Regime regime = new Regime(r[1], number(where, "small_share", r[2], 1), Integer.parseInt(r[3]));
         Config c = new Config(new Cluster(r[0], List.of()), regime, Long.parseLong(r[4]), Integer.parseInt(r[5]), List.of());
-        out.add(new Row(c, r[6], r[7], Double.parseDouble(r[8]), r[10].isEmpty() ? Double.NaN : Double.parseDouble(r[10]),
-            Double.parseDouble(r[12]) * 1e3, Boolean.parseBoolean(r[13]), Integer.parseInt(r[14]), r[15].isEmpty() ? -1 : Integer.parseInt(r[15]),
-            r[16].isEmpty() ? Double.NaN : Double.parseDouble(r[16]) * 1e3, Integer.parseInt(r[17]),
-            r[18].isEmpty() ? Double.NaN : Double.parseDouble(r[18]), Integer.parseInt(r[19]), Integer.parseInt(r[20])));
+        out.add(new Row(c, r[6], r[7], number(where, "scale", r[8], Double.MAX_VALUE),
+            r[10].isEmpty() ? Double.NaN : number(where, "bound", r[10], Double.MAX_VALUE),
+            number(where, "seconds", r[12], Double.MAX_VALUE) * 1e3, Boolean.parseBoolean(r[13]), Integer.parseInt(r[14]),
+            r[15].isEmpty() ? -1 : Integer.parseInt(r[15]),
+            r[16].isEmpty() ? Double.NaN : number(where, "needed_seconds", r[16], Double.MAX_VALUE) * 1e3, Integer.parseInt(r[17]),
+            r[18].isEmpty() ? Double.NaN : number(where, "idle_compute", r[18], 1), Integer.parseInt(r[19]), Integer.parseInt(r[20])));
       } catch (NumberFormatException e) {
         throw Invalid.value(where, String.join(",", r), "is not a row of e2.csv (" + e.getMessage() + ")");
       }
     }
     return out;
+  }
+
+  /** A measured value read back: finite and in [0, max] (NaN or Infinity would reach the summary as "NaN ± NaN"). */
+  private static double number(String where, String column, String text, double max) {
+    double v = Double.parseDouble(text);
+    if (!(v >= 0 && v <= max)) {
+      throw Invalid.value(where + " column " + column, text, "must be a finite number in [0, " + (max == Double.MAX_VALUE ? "∞" : max) + "]",
+          "an e2.csv written by rampa colocate has only such values; was the file edited?");
+    }
+    return v;
   }
 
   private static List<String[]> rows(Path file, String header) {

@@ -38,23 +38,29 @@ public record ExperimentResult(List<RunResult> runs, List<TraceBound> bounds) {
     return bounds.stream().filter(b -> b.load() == load && b.seed() == seed).map(TraceBound::bound).findFirst();
   }
 
-  /** Admitted services over seeds. */
+  /** Admitted services over seeds, within [0, arrivals]. */
   public Interval admitted(String scheduler, double load) {
-    return Interval.of(runs(scheduler, load).stream().mapToDouble(RunResult::admitted).toArray());
+    List<RunResult> at = runs(scheduler, load);
+    return Interval.amount(at.stream().mapToDouble(RunResult::admitted).toArray(), at.stream().mapToInt(RunResult::arrivals).max().orElse(0));
   }
 
   /** Rejected fraction of arrivals over seeds. */
   public Interval rejected(String scheduler, double load) {
-    return Interval.of(runs(scheduler, load).stream().mapToDouble(r -> 1 - r.admissionRatio()).toArray());
+    return Interval.proportion(runs(scheduler, load).stream().mapToDouble(r -> 1 - r.admissionRatio()).toArray());
   }
 
-  /** The offline bound over seeds, if it was computed. */
+  /** The offline bound over seeds, if it was computed, within [0, arrivals]. */
   public Optional<Interval> bound(double load) {
     double[] values = bounds.stream().filter(b -> b.load() == load).mapToDouble(b -> b.bound().admissions()).toArray();
-    return values.length == 0 ? Optional.empty() : Optional.of(Interval.of(values));
+    double arrivals = runs.stream().filter(r -> r.offeredLoad() == load).mapToInt(RunResult::arrivals).max().orElse(Integer.MAX_VALUE);
+    return values.length == 0 ? Optional.empty() : Optional.of(Interval.amount(values, arrivals));
   }
 
-  /** Admitted as a percentage of the trace's offline bound, over seeds, if bounds were computed. */
+  /**
+   * Admitted as a percentage of the trace's offline bound, over seeds, if bounds were computed: a
+   * ratio (geometric mean, interval in log space) that cannot exceed 100 %, since the bound is an
+   * upper bound.
+   */
   public Optional<Interval> percentOfBound(String scheduler, double load) {
     List<Double> values = new ArrayList<>();
     for (RunResult r : runs(scheduler, load)) {
@@ -62,22 +68,30 @@ public record ExperimentResult(List<RunResult> runs, List<TraceBound> bounds) {
       if (b.isEmpty()) {
         return Optional.empty();
       }
-      values.add(b.get().admissions() == 0 ? 100.0 : 100.0 * r.admitted() / b.get().admissions());
+      values.add(b.get().admissions() == 0 ? 1.0 : (double) r.admitted() / b.get().admissions());
     }
-    return Optional.of(Interval.of(values.stream().mapToDouble(Double::doubleValue).toArray()));
+    return Optional.of(Interval.ratio(values.stream().mapToDouble(Double::doubleValue).toArray(), 1).asPercent());
   }
 
   /**
-   * How many more {@code scheduler} admits than {@code reference} at {@code load}, in percent,
-   * paired per seed (both saw the same arrivals) and then taken over seeds.
+   * How many more {@code scheduler} admits than {@code reference} at {@code load}, in percent: the
+   * ratio of admissions paired per seed (both saw the same arrivals), its geometric mean over seeds
+   * and interval in log space, as a gain. Empty when {@code reference} did not run at that load
+   * (nothing to compare with).
    */
-  public Interval gainPercent(String scheduler, String reference, double load) {
+  public Optional<Interval> gainPercent(String scheduler, String reference, double load) {
     List<RunResult> a = runs(scheduler, load);
     List<RunResult> b = runs(reference, load);
-    double[] gains = new double[a.size()];
-    for (int i = 0; i < a.size(); i++) {
-      gains[i] = 100.0 * ((double) a.get(i).admitted() / Math.max(1, b.get(i).admitted()) - 1);
+    if (a.isEmpty() || b.isEmpty()) {
+      return Optional.empty();
     }
-    return Interval.of(gains);
+    if (a.size() != b.size()) {
+      throw new IllegalStateException(scheduler + " ran " + a.size() + " seeds at load " + load + " but " + reference + " " + b.size());
+    }
+    double[] ratios = new double[a.size()];
+    for (int i = 0; i < a.size(); i++) {
+      ratios[i] = (double) a.get(i).admitted() / Math.max(1, b.get(i).admitted());
+    }
+    return Optional.of(Interval.ratio(ratios).asGainPercent());
   }
 }

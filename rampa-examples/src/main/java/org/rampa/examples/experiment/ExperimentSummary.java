@@ -41,6 +41,9 @@ public final class ExperimentSummary {
 
   public static String paragraph(ExperimentResult result) {
     StringBuilder s = new StringBuilder();
+    if (result.runs().isEmpty()) {
+      return "No runs: nothing to summarise.";
+    }
     int seeds = result.runs(result.schedulers().get(0), result.loads().get(0)).size();
     Map<String, Double> totals = result.runs().stream().collect(Collectors.groupingBy(RunResult::scheduler,
         java.util.LinkedHashMap::new, Collectors.summingDouble(r -> (double) r.admitted() / seeds)));
@@ -71,18 +74,18 @@ public final class ExperimentSummary {
       return s.toString();
     }
     String r = rampa.get();
-    Interval gain = result.gainPercent(r, PERFORMANCE_FIRST, load);
+    Interval gain = result.gainPercent(r, PERFORMANCE_FIRST, load).orElseThrow();
     s.append(String.format(Locale.ROOT,
         "At offered load %.1f, the lowest where performance-first rejects %.1f %% of arrivals, the best RAMPA configuration "
-            + "(%s) admits %.1f services against %.1f: %+.1f %% (95 %% interval %+.1f to %+.1f %% over %d seeds; target +%.0f %%: %s)",
+            + "(%s) admits %.1f services against %.1f: %+.1f %% (%s: %+.1f to %+.1f %%; target +%.0f %%: %s)",
         load, 100 * result.rejected(PERFORMANCE_FIRST, load).mean(), r, result.admitted(r, load).mean(),
-        result.admitted(PERFORMANCE_FIRST, load).mean(), gain.mean(), gain.low(), gain.high(), gain.n(), 100 * TARGET_GAIN,
+        result.admitted(PERFORMANCE_FIRST, load).mean(), gain.mean(), gain.label(), gain.low(), gain.high(), 100 * TARGET_GAIN,
         gain.mean() >= 100 * TARGET_GAIN ? "reached" : "NOT reached"));
     Optional<Interval> ofBound = result.percentOfBound(r, load);
     if (ofBound.isPresent()) {
       Interval pfOfBound = result.percentOfBound(PERFORMANCE_FIRST, load).orElseThrow();
-      s.append(String.format(Locale.ROOT, ", and reaches %.1f %% of the offline bound (%.1f to %.1f %%; performance-first %.1f %%)",
-          ofBound.get().mean(), ofBound.get().low(), ofBound.get().high(), pfOfBound.mean()));
+      s.append(String.format(Locale.ROOT, ", and reaches %.1f %% of the offline bound (%.1f to %.1f %%, %s; performance-first %.1f %%)",
+          ofBound.get().mean(), ofBound.get().low(), ofBound.get().high(), ofBound.get().label(), pfOfBound.mean()));
     }
     s.append('.');
     if (gain.mean() < 100 * TARGET_GAIN) {

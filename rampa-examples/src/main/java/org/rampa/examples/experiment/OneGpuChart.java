@@ -1,13 +1,9 @@
 package org.rampa.examples.experiment;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.knowm.xchart.BitmapEncoder;
-import org.knowm.xchart.VectorGraphicsEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.markers.SeriesMarkers;
@@ -16,16 +12,24 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * E1's charts, as PNG and SVG: one source's gain over exclusive use against batch size (the
  * geometric mean over pairs, over triples and over every mix, the worst and best mix, and the
  * strong baseline as a flat line); every source's mean curve on one chart; and the gain against
- * the interference γ. Titles say which rows are modelled.
+ * the interference γ. Titles say which rows are modelled, and that E1 has no seeds: every pair and
+ * triple is evaluated once, deterministically, so the spread shown is over mixes, not seeds.
  */
 public final class OneGpuChart {
+  /** What every E1 chart says about seeds. */
+  static final String NO_SEEDS = " [0 seeds: deterministic, every mix once]";
+
   private OneGpuChart() {}
 
   /** One source's curve: {@code summaries} of one group (source, device, γ). */
   public static void write(List<OneGpuExperiment.Summary> summaries, String title, Path directory, String stem) {
+    Charts.save(chart(summaries, title), directory, stem);
+  }
+
+  static XYChart chart(List<OneGpuExperiment.Summary> summaries, String title) {
     List<OneGpuExperiment.Summary> curve = summaries.stream().filter(s -> s.regime().equals("batch")).toList();
     double[] x = curve.stream().mapToDouble(OneGpuExperiment.Summary::batch).toArray();
-    XYChart chart = new XYChartBuilder().width(1000).height(620).title(title)
+    XYChart chart = new XYChartBuilder().width(1000).height(620).title(title + NO_SEEDS)
         .xAxisTitle("batch size (every segment and the exclusive process)")
         .yAxisTitle("throughput gain over exclusive use (x)").build();
     // a log axis labels only its decades: worth it only when the curve spans about one
@@ -40,13 +44,17 @@ public final class OneGpuChart {
     summaries.stream().filter(s -> !s.regime().equals("batch")).forEach(s -> chart.addSeries(
         "best batch under the SLO, both sides (geometric mean)", new double[] {x[0], x[x.length - 1]}, new double[] {s.all(), s.all()})
         .setMarker(SeriesMarkers.NONE));
-    save(chart, directory, stem);
+    return chart;
   }
 
   /** Every group's mean over all mixes against batch size, at γ = {@code gamma} where a group has one. */
   public static void writeSources(List<OneGpuExperiment.Summary> summaries, double gamma, Path directory, String stem) {
+    Charts.save(sourcesChart(summaries, gamma), directory, stem);
+  }
+
+  static XYChart sourcesChart(List<OneGpuExperiment.Summary> summaries, double gamma) {
     XYChart chart = new XYChartBuilder().width(1100).height(620)
-        .title(String.format(java.util.Locale.ROOT, "E1: co-location against exclusive use per source (MuxServe: γ=%.2f; MI100 and NPU rows MODELLED)", gamma))
+        .title(String.format(java.util.Locale.ROOT, "E1: co-location against exclusive use per source (MuxServe: γ=%.2f; MI100 and NPU rows MODELLED)", gamma) + NO_SEEDS)
         .xAxisTitle("batch size (every segment and the exclusive process)")
         .yAxisTitle("gain over exclusive use, geometric mean over every mix (x)").build();
     style(chart, true, false);
@@ -55,13 +63,17 @@ public final class OneGpuChart {
         .forEach(s -> groups.computeIfAbsent(s.group(), k -> new java.util.ArrayList<>()).add(s));
     groups.forEach((name, curve) -> chart.addSeries(name, curve.stream().mapToDouble(OneGpuExperiment.Summary::batch).toArray(),
         curve.stream().mapToDouble(OneGpuExperiment.Summary::all).toArray()));
-    save(chart, directory, stem);
+    return chart;
   }
 
   /** The mean gain against γ, per device and for a few regimes: batch 1, batch 16 and the best batch under the SLO. */
   public static void writeGamma(List<OneGpuExperiment.Summary> summaries, Path directory, String stem) {
+    Charts.save(gammaChart(summaries), directory, stem);
+  }
+
+  static XYChart gammaChart(List<OneGpuExperiment.Summary> summaries) {
     XYChart chart = new XYChartBuilder().width(1100).height(620)
-        .title("E1: sensitivity to interference γ (MuxServe: measured times, modelled γ; MI100, NPU: MODELLED)")
+        .title("E1: sensitivity to interference γ (MuxServe: measured times, modelled γ; MI100, NPU: MODELLED)" + NO_SEEDS)
         .xAxisTitle("linear interference γ per contended co-runner")
         .yAxisTitle("gain over exclusive use, geometric mean over every mix (x)").build();
     style(chart, false, false);
@@ -76,7 +88,7 @@ public final class OneGpuChart {
     }
     series.forEach((name, points) -> chart.addSeries(name, points.stream().mapToDouble(OneGpuExperiment.Summary::gamma).toArray(),
         points.stream().mapToDouble(OneGpuExperiment.Summary::all).toArray()));
-    save(chart, directory, stem);
+    return chart;
   }
 
   private static void style(XYChart chart, boolean logX, boolean logY) {
@@ -84,14 +96,5 @@ public final class OneGpuChart {
     chart.getStyler().setXAxisLogarithmic(logX);
     chart.getStyler().setYAxisLogarithmic(logY);
     chart.getStyler().setMarkerSize(7);
-  }
-
-  private static void save(XYChart chart, Path directory, String stem) {
-    try {
-      BitmapEncoder.saveBitmap(chart, directory.resolve(stem + ".png").toString(), BitmapEncoder.BitmapFormat.PNG);
-      VectorGraphicsEncoder.saveVectorGraphic(chart, directory.resolve(stem + ".svg").toString(), VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the chart to " + directory, e);
-    }
   }
 }

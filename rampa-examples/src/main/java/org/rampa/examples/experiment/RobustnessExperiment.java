@@ -494,8 +494,10 @@ public final class RobustnessExperiment {
     return out;
   }
 
+  /** Column 0 (GPUs) and 5 (scale) are amounts, 1 to 4 shares of replays, segments or demand: proportions in [0, 1]. */
   private static Interval column(List<double[]> rows, int k) {
-    return Interval.of(rows.stream().mapToDouble(v -> v[k]).toArray());
+    double[] values = rows.stream().mapToDouble(v -> v[k]).toArray();
+    return k == 0 || k == 5 ? Interval.amount(values) : Interval.proportion(values);
   }
 
   /** e3-plans.csv: one row per planner call. */

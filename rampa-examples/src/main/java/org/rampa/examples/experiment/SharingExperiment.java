@@ -1,9 +1,6 @@
 package org.rampa.examples.experiment;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -11,8 +8,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
-import org.knowm.xchart.BitmapEncoder;
-import org.knowm.xchart.VectorGraphicsEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
@@ -29,7 +24,8 @@ import org.rampa.strategy.StrategyOptions;
  * more workloads. Per configuration and load it reports admitted services, SLO violations (plans
  * the verifier or the commit refused, plus services the simulator's own audit found missing their
  * SLO after an admission: both must be 0) and fragmentation (free capacity no class of the workload
- * could use), each as a mean with a 95 % interval over the seeds; gains are paired per seed.
+ * could use), each as a mean with its {@link Interval} over the seeds; gains are paired per seed,
+ * geometric means with intervals in log space.
  */
 public final class SharingExperiment {
 
@@ -55,7 +51,8 @@ public final class SharingExperiment {
       List<String> out = new ArrayList<>();
       for (String p : planners) {
         out.add(p);
-        if (Schedulers.canShare(p)) {
+        // a planner named with its sharing suffix already shares: no second, identical sharing run
+        if (Schedulers.canShare(p) && !p.endsWith(Schedulers.SHARING_SUFFIX)) {
           out.add(p + Schedulers.SHARING_SUFFIX);
         }
       }
@@ -125,12 +122,12 @@ public final class SharingExperiment {
           List<RunResult> runs = r.runs(scheduler, load);
           boolean sharing = runs.get(0).capacity().sharing();
           String planner = baseName(scheduler);
+          // a gain is empty when its reference did not run (a sharing planner alone): nothing to compare with
           rows.add(new Row(w.workload(), planner, sharing, load, runs.size(), r.admitted(scheduler, load),
-              sharing ? java.util.Optional.of(r.gainPercent(scheduler, planner, load)) : java.util.Optional.empty(),
-              hasReference ? java.util.Optional.of(r.gainPercent(scheduler, ExperimentSummary.PERFORMANCE_FIRST, load))
-                  : java.util.Optional.empty(),
+              sharing ? r.gainPercent(scheduler, planner, load) : java.util.Optional.empty(),
+              hasReference ? r.gainPercent(scheduler, ExperimentSummary.PERFORMANCE_FIRST, load) : java.util.Optional.empty(),
               over(runs, x -> x.capacity().meanStrandedGpuEquivalents()), over(runs, x -> x.capacity().meanFreeGpuEquivalents()),
-              over(runs, x -> x.capacity().sharedPlans()), violations(runs)));
+              sharedPlans(runs), violations(runs)));
         }
       }
     }
@@ -144,7 +141,13 @@ public final class SharingExperiment {
   }
 
   private static Interval over(List<RunResult> runs, ToDoubleFunction<RunResult> metric) {
-    return Interval.of(runs.stream().mapToDouble(metric).toArray());
+    return Interval.amount(runs.stream().mapToDouble(metric).toArray());
+  }
+
+  /** Shared plans per run: at most the run's arrivals, like the admissions they are part of. */
+  private static Interval sharedPlans(List<RunResult> runs) {
+    return Interval.amount(runs.stream().mapToDouble(x -> x.capacity().sharedPlans()).toArray(),
+        runs.stream().mapToInt(RunResult::arrivals).max().orElse(0));
   }
 
   private static int violations(List<RunResult> runs) {
@@ -156,10 +159,23 @@ public final class SharingExperiment {
 
   /** One line per workload, load and configuration. */
   public static void printTable(List<Row> rows, PrintWriter out) {
-    out.printf("%-9s %6s %-38s %5s %15s %16s %16s %5s %13s %13s %8s%n", "workload", "load", "planner", "seeds", "admitted",
+    if (rows.isEmpty()) {
+      out.println("No runs: nothing to report.");
+      return;
+    }
+    out.print("admitted, stranded and free GPUs: " + rows.get(0).admitted().label());
+    java.util.Optional<Interval> gain = rows.stream().flatMap(r -> r.gainOverPerformanceFirst().or(r::gainOverWhole).stream()).findFirst();
+    if (gain.isPresent()) {
+      out.println("; gains, paired per seed: " + gain.get().label());
+    } else {
+      out.println();
+      out.println("Nothing to compare: neither a planner on whole GPUs next to its sharing run nor performance-first ran, so no gain is "
+          + "reported; admissions and capacity are below and in the CSV files.");
+    }
+    out.printf("%-9s %6s %-38s %5s %21s %21s %21s %5s %21s %21s %8s%n", "workload", "load", "planner", "seeds", "admitted",
         "gain vs whole %", "gain vs perf-1st", "viol", "stranded GPUs", "free GPUs", "shared");
     for (Row r : rows) {
-      out.printf(Locale.ROOT, "%-9s %6.1f %-38s %5d %15s %16s %16s %5d %13s %13s %8.1f%n", r.workload(), r.load(), r.label(), r.seeds(),
+      out.printf(Locale.ROOT, "%-9s %6.1f %-38s %5d %21s %21s %21s %5d %21s %21s %8.1f%n", r.workload(), r.load(), r.label(), r.seeds(),
           r.admitted().format(1), r.gainOverWhole().map(i -> i.format(1)).orElse("-"),
           r.gainOverPerformanceFirst().map(i -> i.format(1)).orElse("-"), r.violations(), r.stranded().format(2), r.free().format(2),
           r.sharedPlans().mean());
@@ -213,37 +229,39 @@ public final class SharingExperiment {
    * bars.
    */
   public static void writeCharts(List<Row> rows, int gpus, Path directory) {
+    charts(rows, gpus).forEach((workload, chart) -> Charts.save(chart, directory, "e4-" + workload));
+  }
+
+  /**
+   * Per workload, admitted services against offered load: one colour per planner, sharing on as
+   * circles (and a solid line where enough loads were measured), off as crosses (dashed),
+   * the mean over seeds with its interval as whiskers; the seed count in the title.
+   */
+  public static Map<String, XYChart> charts(List<Row> rows, int gpus) {
+    Map<String, XYChart> out = new LinkedHashMap<>();
     for (String workload : rows.stream().map(Row::workload).distinct().toList()) {
+      List<Row> mine = rows.stream().filter(r -> r.workload().equals(workload)).toList();
       XYChart chart = new XYChartBuilder().width(1000).height(620)
-          .title("E4: admitted services, sharing off and on (" + workload + " workload, " + gpus + " GPUs)")
+          .title("E4: admitted services, sharing off and on (" + workload + " workload, " + gpus + " GPUs, "
+              + Charts.seeds(mine.stream().mapToInt(Row::seeds).max().orElse(0)) + ")")
           .xAxisTitle("offered load (Erlangs: arrival rate x mean lifetime)")
-          .yAxisTitle("admitted services (mean, 95 % interval over seeds)").build();
+          .yAxisTitle("admitted services (" + Charts.describe(mine.stream().map(Row::admitted).toList()) + ")").build();
       chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideS);
       chart.getStyler().setMarkerSize(6);
-      List<Row> mine = rows.stream().filter(r -> r.workload().equals(workload)).toList();
-      java.awt.Color[] palette = chart.getStyler().getSeriesColors();
       List<String> planners = mine.stream().map(Row::planner).distinct().toList();
       for (String label : mine.stream().map(Row::label).distinct().toList()) {
         List<Row> series = mine.stream().filter(r -> r.label().equals(label)).toList();
-        java.awt.Color colour = palette[planners.indexOf(series.get(0).planner()) % palette.length];
-        XYSeries line = chart.addSeries(label, series.stream().mapToDouble(Row::load).toArray(),
-            series.stream().mapToDouble(r -> r.admitted().mean()).toArray(),
-            series.stream().mapToDouble(r -> r.admitted().halfWidth()).toArray());
-        line.setLineColor(colour);
-        line.setMarkerColor(colour);
+        XYSeries line = Charts.points(chart, label, series.stream().mapToDouble(Row::load).toArray(),
+            series.stream().map(Row::admitted).toArray(Interval[]::new), Charts.colour(chart, planners.indexOf(series.get(0).planner())));
+        // the planner's colour in both modes; the marker tells the mode apart (and the line style, where lines are drawn)
+        line.setMarker(series.get(0).sharing() ? org.knowm.xchart.style.markers.SeriesMarkers.CIRCLE
+            : org.knowm.xchart.style.markers.SeriesMarkers.CROSS);
         if (!series.get(0).sharing()) {
           line.setLineStyle(org.knowm.xchart.style.lines.SeriesLines.DASH_DASH);
         }
       }
-      List<String> files = chartFiles(workload);
-      try {
-        Files.createDirectories(directory);
-        BitmapEncoder.saveBitmap(chart, directory.resolve(files.get(0)).toString(), BitmapEncoder.BitmapFormat.PNG);
-        VectorGraphicsEncoder.saveVectorGraphic(chart, directory.resolve(files.get(1)).toString(),
-            VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot write the chart to " + directory, e);
-      }
+      out.put(workload, chart);
     }
+    return out;
   }
 }

@@ -49,7 +49,12 @@ class SharingExperimentTest {
         "rampa-greedy/capability, sharing off", "rampa-greedy/capability, sharing on");
     assertThat(rows).allSatisfy(row -> assertThat(row.gainOverWhole().isPresent()).isEqualTo(row.sharing()));
     assertThat(rows.get(2).gainOverWhole().orElseThrow().mean()).isEqualTo(r.gainPercent("rampa-greedy/capability+sharing",
-        "rampa-greedy/capability", 96.0).mean());
+        "rampa-greedy/capability", 96.0).orElseThrow().mean());
+    // counts of a run's arrivals stay within [0, arrivals], intervals included
+    assertThat(rows).allSatisfy(row -> {
+      assertThat(row.admitted().high()).isLessThanOrEqualTo(60);
+      assertThat(row.sharedPlans().high()).isLessThanOrEqualTo(60);
+    });
     SharingExperiment.writeCsv(results, dir.resolve("e4.csv"));
     SharingExperiment.writeSummaryCsv(rows, dir.resolve("e4-summary.csv"));
     SharingExperiment.writeCharts(rows, cluster.gpus().size(), dir);
