@@ -340,6 +340,11 @@ public final class GangScheduler {
     return keys;
   }
 
+  /** A holding of all of {@code placement} on {@code gpu}: its memory by the placement's own rule. */
+  private static Holding occupying(ClusterState state, String gpu, Placement placement) {
+    return Holding.of(gpu, placement, placement.memoryBytes(state.partitioning(gpu)));
+  }
+
   private static String holdingKey(String gpu, Placement placement) {
     return placement instanceof MigSlice m ? gpu + "@" + m.start() : gpu;
   }
@@ -373,14 +378,14 @@ public final class GangScheduler {
         break;
       }
       if (taken.add(g.id())) {
-        holdings.add(Holding.whole(g.id(), cluster.type(g.type()).memoryBytes()));
+        holdings.add(occupying(base, g.id(), new Whole()));
         wholeWanted--;
       }
     }
     for (Map.Entry<String, MigSlice> e : instances) {
       Integer left = migWanted.get(e.getValue().profile());
       if (left != null && left > 0 && taken.add(holdingKey(e.getKey(), e.getValue()))) {
-        holdings.add(Holding.of(e.getKey(), e.getValue(), e.getValue().memoryBytes(base.partitioning(e.getKey()))));
+        holdings.add(occupying(base, e.getKey(), e.getValue()));
         migWanted.put(e.getValue().profile(), left - 1);
       }
     }
@@ -394,12 +399,12 @@ public final class GangScheduler {
       List<MigSlice> layout = base.migLayout(g.id());
       if (layout.isEmpty()) {
         if (taken.add(g.id())) {
-          holdings.add(Holding.whole(g.id(), base.cluster().type(g.type()).memoryBytes()));
+          holdings.add(occupying(base, g.id(), new Whole()));
         }
       } else {
         for (MigSlice s : layout) {
           if (taken.add(holdingKey(g.id(), s))) {
-            holdings.add(Holding.of(g.id(), s, s.memoryBytes(base.partitioning(g.id()))));
+            holdings.add(occupying(base, g.id(), s));
           }
         }
       }
@@ -723,14 +728,14 @@ public final class GangScheduler {
     List<Holding> mask = new ArrayList<>();
     boolean any = false;
     for (Gpu g : capacity.gpus()) {
-      mask.add(Holding.whole(g.id(), state.cluster().type(g.type()).memoryBytes()));
+      mask.add(occupying(state, g.id(), new Whole()));
     }
     for (Map.Entry<String, List<MigSlice>> e : capacity.freeMigInstances().entrySet()) {
       for (MigSlice s : e.getValue()) {
         if (s.profile().equals(profile)) {
           any = true;
         } else {
-          mask.add(Holding.of(e.getKey(), s, s.memoryBytes(state.partitioning(e.getKey()))));
+          mask.add(occupying(state, e.getKey(), s));
         }
       }
     }
