@@ -74,7 +74,7 @@ final class ColocateExperiment {
   List<String> planners;
 
   @Option(names = "--seeds", defaultValue = "5", paramLabel = "N", description = "Experiment mode: mixes per cluster and regime (seeds seed .. seed + N - 1); "
-      + "below 5 the summaries show the seeds' range instead of a 95 % interval. Default: ${DEFAULT-VALUE}.")
+      + "below 5 the summaries show the seeds' range instead of a 95 %% interval. Default: ${DEFAULT-VALUE}.")
   int seeds;
 
   @Option(names = "--seed", defaultValue = "1", paramLabel = "S", description = "Experiment mode: first seed. Default: ${DEFAULT-VALUE}.")
