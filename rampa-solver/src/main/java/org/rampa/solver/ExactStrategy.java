@@ -32,6 +32,15 @@ import org.rampa.strategy.SharedSlotMenu;
 import org.rampa.domain.share.Whole;
 import org.rampa.verify.InterferenceGuard;
 import org.rampa.strategy.StrategyOptions;
+import org.rampa.solver.flow.IntervalFlowFormulation;
+import org.rampa.solver.flow.SolutionDecoder;
+import org.rampa.solver.flow.CostBound;
+import org.rampa.solver.backend.LinearProgram;
+import org.rampa.solver.backend.MilpBackend;
+import org.rampa.solver.backend.ScipBackend;
+import org.rampa.solver.backend.CpSatBackend;
+import org.rampa.solver.backend.SolveWatchdog;
+import org.rampa.solver.backend.OrToolsNatives;
 
 /**
  * The exact planner: the plan of least importance-weighted cost that meets the SLO on exclusively
@@ -537,7 +546,7 @@ public final class ExactStrategy implements PlacementStrategy {
     };
   }
 
-  private static void writeLp(LinearModel model, String path) {
+  private static void writeLp(LinearProgram model, String path) {
     try {
       Files.writeString(Path.of(path), ScipBackend.exportLp(model), StandardCharsets.UTF_8);
     } catch (IOException e) {

@@ -27,6 +27,11 @@ import org.rampa.domain.share.Placement;
 import org.rampa.domain.share.MpsShare;
 import org.rampa.domain.share.Whole;
 import org.rampa.strategy.SolveStatus;
+import org.rampa.solver.backend.ScipBackend;
+import org.rampa.solver.backend.OrToolsNatives;
+import org.rampa.solver.colocation.ColocationColumn;
+import org.rampa.solver.colocation.ColocationSpace;
+import org.rampa.solver.colocation.StagedChoices;
 
 /**
  * The exact co-location planner (docs/SHARING.md section 5). Its model is the pattern MILP (a column is

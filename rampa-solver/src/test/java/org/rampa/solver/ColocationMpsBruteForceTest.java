@@ -36,6 +36,7 @@ import org.rampa.perf.share.AnalyticShareTimeModel;
 import org.rampa.perf.share.InterferenceModel;
 import org.rampa.strategy.SolveStatus;
 import org.rampa.testing.Property;
+import org.rampa.solver.colocation.ColocationSpace;
 
 /**
  * The exact planner's MPS sets against brute force on tiny T4 clusters (MPS, no MIG; catalog models

@@ -1,6 +1,7 @@
 package org.rampa.solver;
 
 import java.io.UncheckedIOException;
+import org.rampa.solver.backend.OrToolsNatives;
 
 /** Loads the OR-Tools natives in a JVM of its own (see {@link OrToolsNativesTest}); exit 3 reports a refusal. */
 public final class NativesProbe {

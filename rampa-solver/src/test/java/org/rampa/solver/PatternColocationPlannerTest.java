@@ -10,6 +10,7 @@ import org.rampa.colocation.ColocationVerifier;
 import org.rampa.colocation.ParvaGpuScenarios;
 import org.rampa.catalog.SharingCatalog;
 import org.junit.jupiter.api.Test;
+import org.rampa.solver.colocation.MigLayouts;
 
 class PatternColocationPlannerTest {
 

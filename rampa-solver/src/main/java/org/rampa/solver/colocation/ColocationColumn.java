@@ -1,4 +1,4 @@
-package org.rampa.solver;
+package org.rampa.solver.colocation;
 
 import java.util.List;
 import org.rampa.colocation.GpuConfiguration;
@@ -9,7 +9,7 @@ import org.rampa.colocation.Segment;
  * with the throughput it gives each service ({@code throughput[i]}, service order of the problem),
  * interference included for exactly these co-runners.
  */
-record ColocationColumn(int pool, List<Segment> segments, double[] throughput) {
+public record ColocationColumn(int pool, List<Segment> segments, double[] throughput) {
 
   GpuConfiguration configuration(String gpuType) {
     return new GpuConfiguration(gpuType, segments);

@@ -1,4 +1,4 @@
-package org.rampa.solver;
+package org.rampa.solver.backend;
 
 import com.google.ortools.linearsolver.MPConstraint;
 import com.google.ortools.linearsolver.MPObjective;
@@ -15,16 +15,16 @@ import org.rampa.domain.Invalid;
  * SCIP through OR-Tools' {@code MPSolver}: one solver object and one thread per solve (SCIP with
  * several threads has been buggy upstream; parallelise across solves instead).
  */
-final class ScipBackend implements MilpBackend {
+public final class ScipBackend implements MilpBackend {
 
-  static final String NAME = "scip";
+  public static final String NAME = "scip";
 
   /** How many native calls loading a model makes between readings of the clock. */
   private static final int CLOCK_EVERY = 4096;
 
   private final SolveWatchdog watchdog;
 
-  ScipBackend(SolveWatchdog watchdog) {
+  public ScipBackend(SolveWatchdog watchdog) {
     this.watchdog = watchdog;
   }
 
@@ -36,7 +36,7 @@ final class ScipBackend implements MilpBackend {
    * settings 0.06 s (six instances, interleaved). Users can turn anything back on with
    * {@code solverParameters}, which are applied after these.
    */
-  static final String DEFAULT_PARAMETERS = String.join("\n",
+  public static final String DEFAULT_PARAMETERS = String.join("\n",
       "presolving/maxrounds = 0",
       "propagating/maxroundsroot = 0",
       "separating/maxroundsroot = 0",
@@ -58,7 +58,7 @@ final class ScipBackend implements MilpBackend {
   }
 
   @Override
-  public Solution solve(LinearModel model, Settings settings) {
+  public Solution solve(LinearProgram model, Settings settings) {
     MPSolver solver = newSolver();
     MPSolverParameters parameters = new MPSolverParameters();
     try {
@@ -122,7 +122,7 @@ final class ScipBackend implements MilpBackend {
   }
 
   /** A fresh SCIP solver; fails loudly when this OR-Tools build lacks SCIP. */
-  static MPSolver newSolver() {
+  public static MPSolver newSolver() {
     OrToolsNatives.ensureLoaded();
     MPSolver solver = MPSolver.createSolver("SCIP");
     if (solver == null) {
@@ -140,19 +140,19 @@ final class ScipBackend implements MilpBackend {
    * machine a 7k-variable relaxation took tens of milliseconds to copy, so the clock is asked every
    * {@link #CLOCK_EVERY} of them.
    */
-  static MPVariable[] load(MPSolver solver, LinearModel model, BooleanSupplier outOfTime) {
+  public static MPVariable[] load(MPSolver solver, LinearProgram model, BooleanSupplier outOfTime) {
     MPVariable[] vars = new MPVariable[model.variableCount()];
     int calls = 0;
     for (int i = 0; i < vars.length; i++) {
-      LinearModel.Variable v = model.variables().get(i);
+      LinearProgram.Variable v = model.variables().get(i);
       vars[i] = solver.makeIntVar(v.lower(), v.upper(), v.name());
       if (++calls % CLOCK_EVERY == 0 && outOfTime.getAsBoolean()) {
         return null;
       }
     }
-    for (LinearModel.Row row : model.rows()) {
+    for (LinearProgram.Row row : model.rows()) {
       MPConstraint c = solver.makeConstraint(bound(row.lower()), bound(row.upper()), row.name());
-      for (LinearModel.Term t : row.terms()) {
+      for (LinearProgram.Term t : row.terms()) {
         c.setCoefficient(vars[t.variable()], c.getCoefficient(vars[t.variable()]) + t.coefficient());
         if (++calls % CLOCK_EVERY == 0 && outOfTime.getAsBoolean()) {
           return null;
@@ -172,7 +172,7 @@ final class ScipBackend implements MilpBackend {
   }
 
   /** The model in LP format, as SCIP would receive it (for debugging and reading). */
-  static String exportLp(LinearModel model) {
+  public static String exportLp(LinearProgram model) {
     MPSolver solver = newSolver();
     try {
       load(solver, model, () -> false);

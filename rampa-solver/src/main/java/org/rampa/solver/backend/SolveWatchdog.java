@@ -1,4 +1,4 @@
-package org.rampa.solver;
+package org.rampa.solver.backend;
 
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
@@ -17,16 +17,16 @@ import java.util.concurrent.TimeUnit;
  * thread. Once the deadline has passed the interrupt is repeated every {@link #REPEAT} until the
  * solve returns: an interrupt that reaches the solver before its search has begun may be lost.
  */
-final class SolveWatchdog {
+public final class SolveWatchdog {
 
   /** How often an overdue solve is interrupted again. */
-  static final Duration REPEAT = Duration.ofMillis(5);
+  public static final Duration REPEAT = Duration.ofMillis(5);
 
   private static final SolveWatchdog SHARED = new SolveWatchdog(sharedScheduler());
 
   private final ScheduledExecutorService scheduler;
 
-  SolveWatchdog(ScheduledExecutorService scheduler) {
+  public SolveWatchdog(ScheduledExecutorService scheduler) {
     this.scheduler = scheduler;
   }
 
@@ -42,7 +42,7 @@ final class SolveWatchdog {
   }
 
   /** The JVM's one watchdog. */
-  static SolveWatchdog shared() {
+  public static SolveWatchdog shared() {
     return SHARED;
   }
 
@@ -51,7 +51,7 @@ final class SolveWatchdog {
    * the returned guard is closed. Close it as soon as the solve returns and before the solver is
    * freed.
    */
-  Guard arm(Duration delay, Runnable interrupt) {
+  public Guard arm(Duration delay, Runnable interrupt) {
     Guard guard = new Guard(interrupt);
     guard.task = scheduler.scheduleWithFixedDelay(guard::fire, Math.max(0, delay.toNanos()), REPEAT.toNanos(),
         TimeUnit.NANOSECONDS);
@@ -59,7 +59,7 @@ final class SolveWatchdog {
   }
 
   /** One armed solve. */
-  static final class Guard implements AutoCloseable {
+  public static final class Guard implements AutoCloseable {
     private final Runnable interrupt;
     private ScheduledFuture<?> task;
     /** Guarded by {@code this}: an interrupt runs only while the solve it belongs to is open. */
@@ -78,7 +78,7 @@ final class SolveWatchdog {
     }
 
     /** How many times the interrupt ran. */
-    synchronized int fired() {
+    public synchronized int fired() {
       return fired;
     }
 

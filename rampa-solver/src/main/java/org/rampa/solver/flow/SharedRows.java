@@ -1,17 +1,17 @@
-package org.rampa.solver;
+package org.rampa.solver.flow;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.rampa.perf.SloPredicate;
-import org.rampa.solver.ArcGenerator.Arc;
-import org.rampa.solver.IntervalFlowFormulation.CostGroup;
-import org.rampa.solver.LinearModel.Term;
-import org.rampa.solver.NodeSlots.Slot;
-import org.rampa.solver.NodeSlots.SlowNodes;
-import org.rampa.solver.SharedSlots.Incumbent;
-import org.rampa.solver.SharedSlots.Part;
+import org.rampa.solver.flow.ArcGenerator.Arc;
+import org.rampa.solver.flow.IntervalFlowFormulation.CostGroup;
+import org.rampa.solver.backend.LinearProgram.Term;
+import org.rampa.solver.flow.NodeSlots.Slot;
+import org.rampa.solver.flow.NodeSlots.SlowNodes;
+import org.rampa.solver.flow.SharedSlots.Incumbent;
+import org.rampa.solver.flow.SharedSlots.Part;
 
 /**
  * The shared-GPU variables and rows of an {@link IntervalFlowFormulation}, written after the

@@ -1,4 +1,4 @@
-package org.rampa.solver;
+package org.rampa.solver.backend;
 
 import com.google.ortools.sat.CpModel;
 import com.google.ortools.sat.CpSolver;
@@ -26,15 +26,15 @@ import org.rampa.domain.Invalid;
  * ties closer than about {@code 1e-12} of the largest cost may be broken either way. The reported
  * objective and bound are divided back.
  */
-final class CpSatBackend implements MilpBackend {
+public final class CpSatBackend implements MilpBackend {
 
-  static final String NAME = "cpsat";
+  public static final String NAME = "cpsat";
   private static final double ROW_SCALE = 0x1p30;
   private static final double OBJECTIVE_SCALE = 0x1p40;
 
   private final SolveWatchdog watchdog;
 
-  CpSatBackend(SolveWatchdog watchdog) {
+  public CpSatBackend(SolveWatchdog watchdog) {
     this.watchdog = watchdog;
     OrToolsNatives.ensureLoaded();
     FirstSolve.done();
@@ -64,15 +64,15 @@ final class CpSatBackend implements MilpBackend {
   }
 
   @Override
-  public Solution solve(LinearModel model, Settings settings) {
+  public Solution solve(LinearProgram model, Settings settings) {
     OrToolsNatives.ensureLoaded();
     CpModel cp = new CpModel();
     IntVar[] vars = new IntVar[model.variableCount()];
     for (int i = 0; i < vars.length; i++) {
-      LinearModel.Variable v = model.variables().get(i);
+      LinearProgram.Variable v = model.variables().get(i);
       vars[i] = cp.newIntVar(v.lower(), v.upper(), v.name());
     }
-    for (LinearModel.Row row : model.rows()) {
+    for (LinearProgram.Row row : model.rows()) {
       addRow(cp, vars, row);
     }
     double largestTotal = 0;
@@ -142,11 +142,11 @@ final class CpSatBackend implements MilpBackend {
     }
   }
 
-  private static void addRow(CpModel cp, IntVar[] vars, LinearModel.Row row) {
+  private static void addRow(CpModel cp, IntVar[] vars, LinearProgram.Row row) {
     double scale = 1;
     if (!row.integral()) {
       double largest = 0;
-      for (LinearModel.Term t : row.terms()) {
+      for (LinearProgram.Term t : row.terms()) {
         largest = Math.max(largest, Math.abs(t.coefficient()));
       }
       for (double b : new double[] {row.lower(), row.upper()}) {
@@ -159,7 +159,7 @@ final class CpSatBackend implements MilpBackend {
     boolean upperOnly = Double.isInfinite(row.lower()) && !Double.isInfinite(row.upper());
     boolean lowerOnly = !Double.isInfinite(row.lower()) && Double.isInfinite(row.upper());
     LinearExprBuilder expr = LinearExpr.newBuilder();
-    for (LinearModel.Term t : row.terms()) {
+    for (LinearProgram.Term t : row.terms()) {
       double c = t.coefficient() * scale;
       expr.addTerm(vars[t.variable()], (long) (upperOnly ? Math.ceil(c) : lowerOnly ? Math.floor(c) : Math.rint(c)));
     }

@@ -1,4 +1,4 @@
-package org.rampa.solver;
+package org.rampa.solver.colocation;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -36,7 +36,7 @@ import org.rampa.domain.share.TemplatePartition;
  * only maximal layouts (an instance may stay empty) and only layout types no other type matches
  * or beats on every usable profile.
  */
-final class ColocationSpace {
+public final class ColocationSpace {
 
   /** The MPS splits of a GPU between two tenants: (s, 1 − s). */
   static final List<Double> MPS_SPLITS = List.of(0.2, 0.4, 0.5, 0.6, 0.8);

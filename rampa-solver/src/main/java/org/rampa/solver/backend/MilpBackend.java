@@ -1,4 +1,4 @@
-package org.rampa.solver;
+package org.rampa.solver.backend;
 
 import java.util.Map;
 import java.util.Optional;
@@ -6,9 +6,9 @@ import org.rampa.strategy.TimeBudget;
 
 /**
  * A MILP solver behind our own interface, so SCIP (through OR-Tools' MPSolver) and CP-SAT solve
- * the same {@link LinearModel} and another binding can be plugged in later.
+ * the same {@link LinearProgram} and another binding can be plugged in later.
  */
-interface MilpBackend {
+public interface MilpBackend {
 
   /** "scip" or "cpsat": what users select with the {@code backend} option. */
   String name();
@@ -17,7 +17,7 @@ interface MilpBackend {
    * Solves {@code model} within what is left of {@code settings.budget()} once the model is loaded
    * into the solver (so loading counts against the limit); UNKNOWN without solving when nothing is left.
    */
-  Solution solve(LinearModel model, Settings settings);
+  Solution solve(LinearProgram model, Settings settings);
 
   /**
    * @param budget the call's time budget; the solver gets what remains of it

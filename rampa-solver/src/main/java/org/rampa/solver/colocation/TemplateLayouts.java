@@ -1,4 +1,4 @@
-package org.rampa.solver;
+package org.rampa.solver.colocation;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +14,7 @@ import org.rampa.domain.share.TemplatePartition;
  * one and a template never lowers a configuration's value (it may stay empty). The 8-core
  * NPU-8C-64GB (templates of 1, 2, 4 and 8 cores) has 10.
  */
-final class TemplateLayouts {
+public final class TemplateLayouts {
   private TemplateLayouts() {}
 
   static List<List<TemplatePartition>> maximal(GpuPartitioning part) {

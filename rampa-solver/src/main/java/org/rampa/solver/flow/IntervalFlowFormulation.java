@@ -1,4 +1,4 @@
-package org.rampa.solver;
+package org.rampa.solver.flow;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,9 +21,10 @@ import org.rampa.perf.SloPredicate;
 import org.rampa.perf.TransferMode;
 import org.rampa.perf.share.InterferenceModel;
 import org.rampa.strategy.SharedSlotMenu;
-import org.rampa.solver.ArcGenerator.Arc;
-import org.rampa.solver.NodeSlots.Slot;
-import org.rampa.solver.NodeSlots.SlowNodes;
+import org.rampa.solver.flow.ArcGenerator.Arc;
+import org.rampa.solver.flow.NodeSlots.Slot;
+import org.rampa.solver.flow.NodeSlots.SlowNodes;
+import org.rampa.solver.backend.LinearProgram;
 
 /**
  * The interval/flow MILP of docs/SPEC.md section 5 for one placement problem, and the translation of a
@@ -145,7 +146,7 @@ import org.rampa.solver.NodeSlots.SlowNodes;
  * pruning), {@link FlowModelBuilder} (variables and rows). {@link SolutionDecoder} turns a solution
  * back into GPUs.
  */
-final class IntervalFlowFormulation {
+public final class IntervalFlowFormulation {
 
   /** The free GPUs of one type at one cost. */
   static final class CostGroup {
@@ -188,7 +189,7 @@ final class IntervalFlowFormulation {
   final List<Arc> arcs = new ArrayList<>();
   /** tau charged for a network cut j (0 at j = 0 and j = L). */
   final double[] networkSeconds;
-  final LinearModel model = new LinearModel();
+  final LinearProgram model = new LinearProgram();
   /** The shared-GPU menu's candidates; null when sharing is off (the model is then exactly the whole-GPU one). */
   final SharedSlots shared;
   /** Sharing only: some incumbent's latency rows were summed rather than enumerated (safe, not exact). */

@@ -1,4 +1,4 @@
-package org.rampa.solver;
+package org.rampa.solver.flow;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -10,11 +10,11 @@ import org.rampa.perf.DeviceKind;
 import org.rampa.perf.StageCursor;
 import org.rampa.perf.TransferMode;
 import org.rampa.perf.share.CoRunner;
-import org.rampa.solver.ArcGenerator.Arc;
-import org.rampa.solver.ArcGenerator.SharedUse;
-import org.rampa.solver.IntervalFlowFormulation.CostGroup;
-import org.rampa.solver.SharedSlots.Part;
-import org.rampa.solver.NodeSlots.Slot;
+import org.rampa.solver.flow.ArcGenerator.Arc;
+import org.rampa.solver.flow.ArcGenerator.SharedUse;
+import org.rampa.solver.flow.IntervalFlowFormulation.CostGroup;
+import org.rampa.solver.flow.SharedSlots.Part;
+import org.rampa.solver.flow.NodeSlots.Slot;
 import org.rampa.strategy.SharedSlotMenu;
 
 /**

@@ -1,4 +1,4 @@
-package org.rampa.solver;
+package org.rampa.solver.flow;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -11,8 +11,8 @@ import org.rampa.perf.SloPredicate;
 import org.rampa.perf.StageCursor;
 import org.rampa.perf.TransferMode;
 import org.rampa.perf.WholeGpu;
-import org.rampa.solver.IntervalFlowFormulation.CostGroup;
-import org.rampa.solver.NodeSlots.Slot;
+import org.rampa.solver.flow.IntervalFlowFormulation.CostGroup;
+import org.rampa.solver.flow.NodeSlots.Slot;
 
 /**
  * The arc part of an {@link IntervalFlowFormulation}: which stages "layers {@code [i, j)} on

@@ -1,4 +1,4 @@
-package org.rampa.solver;
+package org.rampa.solver.backend;
 
 import com.google.ortools.Loader;
 import com.google.ortools.init.OrToolsVersion;

@@ -1,4 +1,4 @@
-package org.rampa.solver;
+package org.rampa.solver.flow;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -8,12 +8,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.rampa.solver.ArcGenerator.Arc;
-import org.rampa.solver.IntervalFlowFormulation.CostGroup;
-import org.rampa.solver.LinearModel.Row;
-import org.rampa.solver.LinearModel.Term;
-import org.rampa.solver.NodeSlots.Slot;
-import org.rampa.solver.SharedSlots.Part;
+import org.rampa.solver.flow.ArcGenerator.Arc;
+import org.rampa.solver.flow.IntervalFlowFormulation.CostGroup;
+import org.rampa.solver.backend.LinearProgram.Row;
+import org.rampa.solver.backend.LinearProgram.Term;
+import org.rampa.solver.flow.NodeSlots.Slot;
+import org.rampa.solver.flow.SharedSlots.Part;
+import org.rampa.solver.backend.LinearProgram;
 
 /**
  * Cost-bound pruning of a shared model (docs/SHARING.md section 5: the relaxation, the network-only
@@ -45,7 +46,7 @@ import org.rampa.solver.SharedSlots.Part;
  * solver's bound on the smaller model is still a bound on the full one. Without an incumbent the
  * model is solved as it is.
  */
-final class CostBound {
+public final class CostBound {
 
   /** Latency buckets: finer is tighter and slower (arcs x maxStages x buckets steps per pass). */
   static final int BUCKETS = 64;
@@ -53,14 +54,14 @@ final class CostBound {
 
   /** What the solver gets: a model, a MIP start in its variables, and the way back to the full model's variables. */
   static final class Reduced {
-    final LinearModel model;
+    final LinearProgram model;
     final Optional<double[]> hint;
     /** Per variable of {@link #model}, its index in the full model; null when nothing was left out. */
     private final int[] original;
     private final int fullSize;
     final int arcsKept;
 
-    private Reduced(LinearModel model, Optional<double[]> hint, int[] original, int fullSize, int arcsKept) {
+    private Reduced(LinearProgram model, Optional<double[]> hint, int[] original, int fullSize, int arcsKept) {
       this.model = model;
       this.hint = hint;
       this.original = original;
@@ -472,14 +473,14 @@ final class CostBound {
 
   /** The model without the variables {@code keep} leaves out (each fixed at 0), and {@code incumbent} in its variables. */
   private Reduced restricted(boolean[] keep, double[] incumbent, int kept) {
-    LinearModel full = f.model;
+    LinearProgram full = f.model;
     int[] index = new int[keep.length];
     List<Integer> original = new ArrayList<>();
-    LinearModel model = new LinearModel();
+    LinearProgram model = new LinearProgram();
     for (int i = 0; i < keep.length; i++) {
       index[i] = -1;
       if (keep[i]) {
-        LinearModel.Variable v = full.variables().get(i);
+        LinearProgram.Variable v = full.variables().get(i);
         index[i] = model.addVariable(v.name(), v.lower(), v.upper());
         model.setObjective(index[i], full.objective(i));
         original.add(i);

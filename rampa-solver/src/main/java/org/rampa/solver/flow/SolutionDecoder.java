@@ -1,4 +1,4 @@
-package org.rampa.solver;
+package org.rampa.solver.flow;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -8,10 +8,10 @@ import java.util.Map;
 import java.util.Set;
 import org.rampa.domain.Gpu;
 import org.rampa.perf.StageAssignment;
-import org.rampa.solver.ArcGenerator.Arc;
-import org.rampa.solver.IntervalFlowFormulation.CostGroup;
-import org.rampa.solver.NodeSlots.Slot;
-import org.rampa.solver.NodeSlots.SlowNodes;
+import org.rampa.solver.flow.ArcGenerator.Arc;
+import org.rampa.solver.flow.IntervalFlowFormulation.CostGroup;
+import org.rampa.solver.flow.NodeSlots.Slot;
+import org.rampa.solver.flow.NodeSlots.SlowNodes;
 
 /**
  * Turns a solution of an {@link IntervalFlowFormulation} into stages on concrete GPU ids: the path
@@ -21,7 +21,7 @@ import org.rampa.solver.NodeSlots.SlowNodes;
  * link is slower than the network): the model counts GPUs so that this is possible, and the
  * decoder spreads them so.
  */
-final class SolutionDecoder {
+public final class SolutionDecoder {
 
   private final IntervalFlowFormulation f;
   private final int layers;

@@ -1,4 +1,4 @@
-package org.rampa.solver;
+package org.rampa.solver.colocation;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +12,7 @@ import org.rampa.domain.share.MigSlice;
  * needs only these: every legal layout is a subset of a maximal one and an instance never lowers a
  * configuration's value (it may stay empty). A100/H100/H200 have 78.
  */
-final class MigLayouts {
+public final class MigLayouts {
   private MigLayouts() {}
 
   static List<List<MigSlice>> maximal(MigGeometry g) {

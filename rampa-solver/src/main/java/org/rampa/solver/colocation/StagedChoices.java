@@ -1,4 +1,4 @@
-package org.rampa.solver;
+package org.rampa.solver.colocation;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -31,7 +31,7 @@ import org.rampa.colocation.SegmentOption;
  * those). The sum is judged by the verifier's own predicate ({@code SloRule.admits}) on batch times
  * the verifier's own performance model computes, so no numeric tolerance of the solver enters it.
  */
-final class StagedChoices {
+public final class StagedChoices {
 
   /** Cap vectors per partition beyond which the partition is not searched (and the answer says so). */
   static final int CHOICES_PER_PARTITION_LIMIT = 2_000;

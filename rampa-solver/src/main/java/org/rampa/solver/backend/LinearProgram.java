@@ -1,4 +1,4 @@
-package org.rampa.solver;
+package org.rampa.solver.backend;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -11,35 +11,35 @@ import java.util.List;
  *
  * <p>Built by one thread, then only read.
  */
-final class LinearModel {
+public final class LinearProgram {
 
   /** An integer variable in {@code [lower, upper]}. */
-  record Variable(String name, long lower, long upper) {}
+  public record Variable(String name, long lower, long upper) {}
 
   /** One coefficient of a row. */
-  record Term(int variable, double coefficient) {}
+  public record Term(int variable, double coefficient) {}
 
   /**
    * {@code lower <= sum(terms) <= upper}. {@code integral} rows have integer coefficients and
    * bounds; the others (latency, in seconds) need scaling for solvers that only take integers.
    */
-  record Row(String name, double lower, double upper, List<Term> terms, boolean integral) {}
+  public record Row(String name, double lower, double upper, List<Term> terms, boolean integral) {}
 
   private final List<Variable> variables = new ArrayList<>();
   private final List<Row> rows = new ArrayList<>();
   private final List<Double> objective = new ArrayList<>();
 
-  int addVariable(String name, long lower, long upper) {
+  public int addVariable(String name, long lower, long upper) {
     variables.add(new Variable(lpName(name), lower, upper));
     objective.add(0.0);
     return variables.size() - 1;
   }
 
-  void setObjective(int variable, double coefficient) {
+  public void setObjective(int variable, double coefficient) {
     objective.set(variable, coefficient);
   }
 
-  void addRow(String name, double lower, double upper, List<Term> terms) {
+  public void addRow(String name, double lower, double upper, List<Term> terms) {
     boolean integral = isInteger(lower) && isInteger(upper);
     for (Term t : terms) {
       integral &= isInteger(t.coefficient());
@@ -73,19 +73,19 @@ final class LinearModel {
     return Double.isInfinite(v) || v == Math.rint(v);
   }
 
-  List<Variable> variables() {
+  public List<Variable> variables() {
     return Collections.unmodifiableList(variables);
   }
 
-  List<Row> rows() {
+  public List<Row> rows() {
     return Collections.unmodifiableList(rows);
   }
 
-  double objective(int variable) {
+  public double objective(int variable) {
     return objective.get(variable);
   }
 
-  int variableCount() {
+  public int variableCount() {
     return variables.size();
   }
 
@@ -93,7 +93,7 @@ final class LinearModel {
    * Whether {@code values} (one per variable) keeps every variable's bounds and every row, to
    * SCIP's feasibility tolerance (1e-9, relative above 1).
    */
-  boolean admits(double[] values) {
+  public boolean admits(double[] values) {
     for (int i = 0; i < values.length; i++) {
       if (values[i] < variables.get(i).lower() || values[i] > variables.get(i).upper()) {
         return false;
@@ -113,7 +113,7 @@ final class LinearModel {
   }
 
   /** The objective at {@code values}. */
-  double objectiveValue(double[] values) {
+  public double objectiveValue(double[] values) {
     double sum = 0;
     for (int i = 0; i < values.length; i++) {
       sum += objective.get(i) * values[i];

@@ -1,19 +1,19 @@
-package org.rampa.solver;
+package org.rampa.solver.flow;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.rampa.perf.SloPredicate;
 import org.rampa.perf.TransferMode;
-import org.rampa.solver.ArcGenerator.Arc;
-import org.rampa.solver.IntervalFlowFormulation.CostGroup;
-import org.rampa.solver.LinearModel.Term;
-import org.rampa.solver.NodeSlots.Slot;
-import org.rampa.solver.NodeSlots.SlowNodes;
+import org.rampa.solver.flow.ArcGenerator.Arc;
+import org.rampa.solver.flow.IntervalFlowFormulation.CostGroup;
+import org.rampa.solver.backend.LinearProgram.Term;
+import org.rampa.solver.flow.NodeSlots.Slot;
+import org.rampa.solver.flow.NodeSlots.SlowNodes;
 
 /**
  * The model part of an {@link IntervalFlowFormulation}: its variables and rows over the arcs and
- * slots already generated, written into the formulation's {@link LinearModel}.
+ * slots already generated, written into the formulation's {@link LinearProgram}.
  */
 final class FlowModelBuilder {
 
