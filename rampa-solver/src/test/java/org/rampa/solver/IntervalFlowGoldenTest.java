@@ -27,8 +27,8 @@ import org.rampa.importance.StaticImportance;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.TransferMode;
 import org.rampa.strategy.PlacementProblem;
-import org.rampa.solver.flow.IntervalFlowFormulation;
 import org.rampa.solver.backend.LinearProgram;
+import org.rampa.solver.flow.IntervalFlowFormulation;
 
 /**
  * The interval/flow model, written out, for a fixed set of instances: both cluster presets, as they

@@ -1,7 +1,6 @@
 package org.rampa.solver.backend;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 
 /**
@@ -9,7 +8,7 @@ import java.util.List;
  * rows with bounds, and a linear objective to minimise. {@link IntervalFlowFormulation} writes it
  * once and each {@link MilpBackend} translates it, so the two backends solve the very same model.
  *
- * <p>Built by one thread, then only read.
+ * <p>Immutable: written through a {@link Builder}.
  */
 public final class LinearProgram {
 
@@ -25,26 +24,49 @@ public final class LinearProgram {
    */
   public record Row(String name, double lower, double upper, List<Term> terms, boolean integral) {}
 
-  private final List<Variable> variables = new ArrayList<>();
-  private final List<Row> rows = new ArrayList<>();
-  private final List<Double> objective = new ArrayList<>();
+  private final List<Variable> variables;
+  private final List<Row> rows;
+  private final double[] objective;
 
-  public int addVariable(String name, long lower, long upper) {
-    variables.add(new Variable(lpName(name), lower, upper));
-    objective.add(0.0);
-    return variables.size() - 1;
+  private LinearProgram(List<Variable> variables, List<Row> rows, double[] objective) {
+    this.variables = List.copyOf(variables);
+    this.rows = List.copyOf(rows);
+    this.objective = objective;
   }
 
-  public void setObjective(int variable, double coefficient) {
-    objective.set(variable, coefficient);
-  }
+  /** Writes a programme variable by variable and row by row; {@link #build} fixes it. */
+  public static final class Builder {
+    private final List<Variable> variables = new ArrayList<>();
+    private final List<Row> rows = new ArrayList<>();
+    private final List<Double> objective = new ArrayList<>();
 
-  public void addRow(String name, double lower, double upper, List<Term> terms) {
-    boolean integral = isInteger(lower) && isInteger(upper);
-    for (Term t : terms) {
-      integral &= isInteger(t.coefficient());
+    /** A new integer variable in {@code [lower, upper]}; returns its index, the count of variables before it. */
+    public int addVariable(String name, long lower, long upper) {
+      variables.add(new Variable(lpName(name), lower, upper));
+      objective.add(0.0);
+      return variables.size() - 1;
     }
-    rows.add(new Row(lpName(name), lower, upper, List.copyOf(terms), integral));
+
+    public void setObjective(int variable, double coefficient) {
+      objective.set(variable, coefficient);
+    }
+
+    public void addRow(String name, double lower, double upper, List<Term> terms) {
+      boolean integral = isInteger(lower) && isInteger(upper);
+      for (Term t : terms) {
+        integral &= isInteger(t.coefficient());
+      }
+      rows.add(new Row(lpName(name), lower, upper, List.copyOf(terms), integral));
+    }
+
+    public int variableCount() {
+      return variables.size();
+    }
+
+    /** The programme as written so far; the builder may go on, the programme does not change. */
+    public LinearProgram build() {
+      return new LinearProgram(variables, rows, objective.stream().mapToDouble(Double::doubleValue).toArray());
+    }
   }
 
   /**
@@ -74,15 +96,15 @@ public final class LinearProgram {
   }
 
   public List<Variable> variables() {
-    return Collections.unmodifiableList(variables);
+    return variables;
   }
 
   public List<Row> rows() {
-    return Collections.unmodifiableList(rows);
+    return rows;
   }
 
   public double objective(int variable) {
-    return objective.get(variable);
+    return objective[variable];
   }
 
   public int variableCount() {
@@ -116,7 +138,7 @@ public final class LinearProgram {
   public double objectiveValue(double[] values) {
     double sum = 0;
     for (int i = 0; i < values.length; i++) {
-      sum += objective.get(i) * values[i];
+      sum += objective[i] * values[i];
     }
     return sum;
   }

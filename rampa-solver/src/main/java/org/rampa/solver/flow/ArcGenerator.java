@@ -11,18 +11,23 @@ import org.rampa.perf.SloPredicate;
 import org.rampa.perf.StageCursor;
 import org.rampa.perf.TransferMode;
 import org.rampa.perf.WholeGpu;
-import org.rampa.solver.flow.IntervalFlowFormulation.CostGroup;
+import org.rampa.solver.flow.FreeGpus.CostGroup;
 import org.rampa.solver.flow.NodeSlots.Slot;
 
 /**
- * The arc part of an {@link IntervalFlowFormulation}: which stages "layers {@code [i, j)} on
+ * The arc step of an {@link IntervalFlowFormulation}: which stages "layers {@code [i, j)} on
  * {@code r} GPUs of one type, on the network or on one slot" exist (memory, the period, the least
- * replica count, the latency bound), and the exact dominance pruning of network arcs. Written into
- * the formulation's {@code arcs}.
+ * replica count, the latency bound), and the exact dominance pruning of network arcs. From the
+ * {@link FreeGpus} and the {@link NodeSlots.Layout} of the steps before, it returns the arcs, each
+ * numbered by its binary's index in the model.
  */
 final class ArcGenerator {
 
-  /** Layers [from, to) on {@code replicas} GPUs of {@code type}; {@code slot} -1 = network. */
+  /**
+   * Layers [from, to) on {@code replicas} GPUs of {@code type}; {@code slot} -1 = network.
+   * {@code variable}: its binary's index in the model, which is its index among the generated arcs
+   * (-1 while it is being generated).
+   */
   static final class Arc {
     final int from;
     final int to;
@@ -37,9 +42,9 @@ final class ArcGenerator {
     final boolean needsBetterIn;
     final boolean needsBetterOut;
     final boolean needsSomeBetter;
-    int variable;
-    /** Shared arcs only ({@link #shared()}); a whole-GPU arc keeps the defaults. */
-    SharedUse share;
+    final int variable;
+    /** Shared arcs only ({@link #shared()}); null for a whole-GPU arc. */
+    final SharedUse share;
 
     /** An arc on shares (MPS levels, MIG instances) rather than whole free GPUs: always a network arc. */
     boolean shared() {
@@ -48,6 +53,11 @@ final class ArcGenerator {
 
     Arc(int from, int to, int type, int replicas, int slot, double computeSeconds,
         boolean needsBetterIn, boolean needsBetterOut, boolean needsSomeBetter) {
+      this(from, to, type, replicas, slot, computeSeconds, needsBetterIn, needsBetterOut, needsSomeBetter, null, -1);
+    }
+
+    private Arc(int from, int to, int type, int replicas, int slot, double computeSeconds,
+        boolean needsBetterIn, boolean needsBetterOut, boolean needsSomeBetter, SharedUse share, int variable) {
       this.from = from;
       this.to = to;
       this.type = type;
@@ -57,6 +67,18 @@ final class ArcGenerator {
       this.needsBetterIn = needsBetterIn;
       this.needsBetterOut = needsBetterOut;
       this.needsSomeBetter = needsSomeBetter;
+      this.share = share;
+      this.variable = variable;
+    }
+
+    /** This arc on shares. */
+    Arc sharing(SharedUse use) {
+      return new Arc(from, to, type, replicas, slot, computeSeconds, needsBetterIn, needsBetterOut, needsSomeBetter, use, variable);
+    }
+
+    /** This arc as the model's {@code variable}-th. */
+    Arc numbered(int index) {
+      return new Arc(from, to, type, replicas, slot, computeSeconds, needsBetterIn, needsBetterOut, needsSomeBetter, share, index);
     }
   }
 
@@ -76,12 +98,11 @@ final class ArcGenerator {
     final boolean fresh;
     final int[] parts;
     final double[][] incumbentAlpha;
-    int[] partVariables;
     /** One replica on its one slot: the arc's variable is the slot's too (no y, no row). */
-    boolean single;
+    final boolean single;
 
     SharedUse(org.rampa.domain.share.Placement key, int keyIndex, double alpha, long memory, boolean fresh, int[] parts,
-        double[][] incumbentAlpha) {
+        double[][] incumbentAlpha, boolean single) {
       this.key = key;
       this.keyIndex = keyIndex;
       this.alpha = alpha;
@@ -89,20 +110,31 @@ final class ArcGenerator {
       this.fresh = fresh;
       this.parts = parts;
       this.incumbentAlpha = incumbentAlpha;
+      this.single = single;
     }
   }
 
-  private final IntervalFlowFormulation f;
+  private final FreeGpus f;
+  private final List<Slot> slots;
   private final Model m;
+  /** The arcs generated so far, in generation order. */
+  private final List<Arc> arcs = new ArrayList<>();
 
-  private ArcGenerator(IntervalFlowFormulation formulation, Model m) {
-    this.f = formulation;
+  private ArcGenerator(FreeGpus free, NodeSlots.Layout layout, Model m) {
+    this.f = free;
+    this.slots = layout.slots();
     this.m = m;
   }
 
-  /** Generates the arcs of {@code formulation}, whose slots and cost groups are already built. */
-  static void build(IntervalFlowFormulation formulation, Model m) {
-    new ArcGenerator(formulation, m).buildArcs();
+  /** The arcs over {@code free}'s GPUs and {@code layout}'s slots, numbered in order. */
+  static List<Arc> generate(FreeGpus free, NodeSlots.Layout layout, Model m) {
+    ArcGenerator generator = new ArcGenerator(free, layout, m);
+    generator.buildArcs(layout);
+    List<Arc> numbered = new ArrayList<>(generator.arcs.size());
+    for (Arc a : generator.arcs) {
+      numbered.add(a.numbered(numbered.size()));
+    }
+    return List.copyOf(numbered);
   }
 
   /**
@@ -126,47 +158,47 @@ final class ArcGenerator {
     return lo;
   }
 
-  private void buildArcs() {
+  private void buildArcs(NodeSlots.Layout layout) {
     // Latency lower bounds: every layer before i and from j on at its fastest free type, no transfers.
-    double[] fastest = new double[f.layers];
-    for (int l = 0; l < f.layers; l++) {
+    double[] fastest = new double[f.layers()];
+    for (int l = 0; l < f.layers(); l++) {
       fastest[l] = Double.POSITIVE_INFINITY;
-      for (GpuType type : f.types) {
-        if (f.performance.stageMemoryBytes(m, l, l + 1, f.batch) <= type.memoryBytes()) {
-          fastest[l] = Math.min(fastest[l], f.performance.layerSeconds(m.layer(l), type, f.batch));
+      for (GpuType type : f.types()) {
+        if (f.performance().stageMemoryBytes(m, l, l + 1, f.batch()) <= type.memoryBytes()) {
+          fastest[l] = Math.min(fastest[l], f.performance().layerSeconds(m.layer(l), type, f.batch()));
         }
       }
     }
-    if (f.shared != null) {
+    if (f.shared() != null) {
       SharedArcs.fastestShared(f, m, fastest);
     }
-    double[] before = new double[f.layers + 1];
-    for (int l = 0; l < f.layers; l++) {
+    double[] before = new double[f.layers() + 1];
+    for (int l = 0; l < f.layers(); l++) {
       before[l + 1] = before[l] + fastest[l];
     }
-    double budget = SloPredicate.latencyBudgetSeconds(f.request.slo());
-    for (int i = 0; i < f.layers; i++) {
+    double budget = SloPredicate.latencyBudgetSeconds(f.request().slo());
+    for (int i = 0; i < f.layers(); i++) {
       f.checkTime();
-      for (int t = 0; t < f.types.size(); t++) {
-        WholeGpu kind = new WholeGpu(f.types.get(t));
-        StageCursor stage = f.performance.cursor(m, f.batch, i, List.of(kind));
-        for (int j = i + 1; j <= f.layers; j++) {
+      for (int t = 0; t < f.types().size(); t++) {
+        WholeGpu kind = new WholeGpu(f.types().get(t));
+        StageCursor stage = f.performance().cursor(m, f.batch(), i, List.of(kind));
+        for (int j = i + 1; j <= f.layers(); j++) {
           if (!stage.add().fitsOn(kind)) {
             break;
           }
           double compute = stage.seconds(0);
-          if (leastReplicas(compute, 0, f.freePerType[t]) < 0) {
+          if (leastReplicas(compute, 0, f.freePerType()[t]) < 0) {
             break; // T grows with j: no longer stage from i fits either
           }
-          if (before[i] + compute + (before[f.layers] - before[j]) > budget) {
+          if (before[i] + compute + (before[f.layers()] - before[j]) > budget) {
             continue; // even with the rest on the fastest GPUs and free transfers, too slow
           }
           addArcs(i, j, t, compute);
         }
       }
     }
-    if (f.shared != null) {
-      new SharedArcs(f, m, this::leastReplicas, budget, before).build();
+    if (f.shared() != null) {
+      new SharedArcs(f, layout, arcs, m, this::leastReplicas, budget, before).build();
     }
     removeDominatedNetworkArcs();
   }
@@ -181,16 +213,16 @@ final class ArcGenerator {
    * never raises the cost, so the optimum survives. Ties keep the arc of the earlier type.
    */
   private void removeDominatedNetworkArcs() {
-    int types = f.types.size();
+    int types = f.types().size();
     int[] largestReplicas = new int[types];
     double[] cheapest = new double[types];
     double[] dearest = new double[types];
     Arrays.fill(cheapest, Double.POSITIVE_INFINITY);
-    for (Arc a : f.arcs) {
+    for (Arc a : arcs) {
       largestReplicas[a.type] = Math.max(largestReplicas[a.type], a.replicas);
     }
     int[] outsideSlowNodes = new int[types];
-    for (CostGroup g : f.groups) {
+    for (CostGroup g : f.groups()) {
       cheapest[g.type] = Math.min(cheapest[g.type], g.cost);
       dearest[g.type] = Math.max(dearest[g.type], g.cost);
       outsideSlowNodes[g.type] += g.outsideSlowNodes;
@@ -199,16 +231,16 @@ final class ArcGenerator {
     boolean any = false;
     for (int t = 0; t < types; t++) {
       // network stages may always take GPUs outside slow nodes; on slow nodes, only alongside others
-      plentiful[t] = outsideSlowNodes[t] >= (long) f.request.maxStages() * largestReplicas[t];
+      plentiful[t] = outsideSlowNodes[t] >= (long) f.request().maxStages() * largestReplicas[t];
       any |= plentiful[t];
     }
     if (!any) {
       return;
     }
     Map<Long, List<Arc>> byLayers = new LinkedHashMap<>();
-    for (Arc a : f.arcs) {
+    for (Arc a : arcs) {
       if (a.slot < 0) {
-        byLayers.computeIfAbsent((long) a.from * (f.layers + 1) + a.to, k -> new ArrayList<>()).add(a);
+        byLayers.computeIfAbsent((long) a.from * (f.layers() + 1) + a.to, k -> new ArrayList<>()).add(a);
       }
     }
     java.util.Set<Arc> dominated = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
@@ -247,19 +279,19 @@ final class ArcGenerator {
         }
       }
     }
-    f.arcs.removeIf(dominated::contains);
+    arcs.removeIf(dominated::contains);
   }
 
   /** The least a GPU of shared arc {@code a} costs: a fresh GPU offering its placement, or one of its slots. */
   private double cheapestShared(Arc a) {
     double best = Double.POSITIVE_INFINITY;
-    for (CostGroup g : f.groups) {
+    for (CostGroup g : f.groups()) {
       if (a.share.fresh && g.type == a.type && g.outsideSlowNodes > 0 && !Double.isNaN(g.sharedCosts[a.share.keyIndex])) {
         best = Math.min(best, g.sharedCosts[a.share.keyIndex]);
       }
     }
     for (int p : a.share.parts) {
-      best = Math.min(best, f.shared.parts.get(p).cost);
+      best = Math.min(best, f.shared().parts.get(p).cost);
     }
     return best;
   }
@@ -267,7 +299,7 @@ final class ArcGenerator {
   /** The most a fresh GPU offering shared arc {@code b}'s placement costs. */
   private double dearestFresh(Arc b) {
     double worst = Double.NEGATIVE_INFINITY;
-    for (CostGroup g : f.groups) {
+    for (CostGroup g : f.groups()) {
       if (g.type == b.type && g.outsideSlowNodes > 0 && !Double.isNaN(g.sharedCosts[b.share.keyIndex])) {
         worst = Math.max(worst, g.sharedCosts[b.share.keyIndex]);
       }
@@ -276,21 +308,21 @@ final class ArcGenerator {
   }
 
   private void addArcs(int i, int j, int t, double compute) {
-    if (f.mode != TransferMode.SERIAL) {
-      int r = leastReplicas(compute, 0, f.freePerType[t]);
-      f.arcs.add(new Arc(i, j, t, r, -1, compute, false, false, false));
-      for (Slot s : f.slots) {
+    if (f.mode() != TransferMode.SERIAL) {
+      int r = leastReplicas(compute, 0, f.freePerType()[t]);
+      arcs.add(new Arc(i, j, t, r, -1, compute, false, false, false));
+      for (Slot s : slots) {
         if (r <= s.freePerType[t]) {
-          f.arcs.add(new Arc(i, j, t, r, s.index, compute, false, false, false));
+          arcs.add(new Arc(i, j, t, r, s.index, compute, false, false, false));
         }
       }
       return;
     }
-    int rNet = leastReplicas(compute, f.in(i) + f.out(j), f.freePerType[t]);
+    int rNet = leastReplicas(compute, f.in(i) + f.out(j), f.freePerType()[t]);
     if (rNet > 0) {
-      f.arcs.add(new Arc(i, j, t, rNet, -1, compute, false, false, false));
+      arcs.add(new Arc(i, j, t, rNet, -1, compute, false, false, false));
     }
-    for (Slot s : f.slots) {
+    for (Slot s : slots) {
       int cap = s.freePerType[t];
       if (cap == 0) {
         continue;
@@ -305,7 +337,7 @@ final class ArcGenerator {
           need[a][b] = tin < 0 || tout < 0 ? -1 : leastReplicas(compute, tin + tout, cap);
         }
       }
-      f.arcs.addAll(serialSlotArcs(i, j, t, s.index, compute, need));
+      arcs.addAll(serialSlotArcs(i, j, t, s.index, compute, need));
     }
   }
 
@@ -314,9 +346,9 @@ final class ArcGenerator {
    * (the faster of intra and network) or worse state; -1 when there is no better state (no cut, or
    * both links take equally long).
    */
-  static double sideSeconds(IntervalFlowFormulation f, Slot s, int cut, boolean better) {
-    double net = cut > 0 && cut < f.layers ? f.networkSeconds[cut] : 0;
-    double intra = cut > 0 && cut < f.layers ? s.intraSeconds[cut] : 0;
+  static double sideSeconds(FreeGpus f, Slot s, int cut, boolean better) {
+    double net = cut > 0 && cut < f.layers() ? f.networkSeconds()[cut] : 0;
+    double intra = cut > 0 && cut < f.layers() ? s.intraSeconds[cut] : 0;
     if (better) {
       return intra == net ? -1 : Math.min(intra, net);
     }

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.rampa.solver.flow.ArcGenerator.Arc;
-import org.rampa.solver.flow.IntervalFlowFormulation.CostGroup;
+import org.rampa.solver.flow.FreeGpus.CostGroup;
 import org.rampa.solver.backend.LinearProgram.Row;
 import org.rampa.solver.backend.LinearProgram.Term;
 import org.rampa.solver.flow.NodeSlots.Slot;
@@ -53,13 +53,13 @@ public final class CostBound {
   private static final double INF = Double.POSITIVE_INFINITY;
 
   /** What the solver gets: a model, a MIP start in its variables, and the way back to the full model's variables. */
-  static final class Reduced {
-    final LinearProgram model;
-    final Optional<double[]> hint;
+  public static final class Reduced {
+    public final LinearProgram model;
+    public final Optional<double[]> hint;
     /** Per variable of {@link #model}, its index in the full model; null when nothing was left out. */
     private final int[] original;
     private final int fullSize;
-    final int arcsKept;
+    public final int arcsKept;
 
     private Reduced(LinearProgram model, Optional<double[]> hint, int[] original, int fullSize, int arcsKept) {
       this.model = model;
@@ -70,7 +70,7 @@ public final class CostBound {
     }
 
     /** A solution of {@link #model} as values of the full model (0 for every variable left out). */
-    double[] expand(double[] values) {
+    public double[] expand(double[] values) {
       if (original == null || values.length == 0) {
         return values;
       }
@@ -95,7 +95,7 @@ public final class CostBound {
     this.f = f;
     this.layers = f.layers();
     this.stages = f.request.maxStages();
-    this.budget = FlowModelBuilder.latencyBudgetMicros(f);
+    this.budget = FlowModelBuilder.latencyBudgetMicros(f.free);
     this.width = budget / BUCKETS;
     this.least = new double[f.arcs.size()];
     this.latency = new double[f.arcs.size()];
@@ -112,11 +112,11 @@ public final class CostBound {
    * only add to the row, so they are left out: a relaxation.
    */
   private double leastLatency(Arc arc) {
-    double micros = FlowModelBuilder.latencyMicros(f, arc);
+    double micros = FlowModelBuilder.latencyMicros(f.free, arc);
     if (arc.slot >= 0 && arc.to < layers) {
       Slot s = f.slots.get(arc.slot);
-      if (s.intraVariable[arc.to] >= 0 && s.intraSeconds[arc.to] < f.networkSeconds[arc.to]) {
-        micros -= (f.networkSeconds[arc.to] - s.intraSeconds[arc.to]) * 1e6;
+      if (f.variables.intra(s, arc.to) >= 0 && s.intraSeconds[arc.to] < f.free.networkSeconds()[arc.to]) {
+        micros -= (f.free.networkSeconds()[arc.to] - s.intraSeconds[arc.to]) * 1e6;
       }
     }
     return micros;
@@ -127,7 +127,7 @@ public final class CostBound {
    * {@code hint} (a MIP start in the full model's variables, say a heuristic's) competes with the
    * incumbent found here.
    */
-  static Reduced of(IntervalFlowFormulation f, Optional<double[]> hint) {
+  public static Reduced of(IntervalFlowFormulation f, Optional<double[]> hint) {
     if (f.shared == null || f.arcs.isEmpty()) {
       return new Reduced(f.model, hint, null, f.model.variableCount(), f.arcs.size());
     }
@@ -138,9 +138,9 @@ public final class CostBound {
     int[] roundedDown = buckets(false);
     int[][][] forwardVia = new int[layers + 1][stages + 1][BUCKETS + 1];
     double[][][] forward = search(roundedDown, true, forwardVia);
-    f.checkTime();
+    f.free.checkTime();
     double[][][] backward = search(roundedDown, false, null);
-    f.checkTime();
+    f.free.checkTime();
     // the incumbent: the cheapest path of the rounded-down search when it keeps the real budget,
     // else that of a search with latencies rounded up (every path of which does), on its cheapest GPUs
     Optional<List<Integer>> cheapest = path(forward, forwardVia, roundedDown).filter(this::onNetworkWithinBudget);
@@ -155,7 +155,7 @@ public final class CostBound {
       cheapest = path(search(roundedUp, true, via), via, roundedUp);
     }
     Optional<double[]> found = cheapest.flatMap(this::assignment);
-    f.checkTime();
+    f.free.checkTime();
     double[] incumbent = better(found.orElse(null), given.filter(f.model::admits).orElse(null));
     if (incumbent == null) {
       return new Reduced(f.model, given, null, f.model.variableCount(), f.arcs.size());
@@ -193,7 +193,7 @@ public final class CostBound {
       }
       keep[arc.variable] = false;
       if (arc.shared() && !arc.share.single) {
-        for (int y : arc.share.partVariables) {
+        for (int y : f.variables.parts(arc)) {
           keep[y] = false;
         }
       }
@@ -366,7 +366,7 @@ public final class CostBound {
             return Optional.empty();
           }
           left[g]--;
-          values[f.groups.get(g).netVariable]++;
+          values[f.variables.groupNet()[g]]++;
         }
         continue;
       }
@@ -384,10 +384,10 @@ public final class CostBound {
         if (u >= 0 && f.shared.parts.get(arc.share.parts[u]).cost < freshCost) {
           taken[u] = true;
           held.add(f.shared.parts.get(arc.share.parts[u]).gpu);
-          values[arc.share.partVariables[u]] = 1;
+          values[f.variables.parts(arc)[u]] = 1;
         } else if (g >= 0) {
           left[g]--;
-          values[f.groups.get(g).sharedVariables[arc.share.keyIndex]]++;
+          values[f.variables.groupShared()[g][arc.share.keyIndex]]++;
         } else {
           return Optional.empty();
         }
@@ -401,7 +401,7 @@ public final class CostBound {
     int best = -1;
     for (int g = 0; g < left.length; g++) {
       CostGroup group = f.groups.get(g);
-      if (group.type != type || left[g] == 0 || key >= 0 && group.sharedVariables[key] < 0) {
+      if (group.type != type || left[g] == 0 || key >= 0 && f.variables.shared(group)[key] < 0) {
         continue;
       }
       double c = key < 0 ? group.cost : group.sharedCosts[key];
@@ -476,7 +476,7 @@ public final class CostBound {
     LinearProgram full = f.model;
     int[] index = new int[keep.length];
     List<Integer> original = new ArrayList<>();
-    LinearProgram model = new LinearProgram();
+    LinearProgram.Builder model = new LinearProgram.Builder();
     for (int i = 0; i < keep.length; i++) {
       index[i] = -1;
       if (keep[i]) {
@@ -501,6 +501,6 @@ public final class CostBound {
     for (int i = 0; i < hint.length; i++) {
       hint[i] = incumbent[original.get(i)];
     }
-    return new Reduced(model, Optional.of(hint), original.stream().mapToInt(Integer::intValue).toArray(), keep.length, kept);
+    return new Reduced(model.build(), Optional.of(hint), original.stream().mapToInt(Integer::intValue).toArray(), keep.length, kept);
   }
 }

@@ -1,21 +1,33 @@
 package org.rampa.solver.flow;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.rampa.perf.SloPredicate;
 import org.rampa.perf.TransferMode;
 import org.rampa.solver.flow.ArcGenerator.Arc;
-import org.rampa.solver.flow.IntervalFlowFormulation.CostGroup;
+import org.rampa.solver.flow.FreeGpus.CostGroup;
+import org.rampa.solver.backend.LinearProgram;
 import org.rampa.solver.backend.LinearProgram.Term;
 import org.rampa.solver.flow.NodeSlots.Slot;
 import org.rampa.solver.flow.NodeSlots.SlowNodes;
 
 /**
- * The model part of an {@link IntervalFlowFormulation}: its variables and rows over the arcs and
- * slots already generated, written into the formulation's {@link LinearProgram}.
+ * The programme step of an {@link IntervalFlowFormulation}: its variables and rows over the arcs
+ * and slots of the steps before, returned as a {@link LinearProgram} with the {@link FlowVariables}
+ * that say where each quantity sits. With sharing, {@link SharedRows} adds its part to the same
+ * programme.
  */
 final class FlowModelBuilder {
+
+  /**
+   * The written programme, where its quantities sit, and whether some incumbent's latency rows were
+   * summed rather than enumerated (sharing only: safe, not exact).
+   */
+  record Built(LinearProgram program, FlowVariables variables, boolean inexact) {}
 
   private static final double MICROS = 1e6;
   /**
@@ -27,30 +39,57 @@ final class FlowModelBuilder {
    */
   static final double SOLVER_MARGIN = 1e-8;
 
-  private final IntervalFlowFormulation f;
+  private final FreeGpus f;
+  private final NodeSlots.Layout layout;
+  private final List<Slot> slots;
+  private final List<SlowNodes> slowNodes;
+  private final List<Arc> arcs;
+  private final LinearProgram.Builder program = new LinearProgram.Builder();
+  /** Filled as the variables are written (see {@link FlowVariables}). */
+  private final FlowVariables variables;
+  private final int[][] intra;
 
-  private FlowModelBuilder(IntervalFlowFormulation formulation) {
-    this.f = formulation;
+  private FlowModelBuilder(FreeGpus free, NodeSlots.Layout layout, List<Arc> arcs) {
+    this.f = free;
+    this.layout = layout;
+    this.slots = layout.slots();
+    this.slowNodes = layout.slowNodes();
+    this.arcs = arcs;
+    intra = new int[slots.size()][free.layers() + 1];
+    for (int[] cuts : intra) {
+      Arrays.fill(cuts, -1);
+    }
+    List<Map<Integer, Integer>> usage = new ArrayList<>();
+    slots.forEach(s -> usage.add(new LinkedHashMap<>()));
+    List<Map<Integer, Integer>> poolNet = new ArrayList<>();
+    slowNodes.forEach(p -> poolNet.add(new LinkedHashMap<>()));
+    int[][] groupShared = new int[free.groups().size()][];
+    for (CostGroup g : free.groups()) {
+      groupShared[g.index] = new int[g.sharedCosts.length];
+      Arrays.fill(groupShared[g.index], -1);
+    }
+    variables = new FlowVariables(intra, usage, poolNet, new int[free.groups().size()], groupShared, new int[arcs.size()][],
+        new HashMap<>());
   }
 
-  /** Writes the model of {@code formulation}, whose arcs and slots are already built. */
-  static void build(IntervalFlowFormulation formulation) {
-    new FlowModelBuilder(formulation).buildModel();
+  /** Writes the programme over {@code free}'s GPUs, {@code layout}'s slots and {@code arcs}. */
+  static Built build(FreeGpus free, NodeSlots.Layout layout, List<Arc> arcs) {
+    return new FlowModelBuilder(free, layout, arcs).buildModel();
   }
 
   /**
    * The MILP over the arcs and slots: variables, then the path, co-location, period, serial-transfer,
    * latency, GPU-count and symmetry rows, in this order (row order is part of what the solver sees).
    */
-  private void buildModel() {
+  private Built buildModel() {
     addVariables();
     List<List<Arc>> starting = new ArrayList<>();
     List<List<Arc>> ending = new ArrayList<>();
-    for (int j = 0; j <= f.layers; j++) {
+    for (int j = 0; j <= f.layers(); j++) {
       starting.add(new ArrayList<>());
       ending.add(new ArrayList<>());
     }
-    for (Arc a : f.arcs) {
+    for (Arc a : arcs) {
       starting.get(a.from).add(a);
       ending.get(a.to).add(a);
     }
@@ -66,9 +105,8 @@ final class FlowModelBuilder {
     addGpuCountRows();
     f.checkTime();
     addSlotOrderRows();
-    if (f.shared != null) {
-      new SharedRows(f).build();
-    }
+    boolean inexact = f.shared() != null && new SharedRows(f, layout, arcs, program, variables).build();
+    return new Built(program.build(), variables, inexact);
   }
 
   /**
@@ -77,54 +115,57 @@ final class FlowModelBuilder {
    * GPU counts per cost group, slot and group of slow nodes.
    */
   private void addVariables() {
-    for (Arc a : f.arcs) {
-      if ((f.model.variableCount() & 4095) == 0) {
+    for (Arc a : arcs) {
+      if ((program.variableCount() & 4095) == 0) {
         f.checkTime();
       }
-      a.variable = f.model.addVariable("x_" + a.from + "_" + a.to + "_" + f.types.get(a.type).name() + "_r" + a.replicas
+      int x = program.addVariable("x_" + a.from + "_" + a.to + "_" + f.types().get(a.type).name() + "_r" + a.replicas
           + (a.slot < 0 ? "_net" : "_s" + a.slot) + (a.shared() ? "_" + a.share.key.label() + "_a" + a.share.alpha : ""), 0, 1);
+      if (x != a.variable) {
+        throw new IllegalStateException("arc " + a.variable + " became variable " + x + ": arcs must be numbered as written");
+      }
     }
-    for (Slot s : f.slots) {
-      for (int j = 1; j < f.layers; j++) {
-        boolean allowed = f.mode != TransferMode.OVERLAPPED || f.meetsPeriod(s.intraSeconds[j]);
-        if (s.intraSeconds[j] < f.networkSeconds[j] && allowed) {
-          s.intraVariable[j] = f.model.addVariable("z_" + j + "_s" + s.index, 0, 1);
-        } else if (s.intraSeconds[j] > f.networkSeconds[j]) {
-          s.intraVariable[j] = f.model.addVariable("z_" + j + "_s" + s.index, 0, allowed ? 1 : 0);
+    for (Slot s : slots) {
+      for (int j = 1; j < f.layers(); j++) {
+        boolean allowed = f.mode() != TransferMode.OVERLAPPED || f.meetsPeriod(s.intraSeconds[j]);
+        if (s.intraSeconds[j] < f.networkSeconds()[j] && allowed) {
+          intra[s.index][j] = program.addVariable("z_" + j + "_s" + s.index, 0, 1);
+        } else if (s.intraSeconds[j] > f.networkSeconds()[j]) {
+          intra[s.index][j] = program.addVariable("z_" + j + "_s" + s.index, 0, allowed ? 1 : 0);
         }
       }
     }
-    for (int g = 0; g < f.groups.size(); g++) {
-      CostGroup group = f.groups.get(g);
-      group.netVariable = f.model.addVariable("w_g" + g, 0, group.outsideSlowNodes);
-      f.model.setObjective(group.netVariable, group.cost);
+    for (int g = 0; g < f.groups().size(); g++) {
+      CostGroup group = f.groups().get(g);
+      variables.groupNet()[g] = program.addVariable("w_g" + g, 0, group.outsideSlowNodes);
+      program.setObjective(variables.groupNet()[g], group.cost);
     }
-    for (Slot s : f.slots) {
+    for (Slot s : slots) {
       for (Map.Entry<Integer, Integer> e : s.freePerGroup.entrySet()) {
-        int v = f.model.addVariable("v_s" + s.index + "_g" + e.getKey(), 0, e.getValue());
-        s.usageVariable.put(e.getKey(), v);
-        f.model.setObjective(v, f.groups.get(e.getKey()).cost);
+        int v = program.addVariable("v_s" + s.index + "_g" + e.getKey(), 0, e.getValue());
+        variables.usage(s).put(e.getKey(), v);
+        program.setObjective(v, f.groups().get(e.getKey()).cost);
       }
     }
-    for (int p = 0; p < f.slowNodes.size(); p++) {
-      SlowNodes pool = f.slowNodes.get(p);
+    for (int p = 0; p < slowNodes.size(); p++) {
+      SlowNodes pool = slowNodes.get(p);
       for (Map.Entry<Integer, Integer> e : pool.freePerGroup.entrySet()) {
-        int u = f.model.addVariable("u_p" + p + "_g" + e.getKey(), 0, (long) e.getValue() * pool.nodes.size());
-        pool.netVariable.put(e.getKey(), u);
-        f.model.setObjective(u, f.groups.get(e.getKey()).cost);
+        int u = program.addVariable("u_p" + p + "_g" + e.getKey(), 0, (long) e.getValue() * pool.nodes.size());
+        variables.net(pool).put(e.getKey(), u);
+        program.setObjective(u, f.groups().get(e.getKey()).cost);
       }
     }
   }
 
   /** A path from boundary 0 to boundary L through at most maxStages arcs. */
   private void addPathRows(List<List<Arc>> starting, List<List<Arc>> ending) {
-    f.model.addRow("start", 1, 1, terms(starting.get(0), 1));
-    for (int j = 1; j < f.layers; j++) {
+    program.addRow("start", 1, 1, terms(starting.get(0), 1));
+    for (int j = 1; j < f.layers(); j++) {
       List<Term> flow = terms(ending.get(j), 1);
       flow.addAll(terms(starting.get(j), -1));
-      f.model.addRow("flow_" + j, 0, 0, flow);
+      program.addRow("flow_" + j, 0, 0, flow);
     }
-    f.model.addRow("maxStages", Double.NEGATIVE_INFINITY, f.request.maxStages(), terms(f.arcs, 1));
+    program.addRow("maxStages", Double.NEGATIVE_INFINITY, f.request().maxStages(), terms(arcs, 1));
   }
 
   /**
@@ -132,14 +173,14 @@ final class FlowModelBuilder {
    * the slot; a slower one must be charged whenever they do.
    */
   private void addColocationRows(List<List<Arc>> starting, List<List<Arc>> ending) {
-    for (Slot s : f.slots) {
+    for (Slot s : slots) {
       f.checkTime(); // slots x arcs
-      for (int j = 1; j < f.layers; j++) {
-        int z = s.intraVariable[j];
+      for (int j = 1; j < f.layers(); j++) {
+        int z = intra[s.index][j];
         if (z < 0) {
           continue;
         }
-        if (s.intraSeconds[j] > f.networkSeconds[j]) {
+        if (s.intraSeconds[j] > f.networkSeconds()[j]) {
           List<Term> row = new ArrayList<>();
           row.add(new Term(z, -1));
           for (Arc a : ending.get(j)) {
@@ -152,7 +193,7 @@ final class FlowModelBuilder {
               row.add(new Term(a.variable, 1));
             }
           }
-          f.model.addRow("slowCut_" + j + "_s" + s.index, Double.NEGATIVE_INFINITY, 1, row);
+          program.addRow("slowCut_" + j + "_s" + s.index, Double.NEGATIVE_INFINITY, 1, row);
           continue;
         }
         for (boolean before : new boolean[] {true, false}) {
@@ -164,7 +205,7 @@ final class FlowModelBuilder {
               row.add(new Term(a.variable, -1));
             }
           }
-          f.model.addRow((before ? "colocatedBefore_" : "colocatedAfter_") + j + "_s" + s.index,
+          program.addRow((before ? "colocatedBefore_" : "colocatedAfter_") + j + "_s" + s.index,
               Double.NEGATIVE_INFINITY, 0, row);
         }
       }
@@ -173,16 +214,16 @@ final class FlowModelBuilder {
 
   /** OVERLAPPED: a cut whose network transfer alone breaks the period must be intra-node. */
   private void addPeriodCutRows(List<List<Arc>> ending) {
-    if (f.mode == TransferMode.OVERLAPPED) {
-      for (int j = 1; j < f.layers; j++) {
-        if (!f.meetsPeriod(f.networkSeconds[j])) {
+    if (f.mode() == TransferMode.OVERLAPPED) {
+      for (int j = 1; j < f.layers(); j++) {
+        if (!f.meetsPeriod(f.networkSeconds()[j])) {
           List<Term> row = terms(ending.get(j), 1);
-          for (Slot s : f.slots) {
-            if (s.intraVariable[j] >= 0 && s.intraSeconds[j] < f.networkSeconds[j]) {
-              row.add(new Term(s.intraVariable[j], -1));
+          for (Slot s : slots) {
+            if (intra[s.index][j] >= 0 && s.intraSeconds[j] < f.networkSeconds()[j]) {
+              row.add(new Term(intra[s.index][j], -1));
             }
           }
-          f.model.addRow("periodCut_" + j, Double.NEGATIVE_INFINITY, 0, row);
+          program.addRow("periodCut_" + j, Double.NEGATIVE_INFINITY, 0, row);
         }
       }
     }
@@ -194,17 +235,17 @@ final class FlowModelBuilder {
    * {@code x <= sum of better states} moves each slower side's constant to the right-hand side.
    */
   private void addSerialIntraRows() {
-    for (Arc a : f.arcs) {
+    for (Arc a : arcs) {
       if (!(a.needsBetterIn || a.needsBetterOut || a.needsSomeBetter)) {
         continue;
       }
-      Slot s = f.slots.get(a.slot);
+      Slot s = slots.get(a.slot);
       if (a.needsBetterIn) {
-        addBetterRow((s.intraSeconds[a.from] > f.networkSeconds[a.from] ? "networkIn_" : "intraIn_") + a.variable, a, s,
+        addBetterRow((s.intraSeconds[a.from] > f.networkSeconds()[a.from] ? "networkIn_" : "intraIn_") + a.variable, a, s,
             a.from);
       }
       if (a.needsBetterOut) {
-        addBetterRow((s.intraSeconds[a.to] > f.networkSeconds[a.to] ? "networkOut_" : "intraOut_") + a.variable, a, s,
+        addBetterRow((s.intraSeconds[a.to] > f.networkSeconds()[a.to] ? "networkOut_" : "intraOut_") + a.variable, a, s,
             a.to);
       }
       if (a.needsSomeBetter) {
@@ -218,15 +259,15 @@ final class FlowModelBuilder {
     List<Term> row = new ArrayList<>(List.of(new Term(a.variable, 1)));
     double rhs = 0;
     for (int cut : cuts) {
-      int z = s.intraVariable[cut];
+      int z = intra[s.index][cut];
       if (z < 0) {
         continue; // no better state there: it contributes 0
       }
-      boolean slower = s.intraSeconds[cut] > f.networkSeconds[cut];
+      boolean slower = s.intraSeconds[cut] > f.networkSeconds()[cut];
       row.add(new Term(z, slower ? 1 : -1));
       rhs += slower ? 1 : 0;
     }
-    f.model.addRow(name, Double.NEGATIVE_INFINITY, rhs, row);
+    program.addRow(name, Double.NEGATIVE_INFINITY, rhs, row);
   }
 
   /**
@@ -236,27 +277,27 @@ final class FlowModelBuilder {
    */
   private void addLatencyRow() {
     List<Term> latency = new ArrayList<>();
-    for (Arc a : f.arcs) {
+    for (Arc a : arcs) {
       latency.add(new Term(a.variable, latencyMicros(f, a)));
     }
-    for (Slot s : f.slots) {
-      for (int j = 1; j < f.layers; j++) {
-        if (s.intraVariable[j] >= 0) {
-          latency.add(new Term(s.intraVariable[j], (s.intraSeconds[j] - f.networkSeconds[j]) * MICROS));
+    for (Slot s : slots) {
+      for (int j = 1; j < f.layers(); j++) {
+        if (intra[s.index][j] >= 0) {
+          latency.add(new Term(intra[s.index][j], (s.intraSeconds[j] - f.networkSeconds()[j]) * MICROS));
         }
       }
     }
-    f.model.addRow("latency_us", Double.NEGATIVE_INFINITY, latencyBudgetMicros(f), latency);
+    program.addRow("latency_us", Double.NEGATIVE_INFINITY, latencyBudgetMicros(f), latency);
   }
 
   /** What the latency row charges arc {@code a}: its compute and the network transfer after it, microseconds. */
-  static double latencyMicros(IntervalFlowFormulation f, Arc a) {
+  static double latencyMicros(FreeGpus f, Arc a) {
     return (a.computeSeconds + f.out(a.to)) * MICROS;
   }
 
   /** The latency row's right-hand side: the SLO predicate's budget less {@link #SOLVER_MARGIN}, microseconds. */
-  static double latencyBudgetMicros(IntervalFlowFormulation f) {
-    return SloPredicate.latencyBudgetSeconds(f.request.slo()) * (1 - SOLVER_MARGIN) * MICROS;
+  static double latencyBudgetMicros(FreeGpus f) {
+    return SloPredicate.latencyBudgetSeconds(f.request().slo()) * (1 - SOLVER_MARGIN) * MICROS;
   }
 
   /**
@@ -267,36 +308,36 @@ final class FlowModelBuilder {
    * counted GPUs to the stages so that none sits wholly on one slow node.
    */
   private void addGpuCountRows() {
-    for (int t = 0; t < f.types.size(); t++) {
+    for (int t = 0; t < f.types().size(); t++) {
       List<Term> row = new ArrayList<>();
       List<Term> outside = new ArrayList<>();
-      for (CostGroup g : f.groups) {
+      for (CostGroup g : f.groups()) {
         if (g.type == t) {
-          row.add(new Term(g.netVariable, 1));
-          outside.add(new Term(g.netVariable, -1));
+          row.add(new Term(variables.net(g), 1));
+          outside.add(new Term(variables.net(g), -1));
         }
       }
       boolean onSlowNodes = false;
-      for (SlowNodes pool : f.slowNodes) {
+      for (SlowNodes pool : slowNodes) {
         List<Term> spread = new ArrayList<>();
-        for (Map.Entry<Integer, Integer> e : pool.netVariable.entrySet()) {
-          if (f.groups.get(e.getKey()).type == t) {
+        for (Map.Entry<Integer, Integer> e : variables.net(pool).entrySet()) {
+          if (f.groups().get(e.getKey()).type == t) {
             row.add(new Term(e.getValue(), 1));
             spread.add(new Term(e.getValue(), 1));
           }
         }
         if (!spread.isEmpty()) {
           onSlowNodes = true;
-          for (Arc a : f.arcs) {
+          for (Arc a : arcs) {
             if (a.slot < 0 && !a.shared() && a.type == t && a.replicas > 1) {
               spread.add(new Term(a.variable, -(a.replicas - 1.0) * pool.nodes.size()));
             }
           }
-          f.model.addRow("slowSpread_p" + f.slowNodes.indexOf(pool) + "_" + f.types.get(t).name(), Double.NEGATIVE_INFINITY, 0,
+          program.addRow("slowSpread_p" + slowNodes.indexOf(pool) + "_" + f.types().get(t).name(), Double.NEGATIVE_INFINITY, 0,
               spread);
         }
       }
-      for (Arc a : f.arcs) {
+      for (Arc a : arcs) {
         if (a.slot < 0 && !a.shared() && a.type == t) {
           row.add(new Term(a.variable, -a.replicas));
           if (a.replicas == 1) {
@@ -304,69 +345,69 @@ final class FlowModelBuilder {
           }
         }
       }
-      f.model.addRow("netGpus_" + f.types.get(t).name(), 0, 0, row);
+      program.addRow("netGpus_" + f.types().get(t).name(), 0, 0, row);
       if (onSlowNodes) {
-        f.model.addRow("singleOffSlow_" + f.types.get(t).name(), Double.NEGATIVE_INFINITY, 0, outside);
+        program.addRow("singleOffSlow_" + f.types().get(t).name(), Double.NEGATIVE_INFINITY, 0, outside);
       }
-      for (Slot s : f.slots) {
+      for (Slot s : slots) {
         f.checkTime(); // slots x arcs
         if (s.freePerType[t] == 0) {
           continue;
         }
         List<Term> slotRow = new ArrayList<>();
-        for (Map.Entry<Integer, Integer> e : s.usageVariable.entrySet()) {
-          if (f.groups.get(e.getKey()).type == t) {
+        for (Map.Entry<Integer, Integer> e : variables.usage(s).entrySet()) {
+          if (f.groups().get(e.getKey()).type == t) {
             slotRow.add(new Term(e.getValue(), 1));
           }
         }
-        for (Arc a : f.arcs) {
+        for (Arc a : arcs) {
           if (a.slot == s.index && !a.shared() && a.type == t) {
             slotRow.add(new Term(a.variable, -a.replicas));
           }
         }
-        f.model.addRow("slotGpus_s" + s.index + "_" + f.types.get(t).name(), 0, 0, slotRow);
+        program.addRow("slotGpus_s" + s.index + "_" + f.types().get(t).name(), 0, 0, slotRow);
       }
     }
-    for (int g = 0; g < f.groups.size(); g++) {
-      List<Term> row = new ArrayList<>(List.of(new Term(f.groups.get(g).netVariable, 1)));
-      for (Slot s : f.slots) {
-        Integer v = s.usageVariable.get(g);
+    for (int g = 0; g < f.groups().size(); g++) {
+      List<Term> row = new ArrayList<>(List.of(new Term(variables.groupNet()[g], 1)));
+      for (Slot s : slots) {
+        Integer v = variables.usage(s).get(g);
         if (v != null && !s.slow) {
           row.add(new Term(v, 1));
         }
       }
       if (row.size() > 1) {
-        f.model.addRow("capacity_g" + g, Double.NEGATIVE_INFINITY, f.groups.get(g).outsideSlowNodes, row);
+        program.addRow("capacity_g" + g, Double.NEGATIVE_INFINITY, f.groups().get(g).outsideSlowNodes, row);
       }
     }
-    for (int p = 0; p < f.slowNodes.size(); p++) {
-      SlowNodes pool = f.slowNodes.get(p);
+    for (int p = 0; p < slowNodes.size(); p++) {
+      SlowNodes pool = slowNodes.get(p);
       if (pool.slot == null) {
         continue; // nodes without a slot: the variable's bound is their capacity
       }
-      for (Map.Entry<Integer, Integer> e : pool.netVariable.entrySet()) {
-        f.model.addRow("slowNode_p" + p + "_g" + e.getKey(), Double.NEGATIVE_INFINITY, pool.freePerGroup.get(e.getKey()),
-            List.of(new Term(e.getValue(), 1), new Term(pool.slot.usageVariable.get(e.getKey()), 1)));
+      for (Map.Entry<Integer, Integer> e : variables.net(pool).entrySet()) {
+        program.addRow("slowNode_p" + p + "_g" + e.getKey(), Double.NEGATIVE_INFINITY, pool.freePerGroup.get(e.getKey()),
+            List.of(new Term(e.getValue(), 1), new Term(variables.usage(pool.slot).get(e.getKey()), 1)));
       }
     }
   }
 
   /** Symmetry: identical slots are used in order. */
   private void addSlotOrderRows() {
-    for (int k = 1; k < f.slots.size(); k++) {
+    for (int k = 1; k < slots.size(); k++) {
       f.checkTime(); // slots x arcs
-      Slot prev = f.slots.get(k - 1);
-      Slot cur = f.slots.get(k);
+      Slot prev = slots.get(k - 1);
+      Slot cur = slots.get(k);
       if (prev.intraLink.equals(cur.intraLink) && prev.freePerGroup.equals(cur.freePerGroup)) {
         List<Term> row = new ArrayList<>();
-        for (Arc a : f.arcs) {
+        for (Arc a : arcs) {
           if (a.slot == prev.index) {
             row.add(new Term(a.variable, 1));
           } else if (a.slot == cur.index) {
             row.add(new Term(a.variable, -1));
           }
         }
-        f.model.addRow("slotOrder_s" + cur.index, 0, Double.POSITIVE_INFINITY, row);
+        program.addRow("slotOrder_s" + cur.index, 0, Double.POSITIVE_INFINITY, row);
       }
     }
   }

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
@@ -22,6 +23,7 @@ import org.rampa.perf.TransferMode;
 import org.rampa.perf.share.InterferenceModel;
 import org.rampa.strategy.SharedSlotMenu;
 import org.rampa.solver.flow.ArcGenerator.Arc;
+import org.rampa.solver.flow.FreeGpus.CostGroup;
 import org.rampa.solver.flow.NodeSlots.Slot;
 import org.rampa.solver.flow.NodeSlots.SlowNodes;
 import org.rampa.solver.backend.LinearProgram;
@@ -138,65 +140,42 @@ import org.rampa.solver.backend.LinearProgram;
  * {@link CostBound} leaves out of what the solver sees every arc that no plan of at
  * most an incumbent's cost can use (the model itself keeps them).
  *
- * <h2>Parts</h2>
+ * <h2>Steps</h2>
  *
- * The constructor counts the free GPUs (per type and {@link CostGroup}) and the charged network
- * transfers, then hands over to the parts, in this order: {@link NodeSlots} (classes of identical
- * nodes, their slots and slow-node pools), {@link ArcGenerator} (the stage candidates and their
- * pruning), {@link FlowModelBuilder} (variables and rows). {@link SolutionDecoder} turns a solution
- * back into GPUs.
+ * Each step returns an immutable value the next one receives: {@link FreeGpus} counts the free
+ * GPUs (per type and {@link FreeGpus.CostGroup}) and the charged network transfers;
+ * {@link NodeSlots} returns the {@link NodeSlots.Layout} (classes of identical nodes, their slots
+ * and slow-node pools); {@link ArcGenerator} the stage candidates after pruning;
+ * {@link FlowModelBuilder} the {@link LinearProgram} with its {@link FlowVariables}. This class
+ * holds the results; {@link SolutionDecoder} turns a solution back into GPUs.
  */
 public final class IntervalFlowFormulation {
 
-  /** The free GPUs of one type at one cost. */
-  static final class CostGroup {
-    final int type;
-    final double cost;
-    final List<Gpu> gpus = new ArrayList<>();
-    /** Its GPUs not on a slow node: what {@code netVariable} may take. */
-    int outsideSlowNodes;
-    int netVariable;
-    /**
-     * Sharing only: the cost of each of the type's fresh shared placements
-     * ({@link SharedSlots#freshKeys}) on one of its GPUs (NaN where not offered), and the variables
-     * counting its GPUs shared network stages take per placement (-1: none).
-     */
-    double[] sharedCosts = new double[0];
-    int[] sharedVariables = new int[0];
-
-    CostGroup(int type, double cost) {
-      this.type = type;
-      this.cost = cost;
-    }
-  }
-
-  private final BooleanSupplier outOfTime;
-  // package-private: the parts (NodeSlots, ArcGenerator, FlowModelBuilder) build from them
+  /** The first step's value; the fields below up to {@link #arcs} are its and the layout's parts, for the readers of a solution. */
+  final FreeGpus free;
   final ServiceRequest request;
   final Cluster cluster;
-  final PerformanceModel performance;
-  final TransferMode mode;
-  final int layers;
-  final int batch;
-
-  final List<GpuType> types = new ArrayList<>();
-  final int[] freePerType;
-  final List<CostGroup> groups = new ArrayList<>();
-  final List<Slot> slots = new ArrayList<>();
-  final List<SlowNodes> slowNodes = new ArrayList<>();
+  public final List<GpuType> types;
+  final List<CostGroup> groups;
+  /** The slots of co-location (none for the optimistic charging). */
+  public final List<Slot> slots;
+  final List<SlowNodes> slowNodes;
   /** The nodes of every slow class: no network stage sits wholly on one of them. */
-  final java.util.Set<String> slowNodeIds = new java.util.HashSet<>();
-  final List<Arc> arcs = new ArrayList<>();
-  /** tau charged for a network cut j (0 at j = 0 and j = L). */
-  final double[] networkSeconds;
-  final LinearProgram model = new LinearProgram();
+  final Set<String> slowNodeIds;
+  /** The stage candidates; arc {@code k}'s binary is variable {@code k}. */
+  final List<Arc> arcs;
+  /** The programme a backend solves. */
+  public final LinearProgram model;
+  final FlowVariables variables;
   /** The shared-GPU menu's candidates; null when sharing is off (the model is then exactly the whole-GPU one). */
   final SharedSlots shared;
   /** Sharing only: some incumbent's latency rows were summed rather than enumerated (safe, not exact). */
-  boolean inexact;
+  final boolean inexact;
+  private final int layers;
+  private final PerformanceModel performance;
 
   /** What a cut not marked intra-node is charged, and whether slots (co-location) are modelled. */
-  enum Charging {
+  public enum Charging {
     /**
      * Every cut is charged the fastest link any free node offers, no slots: a relaxation (every
      * real plan costs at least as much transfer), small and fast to solve. Its optimum is a lower
@@ -214,26 +193,17 @@ public final class IntervalFlowFormulation {
     NETWORK
   }
 
-  /** Thrown while building when the caller's time is up: a model too large to build in time. */
-  static final class OutOfTime extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    OutOfTime() {
-      super("the time limit ran out while the model was being built", null, false, false);
-    }
-  }
-
-  IntervalFlowFormulation(ServiceRequest request, ClusterState state, GpuCosts costs, PerformanceModel performance,
+  public IntervalFlowFormulation(ServiceRequest request, ClusterState state, GpuCosts costs, PerformanceModel performance,
       Charging charging) {
     this(request, state, costs, performance, charging, () -> false);
   }
 
   /**
-   * Builds the model for {@code charging}, asking {@code outOfTime} between its parts, once per
+   * Builds the model for {@code charging}, asking {@code outOfTime} between its steps, once per
    * first layer of the stage candidates, every 4096 variables and once per slot in the rows that
    * scan every arc per slot, and giving up with {@link OutOfTime} when it says so.
    */
-  IntervalFlowFormulation(ServiceRequest request, ClusterState state, GpuCosts costs, PerformanceModel performance,
+  public IntervalFlowFormulation(ServiceRequest request, ClusterState state, GpuCosts costs, PerformanceModel performance,
       Charging charging, BooleanSupplier outOfTime) {
     this(request, state, costs, performance, charging, outOfTime, null, null);
   }
@@ -242,115 +212,67 @@ public final class IntervalFlowFormulation {
    * As above, with the stages' shared placements of {@code menu} (docs/SHARING.md section 5) judged by
    * {@code interference}; {@code menu} null: whole free GPUs only, exactly the model without sharing.
    */
-  IntervalFlowFormulation(ServiceRequest request, ClusterState state, GpuCosts costs, PerformanceModel performance,
+  public IntervalFlowFormulation(ServiceRequest request, ClusterState state, GpuCosts costs, PerformanceModel performance,
       Charging charging, BooleanSupplier outOfTime, SharedSlotMenu menu, InterferenceModel interference) {
-    this.outOfTime = outOfTime;
-    this.request = request;
-    this.cluster = state.cluster();
-    this.performance = performance;
-    this.mode = performance.transferMode();
     Model m = request.model();
-    this.layers = m.size();
-    this.batch = request.slo().batchSize();
-
-    // Free GPUs by type and by (type, cost); nodes by their free GPUs.
-    Map<String, Integer> typeIndex = new LinkedHashMap<>();
-    for (GpuType t : cluster.gpuTypes()) {
-      boolean offered = state.capacity().gpus().stream().anyMatch(g -> g.type().equals(t.name()))
-          || menu != null && menu.slots().stream().anyMatch(s -> s.type().name().equals(t.name()));
-      if (offered) {
-        typeIndex.put(t.name(), types.size());
-        types.add(t);
-      }
-    }
-    freePerType = new int[types.size()];
-    this.shared = menu == null ? null : new SharedSlots(request, state, performance, interference, types, menu);
-    Map<List<Object>, Integer> groupIndex = new LinkedHashMap<>();
-    Map<String, List<Integer>> freeGroupsByNode = new LinkedHashMap<>();
-    for (Gpu g : state.capacity().gpus()) {
-      int t = typeIndex.get(g.type());
-      freePerType[t]++;
-      double cost = costs.of(g.id());
-      double[] sharedCosts = shared == null ? null : sharedCostsOf(g.id(), t);
-      List<Object> key = shared == null ? List.of(t, cost) : List.of(t, cost, Arrays.stream(sharedCosts).boxed().toList());
-      int gi = groupIndex.computeIfAbsent(key, k -> {
-        CostGroup group = new CostGroup(t, cost);
-        if (sharedCosts != null) {
-          group.sharedCosts = sharedCosts;
-          group.sharedVariables = new int[sharedCosts.length];
-          Arrays.fill(group.sharedVariables, -1);
-        }
-        groups.add(group);
-        return groups.size() - 1;
-      });
-      groups.get(gi).gpus.add(g);
-      freeGroupsByNode.computeIfAbsent(g.node(), k -> new ArrayList<>()).add(gi);
-    }
-
-    networkSeconds = new double[layers + 1];
-    for (int j = 1; j < layers; j++) {
-      double net = performance.transferSeconds(m, j, batch, cluster.network());
-      double best = net;
-      if (charging == Charging.OPTIMISTIC) {
-        for (String node : freeGroupsByNode.keySet()) {
-          best = Math.min(best, performance.transferSeconds(m, j, batch, cluster.node(node).intraLink()));
-        }
-        if (shared != null) {
-          for (SharedSlots.Part p : shared.parts) {
-            best = Math.min(best, performance.transferSeconds(m, j, batch, cluster.node(nodeOf(p.gpu)).intraLink()));
-          }
-        }
-      }
-      networkSeconds[j] = best;
-    }
-
-    if (charging != Charging.OPTIMISTIC) {
-      NodeSlots.build(this, m, freeGroupsByNode, charging == Charging.NETWORK);
-    }
-    for (CostGroup g : groups) {
-      g.outsideSlowNodes = (int) g.gpus.stream().filter(gpu -> !slowNodeIds.contains(gpu.node())).count();
-    }
-    ArcGenerator.build(this, m);
-    checkTime();
-    FlowModelBuilder.build(this);
-  }
-
-  /** Per fresh shared placement of type {@code t}, what holding it on free GPU {@code gpu} costs (NaN: not offered). */
-  private double[] sharedCostsOf(String gpu, int t) {
-    double[] offered = shared.freshCosts.get(gpu);
-    if (offered != null) {
-      return offered.clone();
-    }
-    double[] none = new double[shared.freshKeys.get(t).size()];
-    Arrays.fill(none, Double.NaN);
-    return none;
+    FreeGpus counted = FreeGpus.count(request, state, costs, performance, charging == Charging.OPTIMISTIC, outOfTime, menu,
+        interference);
+    NodeSlots.Layout layout = charging == Charging.OPTIMISTIC ? NodeSlots.Layout.NONE
+        : NodeSlots.build(counted, m, charging == Charging.NETWORK);
+    FreeGpus free = counted.outside(layout.slowNodeIds());
+    List<Arc> generated = ArcGenerator.generate(free, layout, m);
+    free.checkTime();
+    FlowModelBuilder.Built built = FlowModelBuilder.build(free, layout, generated);
+    this.free = free;
+    this.request = request;
+    this.cluster = free.cluster();
+    this.performance = performance;
+    this.layers = free.layers();
+    this.types = free.types();
+    this.groups = free.groups();
+    this.slots = layout.slots();
+    this.slowNodes = layout.slowNodes();
+    this.slowNodeIds = layout.slowNodeIds();
+    this.arcs = generated;
+    this.model = built.program();
+    this.variables = built.variables();
+    this.shared = free.shared();
+    this.inexact = built.inexact();
   }
 
   /** The model's layer count: boundaries run from 0 to it. */
-  int layers() {
+  public int layers() {
     return layers;
   }
 
-  /** Gives up with {@link OutOfTime} when the caller's time is up; the parts ask it as they build. */
-  void checkTime() {
-    if (outOfTime.getAsBoolean()) {
-      throw new OutOfTime();
-    }
+  /** How many stage candidates (arcs) the model has. */
+  public int arcCount() {
+    return arcs.size();
   }
 
-  /** Throughput holds when one stage is busy {@code load} seconds per batch, by the one SLO predicate. */
-  boolean meetsPeriod(double load) {
-    return SloPredicate.meetsPeriod(load, request.slo());
+  /** How many node slots (co-location) the model has. */
+  public int slotCount() {
+    return slots.size();
   }
 
-  /** tau charged on the network before a stage starting at boundary {@code i} (none before the first). */
-  double in(int i) {
-    return i > 0 ? networkSeconds[i] : 0;
+  /** Sharing only: some incumbent's latency rows were summed rather than enumerated, so INFEASIBLE or OPTIMAL is no proof. */
+  public boolean inexact() {
+    return inexact;
   }
 
-  /** tau charged on the network after a stage ending at boundary {@code j} (none after the last). */
-  double out(int j) {
-    return j < layers ? networkSeconds[j] : 0;
+  /** Whether the model has the shared placements of a menu. */
+  public boolean sharing() {
+    return shared != null;
+  }
+
+  /** With sharing: what holding {@code placement} on {@code gpu} costs, as the menu prices it. */
+  public double sharedCost(String gpu, org.rampa.domain.share.Placement placement) {
+    return shared.cost(gpu, placement);
+  }
+
+  /** The performance model the arcs were timed by. */
+  public PerformanceModel performance() {
+    return performance;
   }
 
   /**
@@ -358,7 +280,7 @@ public final class IntervalFlowFormulation {
    * stages and latency); {@code -1} when no sequence of arcs reaches the end, with
    * {@code furthest[0]} set to the last layer boundary that can be reached.
    */
-  int fewestStages(int[] furthest) {
+  public int fewestStages(int[] furthest) {
     int[] dist = new int[layers + 1];
     Arrays.fill(dist, Integer.MAX_VALUE);
     dist[0] = 0;
@@ -386,7 +308,7 @@ public final class IntervalFlowFormulation {
    * groups (see {@link #hintShared}). Empty when some stage has no such arc (it used a GPU that is
    * not free, or relied on something this model prices differently).
    */
-  Optional<double[]> hint(Plan plan) {
+  public Optional<double[]> hint(Plan plan) {
     double[] values = new double[model.variableCount()];
     int[] perType = new int[types.size()];
     for (Stage stage : plan.stages()) {
@@ -413,11 +335,11 @@ public final class IntervalFlowFormulation {
     byCost.sort((a, b) -> Double.compare(a.cost, b.cost));
     for (CostGroup g : byCost) {
       int sharedUses = 0; // with sharing, fresh GPUs shared stages took from this group
-      for (int v : g.sharedVariables) {
+      for (int v : variables.shared(g)) {
         sharedUses += v >= 0 ? (int) values[v] : 0;
       }
       int take = Math.min(perType[g.type], g.outsideSlowNodes - sharedUses);
-      values[g.netVariable] = take;
+      values[variables.net(g)] = take;
       perType[g.type] -= take;
     }
     return Optional.of(values);
@@ -470,16 +392,16 @@ public final class IntervalFlowFormulation {
       List<Integer> groupsTaken = new ArrayList<>();
       for (String gpu : fresh.subList(0, freshNeeded)) {
         int g = groupOf(gpu);
-        if (g < 0 || keyIndex < 0 || groups.get(g).sharedVariables[keyIndex] < 0) {
+        if (g < 0 || keyIndex < 0 || variables.groupShared()[g][keyIndex] < 0) {
           return false;
         }
         groupsTaken.add(g);
       }
       values[a.variable] = 1;
       if (!a.share.single) {
-        slotsTaken.forEach(u -> values[a.share.partVariables[u]] = 1);
+        slotsTaken.forEach(u -> values[variables.parts(a)[u]] = 1);
       }
-      groupsTaken.forEach(g -> values[groups.get(g).sharedVariables[keyIndex]]++);
+      groupsTaken.forEach(g -> values[variables.groupShared()[g][keyIndex]]++);
       return true;
     }
     return false;

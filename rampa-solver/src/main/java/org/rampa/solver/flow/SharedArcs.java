@@ -12,7 +12,7 @@ import org.rampa.perf.TransferMode;
 import org.rampa.perf.share.CoRunner;
 import org.rampa.solver.flow.ArcGenerator.Arc;
 import org.rampa.solver.flow.ArcGenerator.SharedUse;
-import org.rampa.solver.flow.IntervalFlowFormulation.CostGroup;
+import org.rampa.solver.flow.FreeGpus.CostGroup;
 import org.rampa.solver.flow.SharedSlots.Part;
 import org.rampa.solver.flow.NodeSlots.Slot;
 import org.rampa.strategy.SharedSlotMenu;
@@ -42,7 +42,10 @@ final class SharedArcs {
     int of(double compute, double transfers, int max);
   }
 
-  private final IntervalFlowFormulation f;
+  private final FreeGpus f;
+  private final NodeSlots.Layout layout;
+  /** The generator's arcs so far (every whole arc): the shared ones are added to them. */
+  private final List<Arc> arcs;
   private final Model m;
   private final LeastReplicas least;
   private final double budget;
@@ -50,13 +53,15 @@ final class SharedArcs {
   /** Per boundary: the least compute the layers before it take on any GPU type and placement. */
   private final double[] before;
 
-  SharedArcs(IntervalFlowFormulation f, Model m, LeastReplicas least, double budget, double[] before) {
+  SharedArcs(FreeGpus f, NodeSlots.Layout layout, List<Arc> arcs, Model m, LeastReplicas least, double budget, double[] before) {
     this.f = f;
+    this.layout = layout;
+    this.arcs = arcs;
     this.before = before;
     this.m = m;
     this.least = least;
     this.budget = budget;
-    this.shared = f.shared;
+    this.shared = f.shared();
   }
 
   /**
@@ -65,19 +70,19 @@ final class SharedArcs {
    * stage that is not the whole model is timed by the analytic tier, a sum over its layers
    * (measured and fitted series answer whole-model stages only, whose other layers are none).
    */
-  static void fastestShared(IntervalFlowFormulation f, Model m, double[] fastest) {
-    for (int t = 0; t < f.types.size(); t++) {
-      List<Placement> keys = new ArrayList<>(f.shared.freshKeys.get(t));
-      for (Part p : f.shared.parts) {
+  static void fastestShared(FreeGpus f, Model m, double[] fastest) {
+    for (int t = 0; t < f.types().size(); t++) {
+      List<Placement> keys = new ArrayList<>(f.shared().freshKeys.get(t));
+      for (Part p : f.shared().parts) {
         if (p.type == t && !keys.contains(SharedSlots.key(p.slot.placement()))) {
           keys.add(SharedSlots.key(p.slot.placement()));
         }
       }
       for (Placement key : keys) {
-        long cap = SharedSlotMenu.reservesMemory(key) ? f.types.get(t).memoryBytes() : -1;
-        DeviceKind kind = DeviceKind.of(f.types.get(t), cap < 0 ? key : SharedSlots.withMemory(key, cap / 2));
-        for (int l = 0; l < f.layers; l++) {
-          StageCursor one = f.performance.cursor(m, f.batch, l, List.of(kind)).add();
+        long cap = SharedSlotMenu.reservesMemory(key) ? f.types().get(t).memoryBytes() : -1;
+        DeviceKind kind = DeviceKind.of(f.types().get(t), cap < 0 ? key : SharedSlots.withMemory(key, cap / 2));
+        for (int l = 0; l < f.layers(); l++) {
+          StageCursor one = f.performance().cursor(m, f.batch(), l, List.of(kind)).add();
           if (one.fitsOn(kind) || cap > 0) {
             fastest[l] = Math.min(fastest[l], one.seconds(0));
           }
@@ -87,13 +92,13 @@ final class SharedArcs {
   }
 
   void build() {
-    int types = f.types.size();
+    int types = f.types().size();
     // fresh GPUs per type and key, outside slow nodes: what shared network stages may take
     int[][] fresh = new int[types][];
     for (int t = 0; t < types; t++) {
       fresh[t] = new int[shared.freshKeys.get(t).size()];
     }
-    for (CostGroup g : f.groups) {
+    for (CostGroup g : f.groups()) {
       for (int k = 0; k < fresh[g.type].length; k++) {
         if (!Double.isNaN(g.sharedCosts[k])) {
           fresh[g.type][k] += g.outsideSlowNodes;
@@ -106,7 +111,7 @@ final class SharedArcs {
       dearestFresh[t] = new double[fresh[t].length];
       java.util.Arrays.fill(dearestFresh[t], Double.NaN);
     }
-    for (CostGroup g : f.groups) {
+    for (CostGroup g : f.groups()) {
       for (int k = 0; k < fresh[g.type].length; k++) {
         if (!Double.isNaN(g.sharedCosts[k]) && g.outsideSlowNodes > 0) {
           dearestFresh[g.type][k] = Double.isNaN(dearestFresh[g.type][k]) ? g.sharedCosts[k]
@@ -114,15 +119,15 @@ final class SharedArcs {
         }
       }
     }
-    for (int i = 0; i < f.layers; i++) {
+    for (int i = 0; i < f.layers(); i++) {
       f.checkTime();
       for (int t = 0; t < types; t++) {
-        GpuType type = f.types.get(t);
+        GpuType type = f.types().get(t);
         List<Placement> keys = new ArrayList<>(shared.freshKeys.get(t));
         List<List<Part>> partsByKey = new ArrayList<>();
         keys.forEach(k -> partsByKey.add(new ArrayList<>()));
         for (Part p : shared.parts) {
-          if (p.type != t || f.slowNodeIds.contains(f.nodeOf(p.gpu))) {
+          if (p.type != t || layout.slowNodeIds().contains(f.nodeOf(p.gpu))) {
             continue; // a stage wholly on a slow node would be charged too little
           }
           Placement key = SharedSlots.key(p.slot.placement());
@@ -143,7 +148,7 @@ final class SharedArcs {
           long freshCap = k < fresh[t].length ? shared.freshMemoryCaps.get(t)[k] : -1;
           addArcs(i, t, type, keys.get(k), k, freshCount, freshCap, partsByKey.get(k), null);
         }
-        for (Slot slot : f.slots) {
+        for (Slot slot : layout.slots()) {
           addSlotArcs(i, t, type, slot);
         }
       }
@@ -174,7 +179,7 @@ final class SharedArcs {
       int freshCount = 0;
       if (k < freshKeys) {
         for (java.util.Map.Entry<Integer, Integer> e : slot.freePerGroup.entrySet()) {
-          CostGroup g = f.groups.get(e.getKey());
+          CostGroup g = f.groups().get(e.getKey());
           if (g.type == t && !Double.isNaN(g.sharedCosts[k])) {
             freshCount += e.getValue();
           }
@@ -195,10 +200,10 @@ final class SharedArcs {
       largestCap = Math.max(largestCap, p.slot.memoryCapBytes());
     }
     DeviceKind kind = DeviceKind.of(type, SharedSlots.withMemory(key, largestCap));
-    StageCursor stage = f.performance.cursor(m, f.batch, i, List.of(kind));
-    boolean serial = f.mode == TransferMode.SERIAL;
+    StageCursor stage = f.performance().cursor(m, f.batch(), i, List.of(kind));
+    boolean serial = f.mode() == TransferMode.SERIAL;
     int where = slot == null ? -1 : slot.index;
-    for (int j = i + 1; j <= f.layers; j++) {
+    for (int j = i + 1; j <= f.layers(); j++) {
       stage.add();
       long memory = stage.memoryBytes();
       if (memory > largestCap) {
@@ -214,7 +219,7 @@ final class SharedArcs {
       if (compute > budget) {
         break;
       }
-      double rest = before[i] + before[f.layers] - before[j];
+      double rest = before[i] + before[f.layers()] - before[j];
       Placement placement = SharedSlots.withMemory(key, memory);
       boolean freshOk = freshCount > 0 && memory <= freshCap;
       List<Part> eligible = new ArrayList<>();
@@ -270,17 +275,17 @@ final class SharedArcs {
           // one replica: one arc per GPU it may take, each at that GPU's own α (a fresh GPU at 1);
           // the arc's variable is then the slot's own, with no row tying the two
           if (level == 1.0 && freshOk) {
-            add(i, j, t, 1, where, compute, key, keyIndex, 1.0, memory, true, new int[0], new double[0][]);
+            add(i, j, t, 1, where, compute, key, keyIndex, 1.0, memory, true, new int[0], new double[0][], false);
           }
           for (int e = 0; e < eligible.size(); e++) {
             if (eligible.get(e).slot.alpha() == level) {
               add(i, j, t, 1, where, compute * level, key, keyIndex, level, memory, false, new int[] {eligible.get(e).index},
-                  new double[][] {incumbentAlpha.get(e)}).share.single = true;
+                  new double[][] {incumbentAlpha.get(e)}, true);
             }
           }
           continue;
         }
-        add(i, j, t, r, where, compute * level, key, keyIndex, level, memory, freshOk, partIndices, partAlpha);
+        add(i, j, t, r, where, compute * level, key, keyIndex, level, memory, freshOk, partIndices, partAlpha, false);
       }
     }
   }
@@ -295,26 +300,26 @@ final class SharedArcs {
    * exactly.
    */
   private boolean[] plentifulFreshTypes() {
-    int types = f.types.size();
+    int types = f.types().size();
     int[] outside = new int[types];
-    for (CostGroup g : f.groups) {
+    for (CostGroup g : f.groups()) {
       outside[g.type] += g.outsideSlowNodes;
     }
     int[] largest = new int[types];
-    for (Arc a : f.arcs) {
+    for (Arc a : arcs) {
       largest[a.type] = Math.max(largest[a.type], a.replicas);
     }
     double transfers = 0;
-    if (f.mode == TransferMode.SERIAL) {
-      for (int j = 1; j < f.layers; j++) {
-        transfers = Math.max(transfers, f.networkSeconds[j]);
+    if (f.mode() == TransferMode.SERIAL) {
+      for (int j = 1; j < f.layers(); j++) {
+        transfers = Math.max(transfers, f.networkSeconds()[j]);
       }
       transfers *= 2;
     }
     int sharedMost = least.of(budget, transfers, Integer.MAX_VALUE / 2);
     boolean[] plentiful = new boolean[types];
     for (int t = 0; t < types; t++) {
-      plentiful[t] = sharedMost > 0 && outside[t] >= (long) f.request.maxStages() * Math.max(largest[t], sharedMost);
+      plentiful[t] = sharedMost > 0 && outside[t] >= (long) f.request().maxStages() * Math.max(largest[t], sharedMost);
     }
     return plentiful;
   }
@@ -335,16 +340,13 @@ final class SharedArcs {
       }
     }
     for (Arc a : ArcGenerator.serialSlotArcs(i, j, t, slot.index, compute, need)) {
-      a.share = new SharedUse(key, keyIndex, level, memory, fresh, parts, partAlpha);
-      f.arcs.add(a);
+      arcs.add(a.sharing(new SharedUse(key, keyIndex, level, memory, fresh, parts, partAlpha, false)));
     }
   }
 
-  private Arc add(int i, int j, int t, int r, int where, double compute, Placement key, int keyIndex, double level, long memory,
-      boolean fresh, int[] parts, double[][] incumbentAlpha) {
-    Arc a = new Arc(i, j, t, r, where, compute, false, false, false);
-    a.share = new SharedUse(key, keyIndex, level, memory, fresh, parts, incumbentAlpha);
-    f.arcs.add(a);
-    return a;
+  private void add(int i, int j, int t, int r, int where, double compute, Placement key, int keyIndex, double level, long memory,
+      boolean fresh, int[] parts, double[][] incumbentAlpha, boolean single) {
+    arcs.add(new Arc(i, j, t, r, where, compute, false, false, false)
+        .sharing(new SharedUse(key, keyIndex, level, memory, fresh, parts, incumbentAlpha, single)));
   }
 }

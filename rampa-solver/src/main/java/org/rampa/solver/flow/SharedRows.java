@@ -6,7 +6,8 @@ import java.util.List;
 import java.util.Map;
 import org.rampa.perf.SloPredicate;
 import org.rampa.solver.flow.ArcGenerator.Arc;
-import org.rampa.solver.flow.IntervalFlowFormulation.CostGroup;
+import org.rampa.solver.flow.FreeGpus.CostGroup;
+import org.rampa.solver.backend.LinearProgram;
 import org.rampa.solver.backend.LinearProgram.Term;
 import org.rampa.solver.flow.NodeSlots.Slot;
 import org.rampa.solver.flow.NodeSlots.SlowNodes;
@@ -14,8 +15,9 @@ import org.rampa.solver.flow.SharedSlots.Incumbent;
 import org.rampa.solver.flow.SharedSlots.Part;
 
 /**
- * The shared-GPU variables and rows of an {@link IntervalFlowFormulation}, written after the
- * whole-GPU model (whose variables and rows stay as they are):
+ * The shared-GPU variables and rows of an {@link IntervalFlowFormulation}, written by
+ * {@link FlowModelBuilder} into its programme after the whole-GPU part (whose variables and rows
+ * stay as they are), their variables recorded in its {@link FlowVariables}:
  *
  * <ul>
  *   <li>{@code y[a][p]} (binary): shared arc {@code a} takes partly used slot {@code p}; its cost is
@@ -29,7 +31,8 @@ import org.rampa.solver.flow.SharedSlots.Part;
  *       gives it. A stage's α is the largest over its replicas' GPUs, so the row is written once per
  *       choice of one touched GPU per stage (each bounding the maximum from below; together exact);
  *       beyond {@link #MAX_CHOICES} choices the terms of all its GPUs are summed instead, which is
- *       safe but may cut feasible plans, and the formulation is marked {@code inexact}.
+ *       safe but may cut feasible plans, and {@link #build} says so (the formulation is then
+ *       {@code inexact}).
  * </ul>
  */
 final class SharedRows {
@@ -37,57 +40,72 @@ final class SharedRows {
   static final int MAX_CHOICES = 64;
   private static final double MICROS = 1e6;
 
-  private final IntervalFlowFormulation f;
+  private final FreeGpus f;
+  private final List<Slot> slots;
+  private final List<SlowNodes> slowNodes;
+  private final List<Arc> arcs;
+  private final LinearProgram.Builder program;
+  private final FlowVariables variables;
   private final SharedSlots shared;
+  /** Some incumbent's latency rows were summed rather than enumerated. */
+  private boolean inexact;
 
-  SharedRows(IntervalFlowFormulation f) {
+  SharedRows(FreeGpus f, NodeSlots.Layout layout, List<Arc> arcs, LinearProgram.Builder program, FlowVariables variables) {
     this.f = f;
-    this.shared = f.shared;
+    this.slots = layout.slots();
+    this.slowNodes = layout.slowNodes();
+    this.arcs = arcs;
+    this.program = program;
+    this.variables = variables;
+    this.shared = f.shared();
   }
 
-  void build() {
+  /** Writes the shared part; true when some incumbent's latency rows were summed (safe, not exact). */
+  boolean build() {
     addVariables();
     addArcRows();
     addFreshRows();
     addCapacityRows();
     addOneHoldingPerGpuRows();
     addIncumbentRows();
+    return inexact;
   }
 
   private void addVariables() {
-    for (Arc a : f.arcs) {
+    for (Arc a : arcs) {
       if (!a.shared()) {
         continue;
       }
-      a.share.partVariables = new int[a.share.parts.length];
+      int[] ys = new int[a.share.parts.length];
+      variables.arcParts()[a.variable] = ys;
       if (a.share.single) {
-        a.share.partVariables[0] = a.variable;
-        f.model.setObjective(a.variable, shared.parts.get(a.share.parts[0]).cost);
+        ys[0] = a.variable;
+        program.setObjective(a.variable, shared.parts.get(a.share.parts[0]).cost);
         continue;
       }
       for (int u = 0; u < a.share.parts.length; u++) {
         Part p = shared.parts.get(a.share.parts[u]);
-        int y = f.model.addVariable("y_" + a.variable + "_p" + p.index, 0, 1);
-        f.model.setObjective(y, p.cost);
-        a.share.partVariables[u] = y;
+        int y = program.addVariable("y_" + a.variable + "_p" + p.index, 0, 1);
+        program.setObjective(y, p.cost);
+        ys[u] = y;
       }
     }
-    for (int g = 0; g < f.groups.size(); g++) {
-      CostGroup group = f.groups.get(g);
+    for (int g = 0; g < f.groups().size(); g++) {
+      CostGroup group = f.groups().get(g);
       for (int k = 0; k < group.sharedCosts.length; k++) {
         if (!Double.isNaN(group.sharedCosts[k]) && group.outsideSlowNodes > 0) {
-          group.sharedVariables[k] = f.model.addVariable("s_g" + g + "_k" + k, 0, group.outsideSlowNodes);
-          f.model.setObjective(group.sharedVariables[k], group.sharedCosts[k]);
+          variables.shared(group)[k] = program.addVariable("s_g" + g + "_k" + k, 0, group.outsideSlowNodes);
+          program.setObjective(variables.shared(group)[k], group.sharedCosts[k]);
         }
       }
     }
-    for (Slot s : f.slots) {
+    for (Slot s : slots) {
       for (Map.Entry<Integer, Integer> e : s.freePerGroup.entrySet()) {
-        CostGroup group = f.groups.get(e.getKey());
+        CostGroup group = f.groups().get(e.getKey());
         for (int k = 0; k < group.sharedCosts.length; k++) {
           if (!Double.isNaN(group.sharedCosts[k])) {
-            int v = f.model.addVariable("sv_s" + s.index + "_g" + e.getKey() + "_k" + k, 0, e.getValue());
-            f.model.setObjective(v, group.sharedCosts[k]);
+            int v = program.addVariable("sv_s" + s.index + "_g" + e.getKey() + "_k" + k, 0, e.getValue());
+            program.setObjective(v, group.sharedCosts[k]);
             slotShared(s).put(List.of(e.getKey(), k), v);
           }
         }
@@ -97,48 +115,48 @@ final class SharedRows {
 
   /** Per slot: (group, fresh key) -> the variable counting that group's GPUs on the slot's node shared slot stages take. */
   private Map<List<Integer>, Integer> slotShared(Slot s) {
-    return shared.slotFresh.computeIfAbsent(s.index, k -> new LinkedHashMap<>());
+    return variables.slotFresh().computeIfAbsent(s.index, k -> new LinkedHashMap<>());
   }
 
   /** A shared arc's slots: none unless chosen, at most its replicas, all of them without fresh GPUs. */
   private void addArcRows() {
-    for (Arc a : f.arcs) {
+    for (Arc a : arcs) {
       if (!a.shared() || a.share.single || a.share.fresh && a.share.parts.length == 0) {
         continue; // fresh GPUs only: nothing to tie to the arc
       }
       List<Term> row = new ArrayList<>();
-      for (int y : a.share.partVariables) {
+      for (int y : variables.parts(a)) {
         row.add(new Term(y, 1));
       }
       row.add(new Term(a.variable, -a.replicas));
-      f.model.addRow("sharedSlots_" + a.variable, a.share.fresh ? Double.NEGATIVE_INFINITY : 0, 0, row);
+      program.addRow("sharedSlots_" + a.variable, a.share.fresh ? Double.NEGATIVE_INFINITY : 0, 0, row);
     }
   }
 
   /** Per type and fresh placement: the replicas shared arcs take beyond their slots are fresh GPUs counted per group. */
   private void addFreshRows() {
     Map<List<Integer>, List<Term>> rows = new LinkedHashMap<>();
-    for (Arc a : f.arcs) {
+    for (Arc a : arcs) {
       if (a.shared() && a.share.fresh) {
         List<Term> row = rows.computeIfAbsent(List.of(a.slot, a.type, a.share.keyIndex), k -> new ArrayList<>());
         row.add(new Term(a.variable, a.replicas));
-        for (int y : a.share.partVariables) {
+        for (int y : variables.parts(a)) {
           row.add(new Term(y, -1));
         }
       }
     }
-    for (CostGroup g : f.groups) {
-      for (int k = 0; k < g.sharedVariables.length; k++) {
-        if (g.sharedVariables[k] >= 0) {
-          rows.computeIfAbsent(List.of(-1, g.type, k), x -> new ArrayList<>()).add(new Term(g.sharedVariables[k], -1));
+    for (CostGroup g : f.groups()) {
+      for (int k = 0; k < variables.shared(g).length; k++) {
+        if (variables.shared(g)[k] >= 0) {
+          rows.computeIfAbsent(List.of(-1, g.type, k), x -> new ArrayList<>()).add(new Term(variables.shared(g)[k], -1));
         }
       }
     }
-    for (Slot s : f.slots) {
-      slotShared(s).forEach((gk, v) -> rows.computeIfAbsent(List.of(s.index, f.groups.get(gk.get(0)).type, gk.get(1)),
+    for (Slot s : slots) {
+      slotShared(s).forEach((gk, v) -> rows.computeIfAbsent(List.of(s.index, f.groups().get(gk.get(0)).type, gk.get(1)),
           x -> new ArrayList<>()).add(new Term(v, -1)));
     }
-    rows.forEach((stk, row) -> f.model.addRow("freshShared_s" + stk.get(0) + "_" + f.types.get(stk.get(1)).name() + "_k" + stk.get(2),
+    rows.forEach((stk, row) -> program.addRow("freshShared_s" + stk.get(0) + "_" + f.types().get(stk.get(1)).name() + "_k" + stk.get(2),
         0, 0, row));
   }
 
@@ -147,18 +165,18 @@ final class SharedRows {
    * and group, whole and shared slot uses (and, on a slow node, network uses) within the node's.
    */
   private void addCapacityRows() {
-    for (int g = 0; g < f.groups.size(); g++) {
-      CostGroup group = f.groups.get(g);
-      List<Term> row = new ArrayList<>(List.of(new Term(group.netVariable, 1)));
+    for (int g = 0; g < f.groups().size(); g++) {
+      CostGroup group = f.groups().get(g);
+      List<Term> row = new ArrayList<>(List.of(new Term(variables.net(group), 1)));
       boolean any = false;
-      for (int v : group.sharedVariables) {
+      for (int v : variables.shared(group)) {
         if (v >= 0) {
           row.add(new Term(v, 1));
           any = true;
         }
       }
-      for (Slot s : f.slots) {
-        Integer v = s.usageVariable.get(g);
+      for (Slot s : slots) {
+        Integer v = variables.usage(s).get(g);
         if (v != null && !s.slow) {
           row.add(new Term(v, 1));
         }
@@ -170,10 +188,10 @@ final class SharedRows {
         }
       }
       if (any) {
-        f.model.addRow("sharedCapacity_g" + g, Double.NEGATIVE_INFINITY, group.outsideSlowNodes, row);
+        program.addRow("sharedCapacity_g" + g, Double.NEGATIVE_INFINITY, group.outsideSlowNodes, row);
       }
     }
-    for (Slot s : f.slots) {
+    for (Slot s : slots) {
       for (Map.Entry<Integer, Integer> free : s.freePerGroup.entrySet()) {
         List<Term> row = new ArrayList<>();
         for (Map.Entry<List<Integer>, Integer> e : slotShared(s).entrySet()) {
@@ -184,30 +202,30 @@ final class SharedRows {
         if (row.isEmpty()) {
           continue;
         }
-        row.add(new Term(s.usageVariable.get(free.getKey()), 1));
-        for (SlowNodes pool : f.slowNodes) {
-          if (pool.slot == s && pool.netVariable.containsKey(free.getKey())) {
-            row.add(new Term(pool.netVariable.get(free.getKey()), 1));
+        row.add(new Term(variables.usage(s).get(free.getKey()), 1));
+        for (SlowNodes pool : slowNodes) {
+          if (pool.slot == s && variables.net(pool).containsKey(free.getKey())) {
+            row.add(new Term(variables.net(pool).get(free.getKey()), 1));
           }
         }
-        f.model.addRow("slotSharedCapacity_s" + s.index + "_g" + free.getKey(), Double.NEGATIVE_INFINITY, free.getValue(), row);
+        program.addRow("slotSharedCapacity_s" + s.index + "_g" + free.getKey(), Double.NEGATIVE_INFINITY, free.getValue(), row);
       }
     }
   }
 
   private void addOneHoldingPerGpuRows() {
     Map<String, List<Term>> byGpu = new LinkedHashMap<>();
-    for (Arc a : f.arcs) {
+    for (Arc a : arcs) {
       if (a.shared()) {
         for (int u = 0; u < a.share.parts.length; u++) {
           byGpu.computeIfAbsent(shared.parts.get(a.share.parts[u]).gpu, k -> new ArrayList<>())
-              .add(new Term(a.share.partVariables[u], 1));
+              .add(new Term(variables.parts(a)[u], 1));
         }
       }
     }
     byGpu.forEach((gpu, row) -> {
       if (row.size() > 1) {
-        f.model.addRow("oneHolding_" + gpu, Double.NEGATIVE_INFINITY, 1, row);
+        program.addRow("oneHolding_" + gpu, Double.NEGATIVE_INFINITY, 1, row);
       }
     });
   }
@@ -226,7 +244,7 @@ final class SharedRows {
       }
       raises.add(raise);
     }
-    for (Arc a : f.arcs) {
+    for (Arc a : arcs) {
       if (!a.shared()) {
         continue;
       }
@@ -238,7 +256,7 @@ final class SharedRows {
           double delta = a.share.incumbentAlpha[u][e] - inc.alpha[ik[1]];
           if (delta > 0) {
             raises.get(ik[0]).get(ik[1]).computeIfAbsent(p.gpu, g -> new ArrayList<>())
-                .add(new Term(a.share.partVariables[u], inc.alone[ik[1]] * delta * MICROS));
+                .add(new Term(variables.parts(a)[u], inc.alone[ik[1]] * delta * MICROS));
           }
         }
       }
@@ -262,10 +280,10 @@ final class SharedRows {
       double rhs = (SloPredicate.latencyLimitSeconds(inc.request.slo()) * (1 - FlowModelBuilder.SOLVER_MARGIN)
           - inc.latencyBesidesCompute - base) * MICROS;
       if (choices > MAX_CHOICES) {
-        f.inexact = true;
+        inexact = true;
         List<Term> row = new ArrayList<>();
         raise.forEach(byGpu -> byGpu.values().forEach(row::addAll));
-        f.model.addRow("incumbentLatency_" + i, Double.NEGATIVE_INFINITY, rhs, merged(row));
+        program.addRow("incumbentLatency_" + i, Double.NEGATIVE_INFINITY, rhs, merged(row));
         continue;
       }
       int[] pick = new int[stages];
@@ -281,7 +299,7 @@ final class SharedRows {
           rest /= gpus.size();
           row.addAll(gpus.get(pick[k]));
         }
-        f.model.addRow("incumbentLatency_" + i + "_c" + c, Double.NEGATIVE_INFINITY, rhs, merged(row));
+        program.addRow("incumbentLatency_" + i + "_c" + c, Double.NEGATIVE_INFINITY, rhs, merged(row));
       }
     }
   }

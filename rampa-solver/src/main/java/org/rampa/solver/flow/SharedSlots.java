@@ -122,8 +122,6 @@ final class SharedSlots {
   final List<long[]> freshMemoryCaps = new ArrayList<>();
   final List<Part> parts = new ArrayList<>();
   final List<Incumbent> incumbents = new ArrayList<>();
-  /** Per node slot index: (cost group, fresh key) -> the model's count of that group's GPUs there shared slot stages take. */
-  final Map<Integer, Map<List<Integer>, Integer>> slotFresh = new HashMap<>();
   private final Map<String, Integer> incumbentIndex = new HashMap<>();
 
   private final Map<String, Integer> typeIndex = new HashMap<>();

@@ -9,7 +9,7 @@ import java.util.Set;
 import org.rampa.domain.Gpu;
 import org.rampa.perf.StageAssignment;
 import org.rampa.solver.flow.ArcGenerator.Arc;
-import org.rampa.solver.flow.IntervalFlowFormulation.CostGroup;
+import org.rampa.solver.flow.FreeGpus.CostGroup;
 import org.rampa.solver.flow.NodeSlots.Slot;
 import org.rampa.solver.flow.NodeSlots.SlowNodes;
 
@@ -26,19 +26,19 @@ public final class SolutionDecoder {
   private final IntervalFlowFormulation f;
   private final int layers;
 
-  SolutionDecoder(IntervalFlowFormulation formulation) {
+  public SolutionDecoder(IntervalFlowFormulation formulation) {
     this.f = formulation;
     this.layers = formulation.layers();
   }
 
   /** The stages of a solution, on concrete GPU ids. */
-  List<StageAssignment> decode(double[] values) {
+  public List<StageAssignment> decode(double[] values) {
     List<Arc> path = path(values);
     // GPUs per slot and type from the slot's node, then per type for network stages
     Map<String, List<String>> taken = new LinkedHashMap<>();
     Set<String> used = new HashSet<>();
     for (Slot s : f.slots) {
-      for (Map.Entry<Integer, Integer> e : s.usageVariable.entrySet()) {
+      for (Map.Entry<Integer, Integer> e : f.variables.usage(s).entrySet()) {
         long count = Math.round(values[e.getValue()]);
         CostGroup g = f.groups.get(e.getKey());
         for (Gpu gpu : g.gpus) {
@@ -55,7 +55,7 @@ public final class SolutionDecoder {
     if (f.shared != null) {
       // shared slot stages' fresh GPUs come from their node too, before network stages take any
       for (Slot s : f.slots) {
-        for (Map.Entry<List<Integer>, Integer> e : f.shared.slotFresh.getOrDefault(s.index, Map.of()).entrySet()) {
+        for (Map.Entry<List<Integer>, Integer> e : f.variables.slotFresh(s).entrySet()) {
           long count = Math.round(values[e.getValue()]);
           CostGroup g = f.groups.get(e.getKey().get(0));
           for (Gpu gpu : g.gpus) {
@@ -80,7 +80,7 @@ public final class SolutionDecoder {
    * caller verifies it and compares its cost with the relaxation's bound; this is only a mapping,
    * never a claim of feasibility.
    */
-  List<StageAssignment> decodePacked(double[] values) {
+  public List<StageAssignment> decodePacked(double[] values) {
     List<Arc> path = path(values);
     List<CostGroup> byCost = new ArrayList<>(f.groups);
     byCost.sort((a, b) -> Double.compare(a.cost, b.cost));
@@ -166,7 +166,7 @@ public final class SolutionDecoder {
   private List<StageAssignment> assign(List<Arc> path, double[] values, Map<String, List<String>> taken,
       Set<String> used) {
     for (CostGroup g : f.groups) {
-      long count = Math.round(values[g.netVariable]);
+      long count = Math.round(values[f.variables.net(g)]);
       for (Gpu gpu : g.gpus) {
         if (count == 0) {
           break;
@@ -180,7 +180,7 @@ public final class SolutionDecoder {
     for (SlowNodes pool : f.slowNodes) {
       // round robin over the pool's nodes, type by type: each node gets at most ceil(count / nodes)
       // of a group and of a type, within what the model's rows allow one node
-      List<Integer> byType = new ArrayList<>(pool.netVariable.keySet());
+      List<Integer> byType = new ArrayList<>(f.variables.net(pool).keySet());
       byType.sort((a, b) -> Integer.compare(f.groups.get(a).type, f.groups.get(b).type));
       int next = 0;
       int lastType = -1;
@@ -188,7 +188,7 @@ public final class SolutionDecoder {
         CostGroup g = f.groups.get(group);
         next = g.type == lastType ? next : 0;
         lastType = g.type;
-        for (long count = Math.round(values[pool.netVariable.get(group)]); count > 0; count--) {
+        for (long count = Math.round(values[f.variables.net(pool).get(group)]); count > 0; count--) {
           String node = pool.nodes.get(next++ % pool.nodes.size());
           Gpu gpu = g.gpus.stream().filter(x -> x.node().equals(node) && !used.contains(x.id())).findFirst()
               .orElseThrow(() -> new IllegalStateException("solution takes more GPUs of node " + node + " than are free"));
@@ -237,11 +237,11 @@ public final class SolutionDecoder {
       Map<String, List<String>> taken) {
     Map<List<Integer>, List<String>> fresh = new LinkedHashMap<>();
     for (CostGroup g : f.groups) {
-      for (int k = 0; k < g.sharedVariables.length; k++) {
-        if (g.sharedVariables[k] < 0) {
+      for (int k = 0; k < f.variables.shared(g).length; k++) {
+        if (f.variables.shared(g)[k] < 0) {
           continue;
         }
-        long count = Math.round(values[g.sharedVariables[k]]);
+        long count = Math.round(values[f.variables.shared(g)[k]]);
         for (Gpu gpu : g.gpus) {
           if (count == 0) {
             break;
@@ -260,7 +260,7 @@ public final class SolutionDecoder {
       }
       List<String> gpus = new ArrayList<>();
       for (int u = 0; u < a.share.parts.length; u++) {
-        if (values[a.share.partVariables[u]] > 0.5) {
+        if (values[f.variables.parts(a)[u]] > 0.5) {
           gpus.add(f.shared.parts.get(a.share.parts[u]).gpu);
         }
       }

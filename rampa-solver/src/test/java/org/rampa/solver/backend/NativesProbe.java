@@ -1,7 +1,6 @@
-package org.rampa.solver;
+package org.rampa.solver.backend;
 
 import java.io.UncheckedIOException;
-import org.rampa.solver.backend.OrToolsNatives;
 
 /** Loads the OR-Tools natives in a JVM of its own (see {@link OrToolsNativesTest}); exit 3 reports a refusal. */
 public final class NativesProbe {

@@ -1,4 +1,4 @@
-package org.rampa.solver;
+package org.rampa.solver.colocation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,7 +10,6 @@ import org.rampa.colocation.ColocationVerifier;
 import org.rampa.colocation.ParvaGpuScenarios;
 import org.rampa.catalog.SharingCatalog;
 import org.junit.jupiter.api.Test;
-import org.rampa.solver.colocation.MigLayouts;
 
 class PatternColocationPlannerTest {
 

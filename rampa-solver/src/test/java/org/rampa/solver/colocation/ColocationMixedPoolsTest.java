@@ -1,4 +1,4 @@
-package org.rampa.solver;
+package org.rampa.solver.colocation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package org.rampa.solver;
+package org.rampa.solver.colocation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -36,7 +36,6 @@ import org.rampa.perf.share.AnalyticShareTimeModel;
 import org.rampa.perf.share.InterferenceModel;
 import org.rampa.strategy.SolveStatus;
 import org.rampa.testing.Property;
-import org.rampa.solver.colocation.TemplateLayouts;
 
 /**
  * The exact planner on the modelled NPU (hard partition templates of 1, 2, 4 and 8 of its 8 cores)

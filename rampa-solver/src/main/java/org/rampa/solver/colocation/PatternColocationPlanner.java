@@ -1,4 +1,4 @@
-package org.rampa.solver;
+package org.rampa.solver.colocation;
 
 import com.google.ortools.linearsolver.MPConstraint;
 import com.google.ortools.linearsolver.MPObjective;
@@ -29,9 +29,6 @@ import org.rampa.domain.share.Whole;
 import org.rampa.strategy.SolveStatus;
 import org.rampa.solver.backend.ScipBackend;
 import org.rampa.solver.backend.OrToolsNatives;
-import org.rampa.solver.colocation.ColocationColumn;
-import org.rampa.solver.colocation.ColocationSpace;
-import org.rampa.solver.colocation.StagedChoices;
 
 /**
  * The exact co-location planner (docs/SHARING.md section 5). Its model is the pattern MILP (a column is

@@ -1,4 +1,4 @@
-package org.rampa.solver;
+package org.rampa.solver.colocation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -36,7 +36,6 @@ import org.rampa.perf.share.AnalyticShareTimeModel;
 import org.rampa.perf.share.InterferenceModel;
 import org.rampa.strategy.SolveStatus;
 import org.rampa.testing.Property;
-import org.rampa.solver.colocation.ColocationSpace;
 
 /**
  * The exact planner's MPS sets against brute force on tiny T4 clusters (MPS, no MIG; catalog models
