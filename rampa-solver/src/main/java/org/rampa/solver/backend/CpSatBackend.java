@@ -65,12 +65,16 @@ public final class CpSatBackend implements MilpBackend {
 
   @Override
   public Solution solve(LinearProgram model, Settings settings) {
+    if (!model.allInteger() || model.maximises()) {
+      throw new IllegalArgumentException("CP-SAT takes integer programmes to minimise; this one " + (model.allInteger()
+          ? "maximises" : "has continuous variables") + ". Maybe solve it with the SCIP backend");
+    }
     OrToolsNatives.ensureLoaded();
     CpModel cp = new CpModel();
     IntVar[] vars = new IntVar[model.variableCount()];
     for (int i = 0; i < vars.length; i++) {
       LinearProgram.Variable v = model.variables().get(i);
-      vars[i] = cp.newIntVar(v.lower(), v.upper(), v.name());
+      vars[i] = cp.newIntVar((long) v.lower(), (long) v.upper(), v.name());
     }
     for (LinearProgram.Row row : model.rows()) {
       addRow(cp, vars, row);
@@ -90,7 +94,9 @@ public final class CpSatBackend implements MilpBackend {
     cp.minimize(objective);
     settings.hint().ifPresent(h -> {
       for (int i = 0; i < vars.length; i++) {
-        cp.addHint(vars[i], Math.round(h[i]));
+        if (!Double.isNaN(h[i])) {
+          cp.addHint(vars[i], Math.round(h[i]));
+        }
       }
     });
 

@@ -4,16 +4,26 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A mixed-integer linear programme in solver-neutral form: integer variables with bounds, linear
- * rows with bounds, and a linear objective to minimise. {@link IntervalFlowFormulation} writes it
- * once and each {@link MilpBackend} translates it, so the two backends solve the very same model.
+ * A mixed-integer linear programme in solver-neutral form: integer (and, for SCIP and GLOP,
+ * continuous) variables with bounds, linear rows with bounds, and a linear objective to minimise
+ * (or, for SCIP and GLOP, maximise). The interval-flow formulation and the co-location planner write
+ * it once and each {@link MilpBackend} translates it, so every backend solves the very same model.
  *
  * <p>Immutable: written through a {@link Builder}.
  */
 public final class LinearProgram {
 
-  /** An integer variable in {@code [lower, upper]}. */
-  public record Variable(String name, long lower, long upper) {}
+  /**
+   * A variable in {@code [lower, upper]} (infinite: unbounded on that side), integer or continuous.
+   * Printed with an integer variable's bounds as integers, a continuous one marked so.
+   */
+  public record Variable(String name, double lower, double upper, boolean integer) {
+    @Override
+    public String toString() {
+      return integer ? "Variable[name=" + name + ", lower=" + (long) lower + ", upper=" + (long) upper + "]"
+          : "Variable[name=" + name + ", lower=" + lower + ", upper=" + upper + ", continuous]";
+    }
+  }
 
   /** One coefficient of a row. */
   public record Term(int variable, double coefficient) {}
@@ -27,11 +37,13 @@ public final class LinearProgram {
   private final List<Variable> variables;
   private final List<Row> rows;
   private final double[] objective;
+  private final boolean maximise;
 
-  private LinearProgram(List<Variable> variables, List<Row> rows, double[] objective) {
+  private LinearProgram(List<Variable> variables, List<Row> rows, double[] objective, boolean maximise) {
     this.variables = List.copyOf(variables);
     this.rows = List.copyOf(rows);
     this.objective = objective;
+    this.maximise = maximise;
   }
 
   /** Writes a programme variable by variable and row by row; {@link #build} fixes it. */
@@ -39,12 +51,33 @@ public final class LinearProgram {
     private final List<Variable> variables = new ArrayList<>();
     private final List<Row> rows = new ArrayList<>();
     private final List<Double> objective = new ArrayList<>();
+    private boolean maximise;
 
     /** A new integer variable in {@code [lower, upper]}; returns its index, the count of variables before it. */
     public int addVariable(String name, long lower, long upper) {
-      variables.add(new Variable(lpName(name), lower, upper));
+      return add(new Variable(lpName(name), lower, upper, true));
+    }
+
+    /** A new integer variable in {@code [lower, upper]} (infinite: unbounded), as {@link #addVariable(String, long, long)}. */
+    public int addInteger(String name, double lower, double upper) {
+      return add(new Variable(lpName(name), lower, upper, true));
+    }
+
+    /** A new continuous variable in {@code [lower, upper]} (infinite: unbounded); CP-SAT refuses programmes with one. */
+    public int addContinuous(String name, double lower, double upper) {
+      return add(new Variable(lpName(name), lower, upper, false));
+    }
+
+    /** A copy of {@code v} (from another programme) as the next variable. */
+    public int add(Variable v) {
+      variables.add(v);
       objective.add(0.0);
       return variables.size() - 1;
+    }
+
+    /** The objective is to be maximised rather than minimised; CP-SAT refuses such programmes. */
+    public void maximise() {
+      maximise = true;
     }
 
     public void setObjective(int variable, double coefficient) {
@@ -65,7 +98,7 @@ public final class LinearProgram {
 
     /** The programme as written so far; the builder may go on, the programme does not change. */
     public LinearProgram build() {
-      return new LinearProgram(variables, rows, objective.stream().mapToDouble(Double::doubleValue).toArray());
+      return new LinearProgram(variables, rows, objective.stream().mapToDouble(Double::doubleValue).toArray(), maximise);
     }
   }
 
@@ -109,6 +142,16 @@ public final class LinearProgram {
 
   public int variableCount() {
     return variables.size();
+  }
+
+  /** Whether the objective is maximised (else minimised). */
+  public boolean maximises() {
+    return maximise;
+  }
+
+  /** Whether every variable is integer (CP-SAT takes only such programmes). */
+  public boolean allInteger() {
+    return variables.stream().allMatch(Variable::integer);
   }
 
   /**

@@ -6,7 +6,10 @@ import com.google.ortools.linearsolver.MPSolver;
 import com.google.ortools.linearsolver.MPSolverParameters;
 import com.google.ortools.linearsolver.MPVariable;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import org.rampa.domain.Invalid;
@@ -67,14 +70,14 @@ public final class ScipBackend implements MilpBackend {
         return new Solution(Outcome.UNKNOWN, new double[0], Double.NaN, Double.NaN, Map.of("solverMillis", 0.0));
       }
       solver.setNumThreads(1);
-      String scipParameters = DEFAULT_PARAMETERS
-          + "randomization/randomseedshift = " + Math.floorMod(settings.seed(), Integer.MAX_VALUE)
+      String scipParameters = (settings.tuning() == Tuning.INTERVAL_FLOW ? DEFAULT_PARAMETERS
+          + "randomization/randomseedshift = " + Math.floorMod(settings.seed(), Integer.MAX_VALUE) : "")
           + (settings.solverParameters().isBlank() ? "" : "\n" + settings.solverParameters());
-      if (!solver.setSolverSpecificParametersAsString(scipParameters)) {
+      if (!scipParameters.isBlank() && !solver.setSolverSpecificParametersAsString(scipParameters)) {
         throw Invalid.value("options.extra.solverParameters", settings.solverParameters(),
             "SCIP rejected these parameters", "write one \"section/name = value\" per line, as in SCIP's settings files");
       }
-      settings.hint().ifPresent(h -> solver.setHint(vars, h));
+      settings.hint().ifPresent(h -> setHint(solver, vars, h));
       parameters.setDoubleParam(MPSolverParameters.DoubleParam.RELATIVE_MIP_GAP, settings.relativeGap());
       long leftNanos = settings.budget().remaining().toNanos();
       if (leftNanos <= 0) {
@@ -121,8 +124,29 @@ public final class ScipBackend implements MilpBackend {
     }
   }
 
+  /**
+   * Hands SCIP a start: every value when {@code hint} gives one per variable (a complete
+   * solution, which SCIP checks), else the variables it gives a value (not NaN) as a partial
+   * solution, which SCIP completes.
+   */
+  static void setHint(MPSolver solver, MPVariable[] vars, double[] hint) {
+    if (Arrays.stream(hint).noneMatch(Double::isNaN)) {
+      solver.setHint(vars, hint);
+      return;
+    }
+    List<MPVariable> given = new ArrayList<>();
+    List<Double> values = new ArrayList<>();
+    for (int i = 0; i < vars.length; i++) {
+      if (!Double.isNaN(hint[i])) {
+        given.add(vars[i]);
+        values.add(hint[i]);
+      }
+    }
+    solver.setHint(given.toArray(MPVariable[]::new), values.stream().mapToDouble(Double::doubleValue).toArray());
+  }
+
   /** A fresh SCIP solver; fails loudly when this OR-Tools build lacks SCIP. */
-  public static MPSolver newSolver() {
+  static MPSolver newSolver() {
     OrToolsNatives.ensureLoaded();
     MPSolver solver = MPSolver.createSolver("SCIP");
     if (solver == null) {
@@ -140,12 +164,13 @@ public final class ScipBackend implements MilpBackend {
    * machine a 7k-variable relaxation took tens of milliseconds to copy, so the clock is asked every
    * {@link #CLOCK_EVERY} of them.
    */
-  public static MPVariable[] load(MPSolver solver, LinearProgram model, BooleanSupplier outOfTime) {
+  static MPVariable[] load(MPSolver solver, LinearProgram model, BooleanSupplier outOfTime) {
     MPVariable[] vars = new MPVariable[model.variableCount()];
     int calls = 0;
     for (int i = 0; i < vars.length; i++) {
       LinearProgram.Variable v = model.variables().get(i);
-      vars[i] = solver.makeIntVar(v.lower(), v.upper(), v.name());
+      vars[i] = v.integer() ? solver.makeIntVar(bound(v.lower()), bound(v.upper()), v.name())
+          : solver.makeNumVar(bound(v.lower()), bound(v.upper()), v.name());
       if (++calls % CLOCK_EVERY == 0 && outOfTime.getAsBoolean()) {
         return null;
       }
@@ -163,7 +188,11 @@ public final class ScipBackend implements MilpBackend {
     for (int i = 0; i < vars.length; i++) {
       objective.setCoefficient(vars[i], model.objective(i));
     }
-    objective.setMinimization();
+    if (model.maximises()) {
+      objective.setMaximization();
+    } else {
+      objective.setMinimization();
+    }
     return vars;
   }
 

@@ -1,12 +1,9 @@
 package org.rampa.solver.colocation;
 
-import com.google.ortools.linearsolver.MPConstraint;
-import com.google.ortools.linearsolver.MPObjective;
-import com.google.ortools.linearsolver.MPSolver;
-import com.google.ortools.linearsolver.MPSolverParameters;
-import com.google.ortools.linearsolver.MPVariable;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +24,13 @@ import org.rampa.domain.share.Placement;
 import org.rampa.domain.share.MpsShare;
 import org.rampa.domain.share.Whole;
 import org.rampa.strategy.SolveStatus;
+import org.rampa.solver.backend.GlopBackend;
+import org.rampa.solver.backend.LinearProgram;
+import org.rampa.solver.backend.LinearProgram.Term;
+import org.rampa.solver.backend.MilpBackend;
 import org.rampa.solver.backend.ScipBackend;
+import org.rampa.solver.backend.SolveWatchdog;
+import org.rampa.strategy.TimeBudget;
 import org.rampa.solver.backend.OrToolsNatives;
 
 /**
@@ -100,10 +103,15 @@ public final class PatternColocationPlanner implements ColocationPlanner {
         + (space.skippedPartitions().isEmpty() ? "" : ", pipeline partitions not searched (more than " + StagedChoices.CHOICES_PER_PARTITION_LIMIT
             + " cap vectors): " + space.skippedPartitions());
 
-    OptionalDouble lp = relaxation(problem, space, extra);
-    if (lp.isEmpty()) {
-      OptionalDouble scale = relaxation(problem.withObjective(ColocationObjective.MAX_SCALE), space, extra);
-      return ColocationResult.noPlan(SolveStatus.INFEASIBLE, "exact: even the LP relaxation serves at most " + scale.orElse(0)
+    MilpBackend.Solution relaxed = relaxation(problem, space, extra, deadline);
+    if (relaxed.outcome() == MilpBackend.Outcome.UNKNOWN) {
+      return ColocationResult.noPlan(SolveStatus.NO_SOLUTION_IN_TIME, "exact: the time limit of " + timeLimit
+          + " ran out while GLOP solved the LP relaxation" + searched + "; maybe raise the time limit");
+    }
+    if (relaxed.outcome() == MilpBackend.Outcome.INFEASIBLE) {
+      MilpBackend.Solution scale = relaxation(problem.withObjective(ColocationObjective.MAX_SCALE), space, extra, deadline);
+      return ColocationResult.noPlan(SolveStatus.INFEASIBLE, "exact: even the LP relaxation serves at most "
+          + (scale.outcome() == MilpBackend.Outcome.OPTIMAL ? scale.objective() : 0)
           + " of the demand on the cluster's " + problem.pools().stream().map(p -> p.count() + " × " + p.type().name()).toList()
           + searched + "; maybe add GPUs or relax the SLOs");
     }
@@ -112,18 +120,18 @@ public final class PatternColocationPlanner implements ColocationPlanner {
     if (integer.infeasible) {
       return ColocationResult.noPlan(SolveStatus.INFEASIBLE, "exact: SCIP proved that no plan over the searched configurations"
           + searched + " serves the demand on the cluster's " + problem.pools().stream().map(p -> p.count() + " × " + p.type().name()).toList()
-          + " (LP relaxation " + lp.getAsDouble() + "); maybe add GPUs or relax the SLOs");
+          + " (LP relaxation " + relaxed.objective() + "); maybe add GPUs or relax the SLOs");
     }
     boolean minimise = objective == ColocationObjective.MIN_GPUS;
-    double dual = Double.isNaN(integer.bound) ? lp.getAsDouble()
-        : minimise ? Math.max(lp.getAsDouble(), integer.bound) : Math.min(lp.getAsDouble(), integer.bound);
+    double dual = Double.isNaN(integer.bound) ? relaxed.objective()
+        : minimise ? Math.max(relaxed.objective(), integer.bound) : Math.min(relaxed.objective(), integer.bound);
     OptionalDouble bound = OptionalDouble.of(minimise ? Math.ceil(dual - 1e-6) : dual);
     Optional<ColocationPlan> plan = integer.plan.or(() -> warm);
     String model = "exact: aggregated model over " + space.pools().stream().mapToInt(p -> p.layouts().size()).sum() + " layout types, "
         + space.pools().stream().mapToInt(p -> p.mpsPairs() == null ? 0 : p.mpsPairs().size()).sum() + " MPS pairs, "
         + space.pools().stream().mapToInt(p -> p.mpsTriples() == null ? 0 : p.mpsTriples().size()).sum() + " MPS triples, "
         + space.stagedChoices().size() + " staged choices of pipeline partitions" + searched
-        + ", LP relaxation " + lp.getAsDouble();
+        + ", LP relaxation " + relaxed.objective();
     if (plan.isEmpty()) {
       return new ColocationResult(System.nanoTime() >= deadline ? SolveStatus.NO_SOLUTION_IN_TIME : SolveStatus.NO_PLAN_FOUND,
           Optional.empty(), OptionalDouble.empty(), bound, model + "; SCIP found no integer plan in time");
@@ -141,21 +149,20 @@ public final class PatternColocationPlanner implements ColocationPlanner {
     return new ColocationResult(optimal ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE, plan, OptionalDouble.of(value), bound, reason);
   }
 
-  /** The LP relaxation's optimum on GLOP; empty when it is infeasible (fewest GPUs only: the other objectives always have x = 0). */
-  private static OptionalDouble relaxation(ColocationProblem problem, ColocationSpace space, List<ColocationColumn> extra) {
-    Model m = new Model(problem, space, extra, false);
-    try {
-      MPSolver.ResultStatus status = m.solver.solve();
-      if (status == MPSolver.ResultStatus.INFEASIBLE) {
-        return OptionalDouble.empty();
-      }
-      if (status != MPSolver.ResultStatus.OPTIMAL) {
-        throw new IllegalStateException("GLOP ended with " + status + " on the co-location LP relaxation, which is bounded by the GPU counts");
-      }
-      return OptionalDouble.of(m.solver.objective().value());
-    } finally {
-      m.solver.delete();
-    }
+  /**
+   * The LP relaxation on GLOP within the call's time limit: OPTIMAL with its optimum, INFEASIBLE
+   * (fewest GPUs only: the other objectives always have x = 0), or UNKNOWN when the limit stopped it.
+   */
+  private static MilpBackend.Solution relaxation(ColocationProblem problem, ColocationSpace space, List<ColocationColumn> extra,
+      long deadline) {
+    Program m = new Program(problem, space, extra, false);
+    return new GlopBackend(SolveWatchdog.shared()).solve(m.program, settings(deadline, 0, Optional.empty()));
+  }
+
+  /** A solve until {@code deadline} (System.nanoTime), from SCIP's own settings: the co-location programme is not exact's. */
+  private static MilpBackend.Settings settings(long deadline, double relativeGap, Optional<double[]> hint) {
+    return new MilpBackend.Settings(TimeBudget.start(System::nanoTime, Duration.ofNanos(Math.max(0, deadline - System.nanoTime()))),
+        relativeGap, 0, hint, "", MilpBackend.Tuning.SOLVER_DEFAULTS);
   }
 
   private record IntegerOutcome(Optional<ColocationPlan> plan, boolean optimal, boolean infeasible, double bound) {}
@@ -167,32 +174,24 @@ public final class PatternColocationPlanner implements ColocationPlanner {
     if (left <= 0) {
       return new IntegerOutcome(Optional.empty(), false, false, Double.NaN);
     }
-    Model m = new Model(problem, space, extra, true);
-    MPSolverParameters parameters = new MPSolverParameters();
-    try {
-      m.solver.setNumThreads(1);
-      m.solver.setTimeLimit(left);
-      // GPU counts are integral, so SCIP can close the gap exactly; a scale or weighted throughput is
-      // continuous, so it stops at the tolerance at which the planner calls a plan optimal
-      parameters.setDoubleParam(MPSolverParameters.DoubleParam.RELATIVE_MIP_GAP,
-          problem.objective() == ColocationObjective.MIN_GPUS ? 0 : OPTIMALITY_TOLERANCE);
-      hint.ifPresent(h -> {
-        MPVariable[] vars = m.integers.toArray(MPVariable[]::new);
-        double[] values = new double[vars.length];
-        for (int v = 0; v < vars.length; v++) {
-          values[v] = h.getOrDefault(vars[v].name(), 0);
-        }
-        m.solver.setHint(vars, values);
-      });
-      MPSolver.ResultStatus status = m.solver.solve(parameters);
-      if (status != MPSolver.ResultStatus.OPTIMAL && status != MPSolver.ResultStatus.FEASIBLE) {
-        return new IntegerOutcome(Optional.empty(), false, status == MPSolver.ResultStatus.INFEASIBLE, Double.NaN);
-      }
-      return new IntegerOutcome(Optional.of(m.decode()), status == MPSolver.ResultStatus.OPTIMAL, false, m.solver.objective().bestBound());
-    } finally {
-      parameters.delete();
-      m.solver.delete();
-    }
+    Program m = new Program(problem, space, extra, true);
+    // a start for the count variables (by name), the others left open: SCIP completes it
+    Optional<double[]> start = hint.map(h -> {
+      double[] values = new double[m.program.variableCount()];
+      Arrays.fill(values, Double.NaN);
+      m.byName.forEach((name, v) -> values[v] = h.getOrDefault(name, 0));
+      return values;
+    });
+    // GPU counts are integral, so SCIP can close the gap exactly; a scale or weighted throughput is
+    // continuous, so it stops at the tolerance at which the planner calls a plan optimal
+    double gap = problem.objective() == ColocationObjective.MIN_GPUS ? 0 : OPTIMALITY_TOLERANCE;
+    MilpBackend.Solution solution = new ScipBackend(SolveWatchdog.shared()).solve(m.program, settings(deadline, gap, start));
+    return switch (solution.outcome()) {
+      case OPTIMAL, FEASIBLE -> new IntegerOutcome(Optional.of(m.decode(solution.values())),
+          solution.outcome() == MilpBackend.Outcome.OPTIMAL, false, solution.bestBound());
+      case INFEASIBLE -> new IntegerOutcome(Optional.empty(), false, true, Double.NaN);
+      case UNKNOWN -> new IntegerOutcome(Optional.empty(), false, false, Double.NaN);
+    };
   }
 
   /**
@@ -214,20 +213,20 @@ public final class PatternColocationPlanner implements ColocationPlanner {
         if (pool.whole()[i] == null) {
           return Optional.empty();
         }
-        out.merge(Model.whole(k, i), 1, Integer::sum);
+        out.merge(Program.whole(k, i), 1, Integer::sum);
       } else if (segs.stream().anyMatch(s -> s.placement() instanceof MpsShare)) {
         ColocationColumn col = space.column(gpu);
         String name = null;
         List<ColocationColumn> sets = pool.mpsColumns();
         for (int c = 0; c < sets.size() && name == null; c++) {
-          name = sets.get(c).key().equals(col.key()) ? Model.mps(k, c) : null;
+          name = sets.get(c).key().equals(col.key()) ? Program.mps(k, c) : null;
         }
         for (int c = 0; c < extra.size() && name == null; c++) {
-          name = extra.get(c).key().equals(col.key()) ? Model.extra(c) : null;
+          name = extra.get(c).key().equals(col.key()) ? Program.extra(c) : null;
         }
         if (name == null) {
           extra.add(col);
-          name = Model.extra(extra.size() - 1);
+          name = Program.extra(extra.size() - 1);
         }
         out.merge(name, 1, Integer::sum);
       } else {
@@ -239,7 +238,7 @@ public final class PatternColocationPlanner implements ColocationPlanner {
             return Optional.empty();
           }
           need[p]++;
-          out.merge(Model.instances(k, p, i), 1, Integer::sum);
+          out.merge(Program.instances(k, p, i), 1, Integer::sum);
         }
         int type = -1;
         for (int t = 0; t < pool.layouts().size() && type < 0; t++) {
@@ -252,7 +251,7 @@ public final class PatternColocationPlanner implements ColocationPlanner {
         if (type < 0) {
           return Optional.empty();
         }
-        out.merge(Model.layout(k, type), 1, Integer::sum);
+        out.merge(Program.layout(k, type), 1, Integer::sum);
       }
     }
     return Optional.of(out);
@@ -264,15 +263,23 @@ public final class PatternColocationPlanner implements ColocationPlanner {
     return problem.services().stream().mapToDouble(s -> t.get(s.id()) / s.rate()).min().orElseThrow();
   }
 
-  /** The aggregated model, as an LP on GLOP or an integer program on SCIP. */
-  private static final class Model {
-    final MPSolver solver;
+  /**
+   * The aggregated programme, as an LP (continuous counts, for GLOP) or an integer programme (for
+   * SCIP): variables and rows in the order they are created, each row's terms set as its variables
+   * are (a term set twice keeps the last coefficient).
+   */
+  private static final class Program {
     final ColocationProblem problem;
     final ColocationSpace space;
     final List<ColocationColumn> extra;
-    /** The model's integer variables (counts), in creation order. */
-    final List<MPVariable> integers = new ArrayList<>();
-    final Map<String, MPVariable> byName = new HashMap<>();
+    private final LinearProgram.Builder builder = new LinearProgram.Builder();
+    private final List<RowDraft> rows = new ArrayList<>();
+    /** The programme's count variables (the integer ones of the integer programme) by name. */
+    final Map<String, Integer> byName = new HashMap<>();
+    final LinearProgram program;
+
+    /** A row whose terms are still being set. */
+    private record RowDraft(String name, double lower, double upper, Map<Integer, Double> terms) {}
 
     static String layout(int k, int t) {
       return "layout_" + k + "_" + t;
@@ -306,65 +313,63 @@ public final class PatternColocationPlanner implements ColocationPlanner {
       return "stageWhole_" + k + "_" + c + "_" + stage;
     }
 
-    Model(ColocationProblem problem, ColocationSpace space, List<ColocationColumn> extra, boolean integer) {
+    Program(ColocationProblem problem, ColocationSpace space, List<ColocationColumn> extra, boolean integer) {
       this.problem = problem;
       this.space = space;
       this.extra = extra;
-      this.solver = integer ? ScipBackend.newSolver() : glop();
-      double inf = MPSolver.infinity();
+      double inf = Double.POSITIVE_INFINITY;
       List<ColocationService> services = problem.services();
       int n = services.size();
       ColocationObjective objective = problem.objective();
-      MPObjective obj = solver.objective();
-      MPConstraint[] cover = new MPConstraint[n];
-      MPVariable z = objective == ColocationObjective.MAX_SCALE ? solver.makeNumVar(0, inf, "Z") : null;
+      int[] cover = new int[n];
+      int z = objective == ColocationObjective.MAX_SCALE ? builder.addContinuous("Z", 0, inf) : -1;
       for (int i = 0; i < n; i++) {
         ColocationService s = services.get(i);
         switch (objective) {
-          case MIN_GPUS -> cover[i] = solver.makeConstraint(s.rate(), inf, "cover_" + i);
+          case MIN_GPUS -> cover[i] = row("cover_" + i, s.rate(), inf);
           case MAX_SCALE -> {
-            cover[i] = solver.makeConstraint(0, inf, "cover_" + i);
-            cover[i].setCoefficient(z, -s.rate());
+            cover[i] = row("cover_" + i, 0, inf);
+            set(cover[i], z, -s.rate());
           }
           case MAX_WEIGHTED_THROUGHPUT -> {
-            MPVariable served = solver.makeNumVar(0, s.rate(), "served_" + i);
-            cover[i] = solver.makeConstraint(0, inf, "cover_" + i);
-            cover[i].setCoefficient(served, -1);
-            obj.setCoefficient(served, s.weight());
+            int served = builder.addContinuous("served_" + i, 0, s.rate());
+            cover[i] = row("cover_" + i, 0, inf);
+            set(cover[i], served, -1);
+            builder.setObjective(served, s.weight());
           }
         }
       }
-      if (z != null) {
-        obj.setCoefficient(z, 1);
+      if (z >= 0) {
+        builder.setObjective(z, 1);
       }
       boolean minimise = objective == ColocationObjective.MIN_GPUS;
-      MPConstraint[][] stageCover = stagedChoices(cover, integer);
+      int[][] stageCover = stagedChoices(cover, integer);
       for (ColocationSpace.Pool pool : space.pools()) {
         int k = pool.index();
-        MPConstraint capacity = solver.makeConstraint(-inf, pool.pool().count(), "gpus_" + k);
-        List<MPVariable> gpus = new ArrayList<>();
-        MPConstraint[] room = new MPConstraint[pool.profiles().size()];
+        int capacity = row("gpus_" + k, -inf, pool.pool().count());
+        List<Integer> gpus = new ArrayList<>();
+        int[] room = new int[pool.profiles().size()];
         for (int p = 0; p < room.length; p++) {
-          room[p] = solver.makeConstraint(-inf, 0, "room_" + k + "_" + p);
+          room[p] = row("room_" + k + "_" + p, -inf, 0);
           for (int i = 0; i < n; i++) {
             if (pool.best()[p][i] != null) {
-              MPVariable w = count(instances(k, p, i), integer);
-              room[p].setCoefficient(w, 1);
-              cover[i].setCoefficient(w, pool.best()[p][i].throughput());
+              int w = count(instances(k, p, i), integer);
+              set(room[p], w, 1);
+              set(cover[i], w, pool.best()[p][i].throughput());
             }
           }
         }
         for (int t = 0; t < pool.layouts().size(); t++) {
-          MPVariable x = count(layout(k, t), integer);
+          int x = count(layout(k, t), integer);
           for (int p = 0; p < room.length; p++) {
-            room[p].setCoefficient(x, -pool.layouts().get(t).counts()[p]);
+            set(room[p], x, -pool.layouts().get(t).counts()[p]);
           }
           gpus.add(x);
         }
         for (int i = 0; i < n; i++) {
           if (pool.whole()[i] != null) {
-            MPVariable x = count(whole(k, i), integer);
-            cover[i].setCoefficient(x, pool.whole()[i].throughput());
+            int x = count(whole(k, i), integer);
+            set(cover[i], x, pool.whole()[i].throughput());
             gpus.add(x);
           }
         }
@@ -378,18 +383,33 @@ public final class PatternColocationPlanner implements ColocationPlanner {
             gpus.add(column(extra(c), extra.get(c), cover, integer));
           }
         }
-        for (MPVariable x : gpus) {
-          capacity.setCoefficient(x, 1);
+        for (int x : gpus) {
+          set(capacity, x, 1);
           if (minimise) {
-            obj.setCoefficient(x, 1);
+            builder.setObjective(x, 1);
           }
         }
       }
-      if (minimise) {
-        obj.setMinimization();
-      } else {
-        obj.setMaximization();
+      if (!minimise) {
+        builder.maximise();
       }
+      for (RowDraft r : rows) {
+        List<Term> terms = new ArrayList<>();
+        r.terms().forEach((v, c) -> terms.add(new Term(v, c)));
+        builder.addRow(r.name(), r.lower(), r.upper(), terms);
+      }
+      program = builder.build();
+    }
+
+    /** A new row {@code lower <= ... <= upper}, its terms set later; returns its index. */
+    private int row(String name, double lower, double upper) {
+      rows.add(new RowDraft(name, lower, upper, new LinkedHashMap<>()));
+      return rows.size() - 1;
+    }
+
+    /** Sets variable {@code variable}'s coefficient in row {@code row}. */
+    private void set(int row, int variable, double coefficient) {
+      rows.get(row).terms().put(variable, coefficient);
     }
 
     /**
@@ -400,34 +420,33 @@ public final class PatternColocationPlanner implements ColocationPlanner {
      * choice's capacity on the whole cluster, so no plan is cut off and the LP relaxation stays a
      * relaxation of the whole space.
      */
-    private MPConstraint[][] stagedChoices(MPConstraint[] cover, boolean integer) {
+    private int[][] stagedChoices(int[] cover, boolean integer) {
       List<StagedChoices.Choice> choices = space.stagedChoices();
-      MPConstraint[][] stageCover = new MPConstraint[choices.size()][];
-      Map<String, MPConstraint> onePerPartition = new HashMap<>();
+      int[][] stageCover = new int[choices.size()][];
+      Map<String, Integer> onePerPartition = new HashMap<>();
       for (int c = 0; c < choices.size(); c++) {
         StagedChoices.Choice choice = choices.get(c);
         ColocationService s = problem.services().get(choice.service());
-        MPVariable chosen = integer ? solver.makeIntVar(0, 1, staged(c)) : solver.makeNumVar(0, 1, staged(c));
-        integers.add(chosen);
+        int chosen = integer ? builder.addInteger(staged(c), 0, 1) : builder.addContinuous(staged(c), 0, 1);
         byName.put(staged(c), chosen);
-        onePerPartition.computeIfAbsent(choice.service() + "_" + choice.partition(), key -> solver.makeConstraint(-MPSolver.infinity(), 1, "partition_" + key))
-            .setCoefficient(chosen, 1);
-        MPVariable served = solver.makeNumVar(0, MPSolver.infinity(), "stagedServed_" + c);
-        cover[choice.service()].setCoefficient(served, 1);
-        MPConstraint link = solver.makeConstraint(-MPSolver.infinity(), 0, "stagedLink_" + c);
-        link.setCoefficient(served, 1);
-        link.setCoefficient(chosen, -(problem.objective() == ColocationObjective.MAX_SCALE ? choice.capacity() : s.rate()));
-        stageCover[c] = new MPConstraint[choice.stages()];
+        set(onePerPartition.computeIfAbsent(choice.service() + "_" + choice.partition(),
+            key -> row("partition_" + key, Double.NEGATIVE_INFINITY, 1)), chosen, 1);
+        int served = builder.addContinuous("stagedServed_" + c, 0, Double.POSITIVE_INFINITY);
+        set(cover[choice.service()], served, 1);
+        int link = row("stagedLink_" + c, Double.NEGATIVE_INFINITY, 0);
+        set(link, served, 1);
+        set(link, chosen, -(problem.objective() == ColocationObjective.MAX_SCALE ? choice.capacity() : s.rate()));
+        stageCover[c] = new int[choice.stages()];
         for (int k = 0; k < choice.stages(); k++) {
-          stageCover[c][k] = solver.makeConstraint(0, MPSolver.infinity(), "stageCover_" + c + "_" + k);
-          stageCover[c][k].setCoefficient(served, -1);
+          stageCover[c][k] = row("stageCover_" + c + "_" + k, 0, Double.POSITIVE_INFINITY);
+          set(stageCover[c][k], served, -1);
         }
       }
       return stageCover;
     }
 
     /** The staged choices' instance counts on {@code pool}'s profiles (within {@code room}) and whole GPUs (added to {@code gpus}). */
-    private void stagedParts(ColocationSpace.Pool pool, MPConstraint[] room, MPConstraint[][] stageCover, List<MPVariable> gpus, boolean integer) {
+    private void stagedParts(ColocationSpace.Pool pool, int[] room, int[][] stageCover, List<Integer> gpus, boolean integer) {
       int k = pool.index();
       List<StagedChoices.Choice> choices = space.stagedChoices();
       for (int c = 0; c < choices.size(); c++) {
@@ -436,41 +455,40 @@ public final class PatternColocationPlanner implements ColocationPlanner {
           for (int p = 0; p < room.length; p++) {
             SegmentOption o = choice.mig()[k][st][p];
             if (o != null) {
-              MPVariable w = count(stageInstances(k, p, c, st), integer);
-              room[p].setCoefficient(w, 1);
-              stageCover[c][st].setCoefficient(w, o.throughput());
+              int w = count(stageInstances(k, p, c, st), integer);
+              set(room[p], w, 1);
+              set(stageCover[c][st], w, o.throughput());
             }
           }
           SegmentOption o = choice.whole()[k][st];
           if (o != null) {
-            MPVariable x = count(stageWhole(k, c, st), integer);
-            stageCover[c][st].setCoefficient(x, o.throughput());
+            int x = count(stageWhole(k, c, st), integer);
+            set(stageCover[c][st], x, o.throughput());
             gpus.add(x);
           }
         }
       }
     }
 
-    private MPVariable count(String name, boolean integer) {
-      MPVariable x = integer ? solver.makeIntVar(0, MPSolver.infinity(), name) : solver.makeNumVar(0, MPSolver.infinity(), name);
-      integers.add(x);
+    private int count(String name, boolean integer) {
+      int x = integer ? builder.addInteger(name, 0, Double.POSITIVE_INFINITY) : builder.addContinuous(name, 0, Double.POSITIVE_INFINITY);
       byName.put(name, x);
       return x;
     }
 
-    private MPVariable column(String name, ColocationColumn col, MPConstraint[] cover, boolean integer) {
-      MPVariable x = count(name, integer);
+    private int column(String name, ColocationColumn col, int[] cover, boolean integer) {
+      int x = count(name, integer);
       for (int i = 0; i < cover.length; i++) {
         if (col.throughput()[i] != 0) {
-          cover[i].setCoefficient(x, col.throughput()[i]);
+          set(cover[i], x, col.throughput()[i]);
         }
       }
       return x;
     }
 
-    private long value(String name) {
-      MPVariable x = byName.get(name);
-      return x == null ? 0 : Math.round(x.solutionValue());
+    private long value(double[] values, String name) {
+      Integer x = byName.get(name);
+      return x == null ? 0 : Math.round(values[x]);
     }
 
     /**
@@ -478,7 +496,7 @@ public final class PatternColocationPlanner implements ColocationPlanner {
      * instances of each profile handed out to the services in the counted numbers (the rest stay
      * empty, and a GPU left with none is not used); whole GPUs; MPS configurations.
      */
-    ColocationPlan decode() {
+    ColocationPlan decode(double[] values) {
       List<GpuConfiguration> out = new ArrayList<>();
       for (ColocationSpace.Pool pool : space.pools()) {
         int k = pool.index();
@@ -487,7 +505,7 @@ public final class PatternColocationPlanner implements ColocationPlanner {
         List<List<int[]>> slots = new ArrayList<>();
         pool.profiles().forEach(p -> slots.add(new ArrayList<>()));
         for (int t = 0; t < pool.layouts().size(); t++) {
-          for (long j = value(layout(k, t)); j > 0; j--) {
+          for (long j = value(values, layout(k, t)); j > 0; j--) {
             int g = migGpus.size();
             migGpus.add(new ArrayList<>());
             for (Placement s : pool.layouts().get(t).layout()) {
@@ -502,15 +520,15 @@ public final class PatternColocationPlanner implements ColocationPlanner {
         for (int p = 0; p < pool.profiles().size(); p++) {
           int next = 0;
           for (int i = 0; i < problem.services().size(); i++) {
-            for (long j = value(instances(k, p, i)); j > 0; j--) {
+            for (long j = value(values, instances(k, p, i)); j > 0; j--) {
               int[] slot = slots.get(p).get(next++);
               migGpus.get(slot[0]).add(pool.best()[p][i].at(slot[1]));
             }
           }
           // a staged choice not chosen may still hold instances (they serve nothing): they stay empty, as its segments would break the chosen caps
           for (int c = 0; c < choices.size(); c++) {
-            for (int st = 0; st < choices.get(c).stages() && value(staged(c)) == 1; st++) {
-              for (long j = value(stageInstances(k, p, c, st)); j > 0; j--) {
+            for (int st = 0; st < choices.get(c).stages() && value(values, staged(c)) == 1; st++) {
+              for (long j = value(values, stageInstances(k, p, c, st)); j > 0; j--) {
                 int[] slot = slots.get(p).get(next++);
                 migGpus.get(slot[0]).add(choices.get(c).mig()[k][st][p].at(slot[1]));
               }
@@ -519,25 +537,25 @@ public final class PatternColocationPlanner implements ColocationPlanner {
         }
         migGpus.stream().filter(g -> !g.isEmpty()).forEach(g -> out.add(new GpuConfiguration(type, g)));
         for (int i = 0; i < problem.services().size(); i++) {
-          for (long j = value(whole(k, i)); j > 0; j--) {
+          for (long j = value(values, whole(k, i)); j > 0; j--) {
             out.add(new GpuConfiguration(type, List.of(pool.whole()[i].at(0))));
           }
         }
         for (int c = 0; c < choices.size(); c++) {
-          for (int st = 0; st < choices.get(c).stages() && value(staged(c)) == 1; st++) {
-            for (long j = value(stageWhole(k, c, st)); j > 0; j--) {
+          for (int st = 0; st < choices.get(c).stages() && value(values, staged(c)) == 1; st++) {
+            for (long j = value(values, stageWhole(k, c, st)); j > 0; j--) {
               out.add(new GpuConfiguration(type, List.of(choices.get(c).whole()[k][st].at(0))));
             }
           }
         }
         List<ColocationColumn> sets = pool.mpsColumns();
         for (int c = 0; c < sets.size(); c++) {
-          for (long j = value(mps(k, c)); j > 0; j--) {
+          for (long j = value(values, mps(k, c)); j > 0; j--) {
             out.add(sets.get(c).configuration(type));
           }
         }
         for (int c = 0; c < extra.size(); c++) {
-          for (long j = extra.get(c).pool() == k ? value(extra(c)) : 0; j > 0; j--) {
+          for (long j = extra.get(c).pool() == k ? value(values, extra(c)) : 0; j > 0; j--) {
             out.add(extra.get(c).configuration(type));
           }
         }
@@ -549,15 +567,6 @@ public final class PatternColocationPlanner implements ColocationPlanner {
         case MAX_WEIGHTED_THROUGHPUT -> Math.min(1, servedScale(problem, unscaled));
       };
       return new ColocationPlan(out, scale);
-    }
-
-    private static MPSolver glop() {
-      MPSolver s = MPSolver.createSolver("GLOP");
-      if (s == null) {
-        throw new IllegalStateException("OR-Tools could not create a GLOP solver (MPSolver.createSolver(\"GLOP\") returned null); "
-            + "maybe the ortools-java native jar for this platform is missing");
-      }
-      return s;
     }
   }
 }

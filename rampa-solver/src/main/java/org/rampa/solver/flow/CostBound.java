@@ -481,7 +481,7 @@ public final class CostBound {
       index[i] = -1;
       if (keep[i]) {
         LinearProgram.Variable v = full.variables().get(i);
-        index[i] = model.addVariable(v.name(), v.lower(), v.upper());
+        index[i] = model.add(v);
         model.setObjective(index[i], full.objective(i));
         original.add(i);
       }
