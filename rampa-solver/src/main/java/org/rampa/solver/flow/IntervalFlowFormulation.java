@@ -99,7 +99,7 @@ import org.rampa.solver.backend.LinearProgram;
  *       bound, and as small as OPTIMISTIC where no node is slow.
  * </ul>
  *
- * {@link ExactStrategy} solves OPTIMISTIC first and maps its path to concrete GPUs; when that plan
+ * {@link org.rampa.solver.ExactStrategy} solves OPTIMISTIC first and maps its path to concrete GPUs; when that plan
  * meets the SLO on the links it really gets (the common case), its cost equals the lower bound and
  * it is optimal. If not, the same stages are re-mapped with consecutive stages packed onto shared
  * nodes ({@link SolutionDecoder#decodePacked}); if that plan holds at the same cost, it is optimal
