@@ -64,29 +64,29 @@ public final class CpSatBackend implements MilpBackend {
   }
 
   @Override
-  public Solution solve(LinearProgram model, Settings settings) {
-    if (!model.allInteger() || model.maximises()) {
-      throw new IllegalArgumentException("CP-SAT takes integer programmes to minimise; this one " + (model.allInteger()
+  public Solution solve(LinearProgram program, Settings settings) {
+    if (!program.allInteger() || program.maximises()) {
+      throw new IllegalArgumentException("CP-SAT takes integer programmes to minimise; this one " + (program.allInteger()
           ? "maximises" : "has continuous variables") + ". Maybe solve it with the SCIP backend");
     }
     OrToolsNatives.ensureLoaded();
     CpModel cp = new CpModel();
-    IntVar[] vars = new IntVar[model.variableCount()];
+    IntVar[] vars = new IntVar[program.variableCount()];
     for (int i = 0; i < vars.length; i++) {
-      LinearProgram.Variable v = model.variables().get(i);
+      LinearProgram.Variable v = program.variables().get(i);
       vars[i] = cp.newIntVar((long) v.lower(), (long) v.upper(), v.name());
     }
-    for (LinearProgram.Row row : model.rows()) {
+    for (LinearProgram.Row row : program.rows()) {
       addRow(cp, vars, row);
     }
     double largestTotal = 0;
     for (int i = 0; i < vars.length; i++) {
-      largestTotal += Math.abs(model.objective(i)) * model.variables().get(i).upper();
+      largestTotal += Math.abs(program.objective(i)) * program.variables().get(i).upper();
     }
     double objectiveScale = largestTotal > 0 ? OBJECTIVE_SCALE / largestTotal : 1;
     LinearExprBuilder objective = LinearExpr.newBuilder();
     for (int i = 0; i < vars.length; i++) {
-      long c = Math.round(model.objective(i) * objectiveScale);
+      long c = Math.round(program.objective(i) * objectiveScale);
       if (c != 0) {
         objective.addTerm(vars[i], c);
       }
@@ -134,7 +134,7 @@ public final class CpSatBackend implements MilpBackend {
           values[i] = solver.value(vars[i]);
         }
         Outcome outcome = status == CpSolverStatus.OPTIMAL ? Outcome.OPTIMAL : Outcome.FEASIBLE;
-        return new Solution(outcome, values, model.objectiveValue(values),
+        return new Solution(outcome, values, program.objectiveValue(values),
             solver.bestObjectiveBound() / objectiveScale, stats);
       }
       case INFEASIBLE -> {

@@ -28,8 +28,8 @@ public final class GlopBackend implements MilpBackend {
   }
 
   @Override
-  public Solution solve(LinearProgram model, Settings settings) {
-    if (model.variables().stream().anyMatch(LinearProgram.Variable::integer)) {
+  public Solution solve(LinearProgram program, Settings settings) {
+    if (program.variables().stream().anyMatch(LinearProgram.Variable::integer)) {
       throw new IllegalArgumentException("GLOP solves linear programmes; this one has integer variables. "
           + "Maybe write their relaxation (continuous variables), or solve it with the SCIP backend");
     }
@@ -40,7 +40,7 @@ public final class GlopBackend implements MilpBackend {
           + "maybe the ortools-java native jar for this platform is missing");
     }
     try {
-      MPVariable[] vars = ScipBackend.load(solver, model, settings.budget()::expired);
+      MPVariable[] vars = ScipBackend.load(solver, program, settings.budget()::expired);
       long leftNanos = settings.budget().remaining().toNanos();
       if (vars == null || leftNanos <= 0) {
         return new Solution(Outcome.UNKNOWN, new double[0], Double.NaN, Double.NaN, Map.of("solverMillis", 0.0));
@@ -73,7 +73,7 @@ public final class GlopBackend implements MilpBackend {
           return new Solution(Outcome.UNKNOWN, new double[0], Double.NaN, Double.NaN, stats);
         }
         default -> throw new IllegalStateException("GLOP ended with status " + status + " on a linear programme of "
-            + model.variableCount() + " variables; an unbounded or invalid programme is a bug in whoever wrote it");
+            + program.variableCount() + " variables; an unbounded or invalid programme is a bug in whoever wrote it");
       }
     } finally {
       solver.delete();

@@ -16,10 +16,10 @@ public interface MilpBackend {
   String name();
 
   /**
-   * Solves {@code model} within what is left of {@code settings.budget()} once the model is loaded
+   * Solves {@code program} within what is left of {@code settings.budget()} once the model is loaded
    * into the solver (so loading counts against the limit); UNKNOWN without solving when nothing is left.
    */
-  Solution solve(LinearProgram model, Settings settings);
+  Solution solve(LinearProgram program, Settings settings);
 
   /**
    * @param budget the call's time budget; the solver gets what remains of it

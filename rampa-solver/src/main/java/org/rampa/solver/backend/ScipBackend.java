@@ -22,7 +22,7 @@ public final class ScipBackend implements MilpBackend {
 
   public static final String NAME = "scip";
 
-  /** How many native calls loading a model makes between readings of the clock. */
+  /** How many native calls loading a programme makes between readings of the clock. */
   private static final int CLOCK_EVERY = 4096;
 
   private final SolveWatchdog watchdog;
@@ -51,7 +51,7 @@ public final class ScipBackend implements MilpBackend {
       "heuristics/clique/freq = -1",
       "heuristics/trivialnegation/freq = -1",
       "heuristics/simplerounding/freq = -1",
-      // rows hold to a billionth, inside FlowModelBuilder.SOLVER_MARGIN of the SLO predicate
+      // rows hold to a billionth, inside FlowProgramBuilder.SOLVER_MARGIN of the SLO predicate
       "numerics/feastol = 1e-9",
       "");
 
@@ -61,11 +61,11 @@ public final class ScipBackend implements MilpBackend {
   }
 
   @Override
-  public Solution solve(LinearProgram model, Settings settings) {
+  public Solution solve(LinearProgram program, Settings settings) {
     MPSolver solver = newSolver();
     MPSolverParameters parameters = new MPSolverParameters();
     try {
-      MPVariable[] vars = load(solver, model, settings.budget()::expired);
+      MPVariable[] vars = load(solver, program, settings.budget()::expired);
       if (vars == null) {
         return new Solution(Outcome.UNKNOWN, new double[0], Double.NaN, Double.NaN, Map.of("solverMillis", 0.0));
       }
@@ -115,7 +115,7 @@ public final class ScipBackend implements MilpBackend {
           return new Solution(Outcome.UNKNOWN, new double[0], Double.NaN, Double.NaN, stats);
         }
         default -> throw new IllegalStateException(
-            "SCIP ended with status " + status + " on a bounded model of " + model.variableCount() + " variables; "
+            "SCIP ended with status " + status + " on a bounded programme of " + program.variableCount() + " variables; "
                 + "this is a bug in the formulation or the solver. Maybe export the model with extra exportLp=<path>");
       }
     } finally {
@@ -159,23 +159,23 @@ public final class ScipBackend implements MilpBackend {
   }
 
   /**
-   * Copies {@code model} into {@code solver}; returns the solver's variables in model order, or null
+   * Copies {@code program} into {@code solver}; returns the solver's variables in model order, or null
    * when {@code outOfTime} says so. Each variable and coefficient is a native call: on a loaded
    * machine a 7k-variable relaxation took tens of milliseconds to copy, so the clock is asked every
    * {@link #CLOCK_EVERY} of them.
    */
-  static MPVariable[] load(MPSolver solver, LinearProgram model, BooleanSupplier outOfTime) {
-    MPVariable[] vars = new MPVariable[model.variableCount()];
+  static MPVariable[] load(MPSolver solver, LinearProgram program, BooleanSupplier outOfTime) {
+    MPVariable[] vars = new MPVariable[program.variableCount()];
     int calls = 0;
     for (int i = 0; i < vars.length; i++) {
-      LinearProgram.Variable v = model.variables().get(i);
+      LinearProgram.Variable v = program.variables().get(i);
       vars[i] = v.integer() ? solver.makeIntVar(bound(v.lower()), bound(v.upper()), v.name())
           : solver.makeNumVar(bound(v.lower()), bound(v.upper()), v.name());
       if (++calls % CLOCK_EVERY == 0 && outOfTime.getAsBoolean()) {
         return null;
       }
     }
-    for (LinearProgram.Row row : model.rows()) {
+    for (LinearProgram.Row row : program.rows()) {
       MPConstraint c = solver.makeConstraint(bound(row.lower()), bound(row.upper()), row.name());
       for (LinearProgram.Term t : row.terms()) {
         c.setCoefficient(vars[t.variable()], c.getCoefficient(vars[t.variable()]) + t.coefficient());
@@ -186,9 +186,9 @@ public final class ScipBackend implements MilpBackend {
     }
     MPObjective objective = solver.objective();
     for (int i = 0; i < vars.length; i++) {
-      objective.setCoefficient(vars[i], model.objective(i));
+      objective.setCoefficient(vars[i], program.objective(i));
     }
-    if (model.maximises()) {
+    if (program.maximises()) {
       objective.setMaximization();
     } else {
       objective.setMinimization();
@@ -200,11 +200,11 @@ public final class ScipBackend implements MilpBackend {
     return v == Double.POSITIVE_INFINITY ? MPSolver.infinity() : v == Double.NEGATIVE_INFINITY ? -MPSolver.infinity() : v;
   }
 
-  /** The model in LP format, as SCIP would receive it (for debugging and reading). */
-  public static String exportLp(LinearProgram model) {
+  /** The programme in LP format, as SCIP would receive it (for debugging and reading). */
+  public static String exportLp(LinearProgram program) {
     MPSolver solver = newSolver();
     try {
-      load(solver, model, () -> false);
+      load(solver, program, () -> false);
       return solver.exportModelAsLpFormat();
     } finally {
       solver.delete();

@@ -30,11 +30,11 @@ import org.rampa.solver.backend.LinearProgram.Term;
 import org.rampa.solver.backend.MilpBackend;
 import org.rampa.solver.backend.ScipBackend;
 import org.rampa.solver.backend.SolveWatchdog;
-import org.rampa.strategy.TimeBudget;
 import org.rampa.solver.backend.OrToolsNatives;
+import org.rampa.strategy.TimeBudget;
 
 /**
- * The exact co-location planner (docs/SHARING.md section 5). Its model is the pattern MILP (a column is
+ * The exact co-location planner (docs/SHARING.md section 5). Its programme is the pattern MILP (a column is
  * one legal configuration of one GPU with its per-service throughput) in aggregated form ({@link
  * ColocationSpace}): integer counts of GPUs per MIG layout type, integer counts of instances of
  * each profile given to each service (at most as many as the chosen layouts provide), GPUs given
@@ -42,13 +42,15 @@ import org.rampa.solver.backend.OrToolsNatives;
  * ({@link StagedChoices}) a 0/1 choice per partition of one vector of per-stage batch-time caps
  * with instance and whole-GPU counts per stage, the service served what its weakest stage serves
  * (a service may run whole and in stages at once, as the verifier allows). MIG instances are
- * isolated, so every solution of the aggregated model decodes into per-GPU configurations and
- * every configuration the planner searches is one of its solutions: the model is exact, not a
+ * isolated, so every solution of the aggregated programme decodes into per-GPU configurations and
+ * every configuration the planner searches is one of its solutions: the programme is exact, not a
  * restriction to generated columns. Without pipelined services its LP relaxation equals the pattern
  * LP's (for a fixed layout the instance-assignment polytope is integral); with them it also relaxes
  * the 0/1 choices, so it stays a bound of the whole space. It is solved on GLOP for the reported LP bound; the
- * integer model is solved on SCIP (one thread, relative gap 0 for GPU counts, 10⁻⁶ for a scale or
- * weighted throughput), so OPTIMAL and INFEASIBLE are
+ * integer programme is solved on SCIP (one thread, relative gap 0 for GPU counts, 10⁻⁶ for a scale or
+ * weighted throughput, SCIP's own settings rather than exact's tuning). Both go through exact's
+ * backends ({@link GlopBackend}, {@link ScipBackend}), so natives, time limits and the
+ * {@link SolveWatchdog} work as for exact. OPTIMAL and INFEASIBLE are
  * SCIP's proofs over the whole searched space, and a run cut short by the limit is FEASIBLE with
  * SCIP's dual bound (never weaker than the LP's).
  *
@@ -127,14 +129,14 @@ public final class PatternColocationPlanner implements ColocationPlanner {
         : minimise ? Math.max(relaxed.objective(), integer.bound) : Math.min(relaxed.objective(), integer.bound);
     OptionalDouble bound = OptionalDouble.of(minimise ? Math.ceil(dual - 1e-6) : dual);
     Optional<ColocationPlan> plan = integer.plan.or(() -> warm);
-    String model = "exact: aggregated model over " + space.pools().stream().mapToInt(p -> p.layouts().size()).sum() + " layout types, "
+    String searchedSpace = "exact: aggregated model over " + space.pools().stream().mapToInt(p -> p.layouts().size()).sum() + " layout types, "
         + space.pools().stream().mapToInt(p -> p.mpsPairs() == null ? 0 : p.mpsPairs().size()).sum() + " MPS pairs, "
         + space.pools().stream().mapToInt(p -> p.mpsTriples() == null ? 0 : p.mpsTriples().size()).sum() + " MPS triples, "
         + space.stagedChoices().size() + " staged choices of pipeline partitions" + searched
         + ", LP relaxation " + relaxed.objective();
     if (plan.isEmpty()) {
       return new ColocationResult(System.nanoTime() >= deadline ? SolveStatus.NO_SOLUTION_IN_TIME : SolveStatus.NO_PLAN_FOUND,
-          Optional.empty(), OptionalDouble.empty(), bound, model + "; SCIP found no integer plan in time");
+          Optional.empty(), OptionalDouble.empty(), bound, searchedSpace + "; SCIP found no integer plan in time");
     }
     ColocationVerifier.requireValid(problem, plan.get(), name());
     double value = ColocationVerifier.objectiveValue(problem, plan.get());
@@ -143,7 +145,7 @@ public final class PatternColocationPlanner implements ColocationPlanner {
     if (optimal) {
       bound = OptionalDouble.of(minimise ? Math.min(bound.getAsDouble(), value) : Math.max(bound.getAsDouble(), value));
     }
-    String reason = model + (integer.optimal ? ", SCIP proved the plan optimal"
+    String reason = searchedSpace + (integer.optimal ? ", SCIP proved the plan optimal"
         : Double.isNaN(integer.bound) ? ", SCIP found no plan by the limit" : ", SCIP stopped at the limit with dual bound " + integer.bound)
         + (integer.plan.isEmpty() ? " (the plan is the warm start's)" : "");
     return new ColocationResult(optimal ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE, plan, OptionalDouble.of(value), bound, reason);

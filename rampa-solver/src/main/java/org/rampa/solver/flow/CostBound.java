@@ -95,7 +95,7 @@ public final class CostBound {
     this.f = f;
     this.layers = f.layers();
     this.stages = f.request.maxStages();
-    this.budget = FlowModelBuilder.latencyBudgetMicros(f.free);
+    this.budget = FlowProgramBuilder.latencyBudgetMicros(f.free);
     this.width = budget / BUCKETS;
     this.least = new double[f.arcs.size()];
     this.latency = new double[f.arcs.size()];
@@ -112,7 +112,7 @@ public final class CostBound {
    * only add to the row, so they are left out: a relaxation.
    */
   private double leastLatency(Arc arc) {
-    double micros = FlowModelBuilder.latencyMicros(f.free, arc);
+    double micros = FlowProgramBuilder.latencyMicros(f.free, arc);
     if (arc.slot >= 0 && arc.to < layers) {
       Slot s = f.slots.get(arc.slot);
       if (f.variables.intra(s, arc.to) >= 0 && s.intraSeconds[arc.to] < f.free.networkSeconds()[arc.to]) {

@@ -8,7 +8,7 @@ import org.rampa.solver.flow.NodeSlots.Slot;
 import org.rampa.solver.flow.NodeSlots.SlowNodes;
 
 /**
- * Where {@link FlowModelBuilder} put each quantity of the model: the variable indices the decoder,
+ * Where {@link FlowProgramBuilder} put each quantity of the model: the variable indices the decoder,
  * the hint and {@link CostBound} read a solution by. An arc's own binary is its {@code variable}.
  * Filled by the builder alone and handed on unchanged.
  *

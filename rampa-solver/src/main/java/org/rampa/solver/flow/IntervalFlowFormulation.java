@@ -146,7 +146,7 @@ import org.rampa.solver.backend.LinearProgram;
  * GPUs (per type and {@link FreeGpus.CostGroup}) and the charged network transfers;
  * {@link NodeSlots} returns the {@link NodeSlots.Layout} (classes of identical nodes, their slots
  * and slow-node pools); {@link ArcGenerator} the stage candidates after pruning;
- * {@link FlowModelBuilder} the {@link LinearProgram} with its {@link FlowVariables}. This class
+ * {@link FlowProgramBuilder} the {@link LinearProgram} with its {@link FlowVariables}. This class
  * holds the results; {@link SolutionDecoder} turns a solution back into GPUs.
  */
 public final class IntervalFlowFormulation {
@@ -222,7 +222,7 @@ public final class IntervalFlowFormulation {
     FreeGpus free = counted.outside(layout.slowNodeIds());
     List<Arc> generated = ArcGenerator.generate(free, layout, m);
     free.checkTime();
-    FlowModelBuilder.Built built = FlowModelBuilder.build(free, layout, generated);
+    FlowProgramBuilder.Built built = FlowProgramBuilder.build(free, layout, generated);
     this.free = free;
     this.request = request;
     this.cluster = free.cluster();

@@ -31,7 +31,7 @@ import org.rampa.strategy.SharedSlotMenu;
  *
  * <p><b>Incumbents.</b> A partly used slot is eligible for an arc only when every incumbent stage
  * on its GPU keeps its period with the arc's stage as a new co-runner there (a per-stage test, so
- * exact); the latency of each incumbent is left to {@link FlowModelBuilder}'s rows, from the α each
+ * exact); the latency of each incumbent is left to {@link FlowProgramBuilder}'s rows, from the α each
  * incumbent stage would get, which is recorded per (arc, slot).
  */
 final class SharedArcs {

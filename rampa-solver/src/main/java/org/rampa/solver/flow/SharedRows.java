@@ -16,7 +16,7 @@ import org.rampa.solver.flow.SharedSlots.Part;
 
 /**
  * The shared-GPU variables and rows of an {@link IntervalFlowFormulation}, written by
- * {@link FlowModelBuilder} into its programme after the whole-GPU part (whose variables and rows
+ * {@link FlowProgramBuilder} into its programme after the whole-GPU part (whose variables and rows
  * stay as they are), their variables recorded in its {@link FlowVariables}:
  *
  * <ul>
@@ -277,7 +277,7 @@ final class SharedRows {
       if (!touched) {
         continue;
       }
-      double rhs = (SloPredicate.latencyLimitSeconds(inc.request.slo()) * (1 - FlowModelBuilder.SOLVER_MARGIN)
+      double rhs = (SloPredicate.latencyLimitSeconds(inc.request.slo()) * (1 - FlowProgramBuilder.SOLVER_MARGIN)
           - inc.latencyBesidesCompute - base) * MICROS;
       if (choices > MAX_CHOICES) {
         inexact = true;

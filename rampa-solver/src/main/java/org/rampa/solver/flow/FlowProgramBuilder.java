@@ -21,7 +21,7 @@ import org.rampa.solver.flow.NodeSlots.SlowNodes;
  * that say where each quantity sits. With sharing, {@link SharedRows} adds its part to the same
  * programme.
  */
-final class FlowModelBuilder {
+final class FlowProgramBuilder {
 
   /**
    * The written programme, where its quantities sit, and whether some incumbent's latency rows were
@@ -49,7 +49,7 @@ final class FlowModelBuilder {
   private final FlowVariables variables;
   private final int[][] intra;
 
-  private FlowModelBuilder(FreeGpus free, NodeSlots.Layout layout, List<Arc> arcs) {
+  private FlowProgramBuilder(FreeGpus free, NodeSlots.Layout layout, List<Arc> arcs) {
     this.f = free;
     this.layout = layout;
     this.slots = layout.slots();
@@ -74,7 +74,7 @@ final class FlowModelBuilder {
 
   /** Writes the programme over {@code free}'s GPUs, {@code layout}'s slots and {@code arcs}. */
   static Built build(FreeGpus free, NodeSlots.Layout layout, List<Arc> arcs) {
-    return new FlowModelBuilder(free, layout, arcs).buildModel();
+    return new FlowProgramBuilder(free, layout, arcs).buildModel();
   }
 
   /**
