@@ -2,9 +2,7 @@ package org.rampa.solver.flow;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
@@ -18,8 +16,6 @@ import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.Stage;
 import org.rampa.importance.GpuCosts;
 import org.rampa.perf.PerformanceModel;
-import org.rampa.perf.SloPredicate;
-import org.rampa.perf.TransferMode;
 import org.rampa.perf.share.InterferenceModel;
 import org.rampa.strategy.SharedSlotMenu;
 import org.rampa.solver.flow.ArcGenerator.Arc;
