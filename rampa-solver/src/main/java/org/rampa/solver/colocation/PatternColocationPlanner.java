@@ -55,6 +55,12 @@ import org.rampa.strategy.TimeBudget;
  */
 public final class PatternColocationPlanner implements ColocationPlanner {
 
+  /**
+   * What the LP relaxation may take, however much of the call's limit is left: a safety net for a
+   * simplex that should never need it, not a limit.
+   */
+  private static final Duration LP_LIMIT = Duration.ofHours(1);
+
   /** Relative gap within which a largest-scale or weighted-throughput plan counts as optimal. */
   private static final double OPTIMALITY_TOLERANCE = 1e-6;
 
@@ -94,13 +100,9 @@ public final class PatternColocationPlanner implements ColocationPlanner {
         + (space.skippedPartitions().isEmpty() ? "" : ", pipeline partitions not searched (more than " + StagedChoices.CHOICES_PER_PARTITION_LIMIT
             + " cap vectors): " + space.skippedPartitions());
 
-    MilpBackend.Solution relaxed = relaxation(problem, space, extra, deadline);
-    if (relaxed.outcome() == MilpBackend.Outcome.UNKNOWN) {
-      return ColocationResult.noPlan(SolveStatus.NO_SOLUTION_IN_TIME, "exact: the time limit of " + timeLimit
-          + " ran out while GLOP solved the LP relaxation" + searched + "; maybe raise the time limit");
-    }
+    MilpBackend.Solution relaxed = relaxation(problem, space, extra);
     if (relaxed.outcome() == MilpBackend.Outcome.INFEASIBLE) {
-      MilpBackend.Solution scale = relaxation(problem.withObjective(ColocationObjective.MAX_SCALE), space, extra, deadline);
+      MilpBackend.Solution scale = relaxation(problem.withObjective(ColocationObjective.MAX_SCALE), space, extra);
       return ColocationResult.noPlan(SolveStatus.INFEASIBLE, "exact: even the LP relaxation serves at most "
           + (scale.outcome() == MilpBackend.Outcome.OPTIMAL ? scale.objective() : 0)
           + " of the demand on the cluster's " + problem.pools().stream().map(p -> p.count() + " × " + p.type().name()).toList()
@@ -141,13 +143,20 @@ public final class PatternColocationPlanner implements ColocationPlanner {
   }
 
   /**
-   * The LP relaxation on GLOP within the call's time limit: OPTIMAL with its optimum, INFEASIBLE
-   * (fewest GPUs only: the other objectives always have x = 0), or UNKNOWN when the limit stopped it.
+   * The LP relaxation on GLOP: OPTIMAL with its optimum, or INFEASIBLE (fewest GPUs only: the other
+   * objectives always have x = 0). It gets {@link #LP_LIMIT}, not what is left of the call: its
+   * optimum is the bound reported even when the call's limit has passed (on E2's 1000-GPU clusters
+   * under load it has, and the answer is then the warm start's plan with this bound).
    */
-  private static MilpBackend.Solution relaxation(ColocationProblem problem, ColocationSpace space, List<ColocationColumn> extra,
-      long deadline) {
+  private static MilpBackend.Solution relaxation(ColocationProblem problem, ColocationSpace space, List<ColocationColumn> extra) {
     PatternProgram m = new PatternProgram(problem, space, extra, false);
-    return new GlopBackend(SolveWatchdog.shared()).solve(m.program, settings(deadline, 0, Optional.empty()));
+    MilpBackend.Solution solution = new GlopBackend(SolveWatchdog.shared()).solve(m.program,
+        settings(System.nanoTime() + LP_LIMIT.toNanos(), 0, Optional.empty()));
+    if (solution.outcome() != MilpBackend.Outcome.OPTIMAL && solution.outcome() != MilpBackend.Outcome.INFEASIBLE) {
+      throw new IllegalStateException("GLOP ended with " + solution.outcome() + " on the co-location LP relaxation, which is "
+          + "bounded by the GPU counts, within " + LP_LIMIT);
+    }
+    return solution;
   }
 
   /** A solve until {@code deadline} (System.nanoTime), from SCIP's own settings: the co-location programme is not exact's. */
