@@ -6,6 +6,8 @@ import java.util.Set;
 import org.rampa.strategy.ExtraOptions;
 import org.rampa.strategy.SharingOptions;
 import org.rampa.strategy.StrategyOptions;
+import org.rampa.solver.backend.ScipBackend;
+import org.rampa.solver.backend.CpSatBackend;
 
 /**
  * The settings of "exact" and "exact-cpsat", from {@link StrategyOptions#extra()}.

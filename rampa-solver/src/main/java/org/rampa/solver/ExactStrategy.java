@@ -32,6 +32,16 @@ import org.rampa.strategy.SharedSlotMenu;
 import org.rampa.domain.share.Whole;
 import org.rampa.verify.InterferenceGuard;
 import org.rampa.strategy.StrategyOptions;
+import org.rampa.solver.flow.IntervalFlowFormulation;
+import org.rampa.solver.flow.SolutionDecoder;
+import org.rampa.solver.flow.CostBound;
+import org.rampa.solver.flow.OutOfTime;
+import org.rampa.solver.backend.LinearProgram;
+import org.rampa.solver.backend.MilpBackend;
+import org.rampa.solver.backend.ScipBackend;
+import org.rampa.solver.backend.CpSatBackend;
+import org.rampa.solver.backend.SolveWatchdog;
+import org.rampa.solver.backend.OrToolsNatives;
 
 /**
  * The exact planner: the plan of least importance-weighted cost that meets the SLO on exclusively
@@ -194,7 +204,7 @@ public final class ExactStrategy implements PlacementStrategy {
 
     /** Sharing: the co-location model proves only while no incumbent's rows were summed (see SharedRows). */
     private boolean provenUnderSharing(IntervalFlowFormulation f) {
-      return menu == null || !f.inexact;
+      return menu == null || !f.inexact();
     }
 
     /** Necessary conditions, the relaxed model and its structural check, LP export, warm start. */
@@ -210,10 +220,10 @@ public final class ExactStrategy implements PlacementStrategy {
       }
       try {
         relaxed = formulation(IntervalFlowFormulation.Charging.OPTIMISTIC);
-      } catch (IntervalFlowFormulation.OutOfTime e) {
+      } catch (OutOfTime e) {
         return Optional.of(timeUp(options, "relaxed", budget, stats));
       }
-      stats.put("arcs", (double) relaxed.arcs.size());
+      stats.put("arcs", (double) relaxed.arcCount());
       stats.put("variables", (double) relaxed.model.variableCount());
       stats.put("constraints", (double) relaxed.model.rows().size());
       Optional<String> structural = structuralReason(relaxed, request, menu == null ? null : new Shares(menu, largestWholeFreeBytes()));
@@ -246,7 +256,7 @@ public final class ExactStrategy implements PlacementStrategy {
         return Optional.of(first.terminal);
       }
       if (first.holds) {
-        return Optional.of(result(first.plan, first.solution.outcome() == MilpBackend.Outcome.OPTIMAL && !relaxed.inexact,
+        return Optional.of(result(first.plan, first.solution.outcome() == MilpBackend.Outcome.OPTIMAL && !relaxed.inexact(),
             first.solution.bestBound(), "", budget, stats));
       }
       bound = first.solution.bestBound();
@@ -281,7 +291,7 @@ public final class ExactStrategy implements PlacementStrategy {
       }
       if (fallback.terminal == null && fallback.holds) {
         incumbent = fallback.plan;
-        if (fallback.solution.outcome() == MilpBackend.Outcome.OPTIMAL && !fallback.formulation.inexact
+        if (fallback.solution.outcome() == MilpBackend.Outcome.OPTIMAL && !fallback.formulation.inexact()
             && relativeGap(incumbent.cost(), bound) <= OPTIMALITY_GAP) {
           return Optional.of(result(incumbent, true, bound, "", budget, stats));
         }
@@ -293,8 +303,8 @@ public final class ExactStrategy implements PlacementStrategy {
     PlacementResult colocation() {
       Attempt second = attempt(() -> {
         IntervalFlowFormulation exact = formulation(IntervalFlowFormulation.Charging.NETWORK);
-        stats.put("exactArcs", (double) exact.arcs.size());
-        stats.put("exactSlots", (double) exact.slots.size());
+        stats.put("exactArcs", (double) exact.arcCount());
+        stats.put("exactSlots", (double) exact.slotCount());
         return exact;
       }, exact -> {
         Optional<double[]> exactHint = incumbent != null ? exact.hint(incumbent) : heuristicPlan.flatMap(exact::hint);
@@ -359,7 +369,7 @@ public final class ExactStrategy implements PlacementStrategy {
         }
         stats.put(label + "SolveStartMillis", budget.elapsed().toNanos() / 1e6); // since the call began
       }
-    } catch (IntervalFlowFormulation.OutOfTime e) {
+    } catch (OutOfTime e) {
       a.formulation = null;
     }
     if (a.formulation == null || budget.expired()) {
@@ -375,7 +385,7 @@ public final class ExactStrategy implements PlacementStrategy {
         solved.statistics());
     a.solution.statistics().forEach((k, v) -> stats.merge(k, v, Double::sum));
     switch (a.solution.outcome()) {
-      case INFEASIBLE -> a.terminal = f.inexact
+      case INFEASIBLE -> a.terminal = f.inexact()
           ? PlacementResult.builder().status(SolveStatus.NO_PLAN_FOUND).strategy(name).reason("the " + label + " model found no plan; "
               + "some incumbent's latency rows were summed rather than enumerated (too many choices), so this is no proof")
               .solveTime(budget.elapsed()).statistics(stats).build()
@@ -384,13 +394,13 @@ public final class ExactStrategy implements PlacementStrategy {
         Duration at = budget.elapsed();
         a.terminal = noSolution(String.format(Locale.ROOT, "no plan found within the time limit of %s: the solver stopped the %s "
             + "model (%d stage candidates) without a plan %.3f s into the call, having been given the %.3f s left when it started at %.3f s; "
-            + "feasibility is unknown. Maybe raise the time limit", options.timeLimit(), label, f.arcs.size(), seconds(at),
+            + "feasibility is unknown. Maybe raise the time limit", options.timeLimit(), label, f.arcCount(), seconds(at),
             seconds(given), seconds(startedAt)), at, stats);
       }
       default -> {
         List<StageAssignment> stages = new SolutionDecoder(f).decode(a.solution.values());
         a.plan = problem.performance().plan(problem.request(), stages, problem.state().cluster(), costOf(stages, costs, f), name);
-        a.holds = meetsSlo(problem, stages) && (f.shared == null
+        a.holds = meetsSlo(problem, stages) && (!f.sharing()
             || new InterferenceGuard(problem.performance(), problem.interference()).refusals(problem.state(), problem.request(), a.plan)
                 .isEmpty());
       }
@@ -464,7 +474,7 @@ public final class ExactStrategy implements PlacementStrategy {
     double cost = 0;
     for (StageAssignment s : stages) {
       for (String gpu : s.gpus()) {
-        cost += s.placement() instanceof Whole ? costs.of(gpu) : f.shared.cost(gpu, s.placement());
+        cost += s.placement() instanceof Whole ? costs.of(gpu) : f.sharedCost(gpu, s.placement());
       }
     }
     return cost;
@@ -501,7 +511,7 @@ public final class ExactStrategy implements PlacementStrategy {
     }
     if (fewest > request.maxStages()) {
       if (shares != null) {
-        long whole = f.performance.stageMemoryBytes(request.model(), 0, layers, request.slo().batchSize());
+        long whole = f.performance().stageMemoryBytes(request.model(), 0, layers, request.slo().batchSize());
         if (whole <= shares.largestBytes()) {
           return Optional.of(String.format("no free GPU or share is fast enough: the model's %.2f GB fit in the %.2f GB of the roomiest "
               + "free GPU or share, so memory is not the limit, but stages that keep the period at %.4g s (throughput %.4g req/s) "
@@ -537,7 +547,7 @@ public final class ExactStrategy implements PlacementStrategy {
     };
   }
 
-  private static void writeLp(LinearModel model, String path) {
+  private static void writeLp(LinearProgram model, String path) {
     try {
       Files.writeString(Path.of(path), ScipBackend.exportLp(model), StandardCharsets.UTF_8);
     } catch (IOException e) {

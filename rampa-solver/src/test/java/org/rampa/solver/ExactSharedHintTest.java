@@ -14,6 +14,7 @@ import org.rampa.strategy.SharingOptions;
 import org.rampa.strategy.SolveStatus;
 import org.rampa.strategy.Strategies;
 import org.rampa.testing.TinySharedProblems;
+import org.rampa.solver.flow.IntervalFlowFormulation;
 
 /**
  * MIP starts from plans on shares ({@link IntervalFlowFormulation#hint}), on the seeded tiny shared

@@ -18,6 +18,11 @@ import org.rampa.strategy.StrategyOptions;
 import org.rampa.strategy.Strategies;
 import org.rampa.strategy.TimeBudget;
 import org.rampa.testing.BruteForcePlacement;
+import org.rampa.solver.flow.IntervalFlowFormulation;
+import org.rampa.solver.backend.MilpBackend;
+import org.rampa.solver.backend.ScipBackend;
+import org.rampa.solver.backend.CpSatBackend;
+import org.rampa.solver.backend.SolveWatchdog;
 
 /** Names, backends, time limits, warm starts, model export and loud failures on bad options. */
 class ExactStrategyOptionsTest {

@@ -12,6 +12,7 @@ import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.SolveStatus;
 import org.rampa.strategy.StrategyOptions;
+import org.rampa.solver.flow.IntervalFlowFormulation;
 
 /**
  * The time limit covers the whole call, model building included, on the problem's ticker. A fake

@@ -27,6 +27,8 @@ import org.rampa.importance.StaticImportance;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.TransferMode;
 import org.rampa.strategy.PlacementProblem;
+import org.rampa.solver.backend.LinearProgram;
+import org.rampa.solver.flow.IntervalFlowFormulation;
 
 /**
  * The interval/flow model, written out, for a fixed set of instances: both cluster presets, as they
@@ -103,7 +105,7 @@ class IntervalFlowGoldenTest {
   }
 
   /** SHA-256 of every variable, objective coefficient and row, exactly as a backend receives them. */
-  private static String hash(LinearModel model) {
+  private static String hash(LinearProgram model) {
     MessageDigest digest;
     try {
       digest = MessageDigest.getInstance("SHA-256");
@@ -113,7 +115,7 @@ class IntervalFlowGoldenTest {
     for (int v = 0; v < model.variableCount(); v++) {
       digest.update((model.variables().get(v) + " " + model.objective(v) + "\n").getBytes(StandardCharsets.UTF_8));
     }
-    for (LinearModel.Row row : model.rows()) {
+    for (LinearProgram.Row row : model.rows()) {
       digest.update((row + "\n").getBytes(StandardCharsets.UTF_8));
     }
     return model.variableCount() + "v " + model.rows().size() + "r " + HexFormat.of().formatHex(digest.digest());

@@ -15,6 +15,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.TimeBudget;
+import org.rampa.solver.flow.IntervalFlowFormulation;
+import org.rampa.solver.backend.LinearProgram;
+import org.rampa.solver.backend.MilpBackend;
+import org.rampa.solver.backend.ScipBackend;
+import org.rampa.solver.backend.CpSatBackend;
+import org.rampa.solver.backend.SolveWatchdog;
 
 /**
  * The watchdog interrupts a solve once its deadline has passed and never after the solve is closed.
@@ -115,7 +121,7 @@ class SolveWatchdogTest {
   @Test
   void theWatchdogStopsARealSolveWithItsBestIncumbentOrNone() {
     PlacementProblem p = TransformerClusters.problem(1000, 80, 1, true);
-    LinearModel model = new IntervalFlowFormulation(p.request(), p.state(), p.importance().evaluate(p.state()),
+    LinearProgram model = new IntervalFlowFormulation(p.request(), p.state(), p.importance().evaluate(p.state()),
         p.performance(), IntervalFlowFormulation.Charging.NETWORK, () -> false).model;
     LongSupplier frozen = () -> 0;
     for (String name : new String[] {ScipBackend.NAME, CpSatBackend.NAME}) {

@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.rampa.examples.sim.Arrival;
 import org.rampa.examples.sim.ArrivalTrace;
-import org.rampa.solver.OrToolsNatives;
+import org.rampa.solver.backend.OrToolsNatives;
 
 /**
  * An upper bound on the services any scheduler could admit from one arrival trace, even knowing

@@ -23,7 +23,7 @@ import org.rampa.colocation.SegmentPerformance;
 import org.rampa.domain.Invalid;
 import org.rampa.heuristics.colocation.ColocationPlanners;
 import org.rampa.json.RampaJson;
-import org.rampa.solver.PatternColocationPlanner;
+import org.rampa.solver.colocation.PatternColocationPlanner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;

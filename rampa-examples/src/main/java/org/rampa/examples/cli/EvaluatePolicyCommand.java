@@ -20,7 +20,7 @@ import org.rampa.heuristics.colocation.ColocationPlanners;
 import org.rampa.heuristics.learned.LearnedColocationPlanner;
 import org.rampa.heuristics.learned.PolicyDocument;
 import org.rampa.json.InputFiles;
-import org.rampa.solver.PatternColocationPlanner;
+import org.rampa.solver.colocation.PatternColocationPlanner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

@@ -16,7 +16,7 @@ import org.rampa.domain.Invalid;
 import org.rampa.examples.experiment.OneGpuChart;
 import org.rampa.examples.experiment.OneGpuExperiment;
 import org.rampa.examples.experiment.OneGpuShareExperiment;
-import org.rampa.solver.PatternColocationPlanner;
+import org.rampa.solver.colocation.PatternColocationPlanner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

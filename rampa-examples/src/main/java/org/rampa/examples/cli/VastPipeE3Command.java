@@ -19,7 +19,7 @@ import org.rampa.examples.experiment.Interval;
 import org.rampa.examples.experiment.RobustnessChart;
 import org.rampa.examples.experiment.RobustnessExperiment;
 import org.rampa.heuristics.colocation.ColocationPlanners;
-import org.rampa.solver.PatternColocationPlanner;
+import org.rampa.solver.colocation.PatternColocationPlanner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

@@ -31,7 +31,7 @@ import org.rampa.domain.share.MigSliceMps;
 import org.rampa.domain.share.Whole;
 import org.rampa.examples.experiment.ClusterMixes.Cluster;
 import org.rampa.heuristics.colocation.ColocationPlanners;
-import org.rampa.solver.PatternColocationPlanner;
+import org.rampa.solver.colocation.PatternColocationPlanner;
 
 /**
  * E2 (issue 13): co-location planners on 1000-accelerator clusters and batch-oriented demand mixes

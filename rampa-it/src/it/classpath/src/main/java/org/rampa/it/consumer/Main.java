@@ -19,7 +19,7 @@ import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.Slo;
 import org.rampa.heuristics.importance.ImportanceModels;
-import org.rampa.solver.OrToolsNatives;
+import org.rampa.solver.backend.OrToolsNatives;
 import org.rampa.strategy.PlacementResult;
 
 /**
