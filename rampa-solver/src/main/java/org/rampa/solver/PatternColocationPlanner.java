@@ -126,7 +126,6 @@ public final class PatternColocationPlanner implements ColocationPlanner {
       return new ColocationResult(System.nanoTime() >= deadline ? SolveStatus.NO_SOLUTION_IN_TIME : SolveStatus.NO_PLAN_FOUND,
           Optional.empty(), OptionalDouble.empty(), bound, model + "; SCIP found no integer plan in time");
     }
-    ColocationVerifier.requireValid(problem, plan.get(), name());
     double value = ColocationVerifier.objectiveValue(problem, plan.get());
     boolean optimal = integer.optimal && integer.plan.isPresent()
         || (minimise ? value <= bound.getAsDouble() + 1e-9 : value >= bound.getAsDouble() * (1 - OPTIMALITY_TOLERANCE));
