@@ -520,9 +520,14 @@ public final class ColocationEnvironment {
   private static double usedCompute(List<Segment> segments, GpuPool pool) {
     double used = 0;
     for (Segment s : segments) {
-      used += s.placement() instanceof MpsShare m ? m.fraction()
-          : isMig(s.placement()) ? pool.partitioning().requireMig().computeSliceFraction(pool.partitioning().requireMig().profile(slice(s.placement()).profile()))
-          : 1;
+      if (s.placement() instanceof MpsShare m) {
+        used += m.fraction();
+      } else if (isMig(s.placement())) {
+        MigGeometry geometry = pool.partitioning().requireMig();
+        used += geometry.computeSliceFraction(geometry.profile(slice(s.placement()).profile()));
+      } else {
+        used += 1;
+      }
     }
     return Math.min(1, used);
   }
