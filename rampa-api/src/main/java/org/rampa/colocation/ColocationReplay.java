@@ -3,6 +3,7 @@ package org.rampa.colocation;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.rampa.perf.SloPredicate;
 
 /**
  * Replays a co-location plan under another problem, typically a perturbed "truth" that differs from
@@ -43,7 +44,7 @@ public final class ColocationReplay {
         ColocationService service = truth.service(segment.service());
         SegmentPerformance p = perf.get(i);
         segments++;
-        worstSloUse = Math.max(worstSloUse, p.batchSeconds() / (service.slo().toNanos() * 1e-9 * truth.sloRule().latencyFraction()));
+        worstSloUse = Math.max(worstSloUse, p.batchSeconds() / truth.sloRule().budgetSeconds(service));
         served.merge(service.id(), p.throughput(), Double::sum);
         if (truth.sloRule().admits(p.batchSeconds(), service)) {
           servedInTime.merge(service.id(), p.throughput(), Double::sum);
@@ -59,7 +60,7 @@ public final class ColocationReplay {
       double need = s.rate() * plan.scale();
       demand += need;
       goodput += Math.min(need, servedInTime.get(s.id()));
-      if (!ColocationVerifier.serves(served.get(s.id()), need)) {
+      if (!SloPredicate.meetsRate(served.get(s.id()), need)) {
         underserved++;
       }
     }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import org.rampa.domain.Invalid;
 import org.rampa.domain.Model;
+import org.rampa.perf.PerformanceModel;
 
 /**
  * One service of a demand mix: a model served at a request rate under a latency SLO, with the batch
@@ -58,19 +59,15 @@ public record ColocationService(
 
   /**
    * The memory one process running {@code stage} needs (null: the whole model): the service's
-   * process memory less the weights of the layers outside the stage, at least nothing.
+   * process memory less the weights of the layers outside the stage (the stage's own weights as the
+   * performance model counts them), at least nothing.
    */
   public long processMemoryBytes(PipelineStage stage) {
     if (stage == null) {
       return processMemoryBytes;
     }
     int[] range = layers(stage);
-    long outside = 0;
-    for (int l = 0; l < model.size(); l++) {
-      if (l < range[0] || l >= range[1]) {
-        outside += model.layer(l).weightBytes();
-      }
-    }
+    long outside = model.totalWeightBytes() - PerformanceModel.defaults().stageWeightBytes(model, range[0], range[1]);
     return Math.max(0, processMemoryBytes - outside);
   }
 

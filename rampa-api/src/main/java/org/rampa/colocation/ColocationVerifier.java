@@ -17,6 +17,9 @@ import org.rampa.domain.share.ShareViolation;
 import org.rampa.domain.share.TemplatePartition;
 import org.rampa.domain.share.Whole;
 import org.rampa.perf.SloPredicate;
+import org.rampa.verify.PlanRejectedException;
+import org.rampa.verify.Violation;
+import org.rampa.verify.Violation.Kind;
 
 /**
  * The one check of a co-location plan, independent of the planner that made it: GPU counts within
@@ -41,16 +44,16 @@ import org.rampa.perf.SloPredicate;
 public final class ColocationVerifier {
   private ColocationVerifier() {}
 
-  /** Every rule the plan breaks, each naming the GPU, the segment and the rule; empty when it is valid. */
-  public static List<String> check(ColocationProblem problem, ColocationPlan plan) {
-    List<String> out = new ArrayList<>();
+  /** Every rule the plan breaks, each of its kind with a message naming the GPU and the segment; empty when it is valid. */
+  public static List<Violation> check(ColocationProblem problem, ColocationPlan plan) {
+    List<Violation> out = new ArrayList<>();
     Map<String, Integer> used = plan.gpusByType();
     for (Map.Entry<String, Integer> e : used.entrySet()) {
       GpuPool pool = problem.pools().stream().filter(p -> p.type().name().equals(e.getKey())).findFirst().orElse(null);
       if (pool == null) {
-        out.add("gpuType " + e.getKey() + " is not in the cluster");
+        out.add(new Violation(Kind.UNKNOWN_GPU, "gpuType " + e.getKey() + " is not in the cluster"));
       } else if (e.getValue() > pool.count()) {
-        out.add(e.getValue() + " GPUs of " + e.getKey() + " used, the cluster has " + pool.count());
+        out.add(new Violation(Kind.GPU_COUNT, e.getValue() + " GPUs of " + e.getKey() + " used, the cluster has " + pool.count()));
       }
     }
     if (!out.isEmpty()) {
@@ -61,29 +64,29 @@ public final class ColocationVerifier {
       checkGpu(problem, g, plan.gpus().get(g), served, out);
     }
     if (problem.objective() == ColocationObjective.MIN_GPUS && plan.scale() < 1) {
-      out.add("plan.scale = " + plan.scale() + ": the fewest-GPUs objective serves the whole demand (scale 1)");
+      out.add(new Violation(Kind.THROUGHPUT, "plan.scale = " + plan.scale() + ": the fewest-GPUs objective serves the whole demand (scale 1)"));
     }
     for (ColocationService s : problem.services()) {
       served.pipelineLatency(problem, s, out);
       double need = s.rate() * plan.scale();
       double got = served.of(s);
-      if (!serves(got, need)) {
-        out.add("service " + s.id() + ": served " + got + " req/s, the demand at scale " + plan.scale() + " is " + need);
+      if (!SloPredicate.meetsRate(got, need)) {
+        out.add(new Violation(Kind.THROUGHPUT, "service " + s.id() + ": served " + got + " req/s, the demand at scale " + plan.scale() + " is " + need));
       }
     }
     return out;
   }
 
-  /** True when a throughput of {@code served} requests/s meets a demand of {@code need}, within the library's one tolerance. */
-  static boolean serves(double served, double need) {
-    return served >= need * (1 - SloPredicate.RELATIVE_TOLERANCE);
-  }
-
-  /** Throws naming every violation when {@code plan} breaks a rule: the runtime guard every planner applies. */
-  public static void requireValid(ColocationProblem problem, ColocationPlan plan, String planner) {
-    List<String> v = check(problem, plan);
+  /**
+   * Throws {@link PlanRejectedException} naming every violation when {@code plan} breaks a rule;
+   * {@code source} says what made the plan. Planners are checked by {@link VerifiedColocationPlanner};
+   * this is for plans that no planner returned (an enumeration's, an episode's, a plan re-checked
+   * against another problem).
+   */
+  public static void requireValid(ColocationProblem problem, ColocationPlan plan, String source) {
+    List<Violation> v = check(problem, plan);
     if (!v.isEmpty()) {
-      throw new IllegalStateException("planner " + planner + " produced a plan the co-location verifier refuses: " + v);
+      throw PlanRejectedException.colocation(source, v);
     }
   }
 
@@ -114,7 +117,7 @@ public final class ColocationVerifier {
     };
   }
 
-  private static void checkGpu(ColocationProblem problem, int g, GpuConfiguration gpu, Served served, List<String> out) {
+  private static void checkGpu(ColocationProblem problem, int g, GpuConfiguration gpu, Served served, List<Violation> out) {
     String where = "gpu " + g + " (" + gpu.gpuType() + ")";
     GpuPool pool = problem.pool(gpu.gpuType());
     GpuPartitioning part = pool.partitioning();
@@ -125,20 +128,20 @@ public final class ColocationVerifier {
     long mig = placements.stream().filter(p -> p instanceof MigSlice || p instanceof MigSliceMps).count();
     long templates = placements.stream().filter(p -> p instanceof TemplatePartition).count();
     if (whole > 0 && whole < segs.size()) {
-      out.add(where + ": a whole-GPU segment shares its GPU only in time, with other whole-GPU segments; found " + whole + " whole among "
-          + segs.size() + " segments");
+      out.add(new Violation(Kind.SHARING_MODE, where + ": a whole-GPU segment shares its GPU only in time, with other whole-GPU segments; found " + whole + " whole among "
+          + segs.size() + " segments"));
       return;
     }
     if (Long.signum(contended) + Long.signum(mig) + Long.signum(templates) > 1) {
-      out.add(where + ": one GPU runs one sharing mode, found " + contended + " MPS shares or CU masks, " + mig + " MIG instances and "
-          + templates + " NPU templates (an MPS GPU is not in MIG mode, templates partition a whole NPU)");
+      out.add(new Violation(Kind.SHARING_MODE, where + ": one GPU runs one sharing mode, found " + contended + " MPS shares or CU masks, " + mig + " MIG instances and "
+          + templates + " NPU templates (an MPS GPU is not in MIG mode, templates partition a whole NPU)"));
       return;
     }
     for (int i = 0; i < segs.size(); i++) {
       try {
         segs.get(i).placement().requireOn(part);
       } catch (IllegalArgumentException e) {
-        out.add(where + " segment " + i + ": " + e.getMessage());
+        out.add(new Violation(Kind.PLACEMENT, where + " segment " + i + ": " + e.getMessage()));
         return;
       }
     }
@@ -147,20 +150,20 @@ public final class ColocationVerifier {
       List<MigSlice> slices = gpu.timeShared() ? List.of(segs.get(0).migSlice()) : segs.stream().map(Segment::migSlice).toList();
       Optional<ShareViolation> v = MigLayout.check(part.requireMig(), slices);
       if (v.isPresent()) {
-        out.add(where + ": illegal MIG layout: " + v.get().message());
+        out.add(new Violation(Kind.MIG_LAYOUT, where + ": illegal MIG layout: " + v.get().message()));
         return;
       }
     }
     if (templates > 0) {
       Optional<String> partition = templateViolation(part, placements);
       if (partition.isPresent()) {
-        out.add(where + ": " + partition.get());
+        out.add(new Violation(Kind.TEMPLATE_CAPACITY, where + ": " + partition.get()));
         return;
       }
     }
     Optional<ShareViolation> admission = problem.admission().check(part, placements);
     if (admission.isPresent()) {
-      out.add(where + ": MPS admission: " + admission.get().message());
+      out.add(new Violation(Kind.MPS_ADMISSION, where + ": MPS admission: " + admission.get().message()));
       return;
     }
     for (int i = 0; i < segs.size(); i++) {
@@ -169,25 +172,25 @@ public final class ColocationVerifier {
       try {
         svc = problem.service(s.service());
       } catch (IllegalArgumentException e) {
-        out.add(where + " segment " + i + ": " + e.getMessage());
+        out.add(new Violation(Kind.WRONG_SERVICE, where + " segment " + i + ": " + e.getMessage()));
         return;
       }
       try {
         svc.layers(s.stage());
       } catch (IllegalArgumentException e) {
-        out.add(where + " segment " + i + ": " + e.getMessage());
+        out.add(new Violation(Kind.WRONG_SERVICE, where + " segment " + i + ": " + e.getMessage()));
         return;
       }
       long reserved = reservedPerProcess(s.placement(), part);
       long need = svc.processMemoryBytes(s.stage());
       if (reserved < need) {
-        out.add(where + " segment " + i + " (" + s.service() + "): each process may use " + reserved + " bytes, the service needs " + need);
+        out.add(new Violation(Kind.MEMORY, where + " segment " + i + " (" + s.service() + "): each process may use " + reserved + " bytes, the service needs " + need));
       }
       if (!svc.batches().contains(s.batch())) {
-        out.add(where + " segment " + i + " (" + s.service() + "): batch " + s.batch() + " is not one of the service's " + svc.batches());
+        out.add(new Violation(Kind.SEGMENT_OPTION, where + " segment " + i + " (" + s.service() + "): batch " + s.batch() + " is not one of the service's " + svc.batches()));
       }
       if (!svc.processCounts().contains(s.processes())) {
-        out.add(where + " segment " + i + " (" + s.service() + "): " + s.processes() + " processes is not one of the service's " + svc.processCounts());
+        out.add(new Violation(Kind.SEGMENT_OPTION, where + " segment " + i + " (" + s.service() + "): " + s.processes() + " processes is not one of the service's " + svc.processCounts()));
       }
     }
     if (gpu.timeShared()) {
@@ -199,13 +202,13 @@ public final class ColocationVerifier {
       long sum = resident.values().stream().mapToLong(Long::longValue).sum();
       long room = segs.get(0).placement().memoryBytes(part);
       if (sum > room) {
-        out.add(where + ": time-sharing keeps every tenant resident: " + resident.keySet() + " need " + sum + " bytes, "
-            + segs.get(0).placement().label() + " has " + room);
+        out.add(new Violation(Kind.MEMORY, where + ": time-sharing keeps every tenant resident: " + resident.keySet() + " need " + sum + " bytes, "
+            + segs.get(0).placement().label() + " has " + room));
       }
     }
     Optional<List<SegmentPerformance>> perf = ColocationPerformance.evaluate(problem, gpu);
     if (perf.isEmpty()) {
-      out.add(where + ": the time model has no batch time for one of its segments " + segs);
+      out.add(new Violation(Kind.UNTIMED, where + ": the time model has no batch time for one of its segments " + segs));
       return;
     }
     for (int i = 0; i < segs.size(); i++) {
@@ -214,8 +217,8 @@ public final class ColocationVerifier {
       SegmentPerformance p = perf.get().get(i);
       served.add(s, p);
       if (s.stage() == null && !problem.sloRule().admits(p.batchSeconds(), svc)) {
-        out.add(where + " segment " + i + " (" + s.service() + "): a batch takes " + p.batchSeconds() * 1e3 + " ms with α = " + p.slowdown()
-            + ", the SLO rule allows " + problem.sloRule().latencyFraction() + " × " + svc.slo().toNanos() / 1e6 + " ms");
+        out.add(new Violation(Kind.LATENCY, where + " segment " + i + " (" + s.service() + "): a batch takes " + p.batchSeconds() * 1e3 + " ms with α = " + p.slowdown()
+            + ", the SLO rule allows " + problem.sloRule().latencyFraction() + " × " + svc.slo().toNanos() / 1e6 + " ms"));
       }
     }
   }
@@ -283,7 +286,7 @@ public final class ColocationVerifier {
     }
 
     /** Per used partition of {@code s}: the sum over its stages of the slowest segment's batch time within the SLO rule. */
-    void pipelineLatency(ColocationProblem problem, ColocationService s, List<String> out) {
+    void pipelineLatency(ColocationProblem problem, ColocationService s, List<Violation> out) {
       Map<PipelineStage, double[]> mine = stages.getOrDefault(s.id(), Map.of());
       for (int p = 0; p < s.partitions().size(); p++) {
         double sum = 0;
@@ -296,8 +299,8 @@ public final class ColocationVerifier {
           }
         }
         if (used && !problem.sloRule().admits(sum, s)) {
-          out.add("service " + s.id() + " partition " + p + " " + s.partitions().get(p).cuts() + ": its stages' slowest batches take " + sum * 1e3
-              + " ms in sum, the SLO rule allows " + problem.sloRule().latencyFraction() + " × " + s.slo().toNanos() / 1e6 + " ms");
+          out.add(new Violation(Kind.LATENCY, "service " + s.id() + " partition " + p + " " + s.partitions().get(p).cuts() + ": its stages' slowest batches take " + sum * 1e3
+              + " ms in sum, the SLO rule allows " + problem.sloRule().latencyFraction() + " × " + s.slo().toNanos() / 1e6 + " ms"));
         }
       }
     }

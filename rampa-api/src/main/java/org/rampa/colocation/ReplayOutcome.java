@@ -1,6 +1,7 @@
 package org.rampa.colocation;
 
 import java.util.List;
+import org.rampa.verify.Violation;
 
 /**
  * A plan replayed under a truth ({@link ColocationReplay}).
@@ -16,7 +17,7 @@ import java.util.List;
  */
 public record ReplayOutcome(
     int segments, int lateSegments, int services, int underservedServices, double demand, double servedInTime, double worstSloUse,
-    List<String> violations) {
+    List<Violation> violations) {
 
   public ReplayOutcome {
     violations = List.copyOf(violations);

@@ -32,17 +32,18 @@ public record SegmentOption(String service, String gpuType, String profile, int 
 
   /** The segment this option is at memory-slice {@code start} (ignored for the whole GPU and for templates). */
   public Segment at(int start) {
-    Placement p;
+    return new Segment(service, placementAt(start), batch, stage);
+  }
+
+  /** The placement this option takes at memory-slice {@code start} (ignored for the whole GPU and for templates). */
+  public Placement placementAt(int start) {
     if (profile == null) {
-      p = new Whole();
-    } else if (template) {
-      p = new TemplatePartition(profile);
-    } else if (processes == 1) {
-      p = new MigSlice(profile, start);
-    } else {
-      p = new MigSliceMps(profile, start, processes, processMemoryBytes);
+      return new Whole();
     }
-    return new Segment(service, p, batch, stage);
+    if (template) {
+      return new TemplatePartition(profile);
+    }
+    return processes == 1 ? new MigSlice(profile, start) : new MigSliceMps(profile, start, processes, processMemoryBytes);
   }
 
   public boolean whole() {

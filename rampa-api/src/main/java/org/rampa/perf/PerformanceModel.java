@@ -68,6 +68,11 @@ public final class PerformanceModel {
     return cursor(model, batch, from, to, List.of()).memoryBytes();
   }
 
+  /** The weights of layers [from, to), as {@link StageCursor#weightBytes()} counts them. */
+  public long stageWeightBytes(Model model, int from, int to) {
+    return cursor(model, 1, from, to, List.of()).weightBytes();
+  }
+
   /**
    * An empty stage starting at layer {@code from} that accumulates its time on each of
    * {@code kinds} as layers are added (none: memory only).

@@ -23,6 +23,10 @@ import org.rampa.domain.Slo;
  * ({@code throughput = b / max load}), so it admits a stage exactly when a plan with that stage as
  * its slowest one passes {@link #meetsThroughput}. Searches that add up latency compare with
  * {@link #latencyBudgetSeconds}.
+ *
+ * <p>Co-location judges the same two comparisons on its own numbers: a demand in requests/s
+ * ({@link #meetsRate}) and a latency budget that its SLO rule derives from the service's SLO
+ * ({@link #meetsLatency(double, double)}, ParvaGPU's {@code 0.9 × SLO / 2} for instance).
  */
 public final class SloPredicate {
 
@@ -33,7 +37,17 @@ public final class SloPredicate {
 
   /** True when {@code throughput} (requests/s) meets the SLO's required throughput. */
   public static boolean meetsThroughput(double throughput, Slo slo) {
-    return throughput >= slo.requiredThroughput() * (1 - RELATIVE_TOLERANCE);
+    return meetsRate(throughput, slo.requiredThroughput());
+  }
+
+  /** True when {@code throughput} (requests/s) meets a demand of {@code requiredThroughput} requests/s. */
+  public static boolean meetsRate(double throughput, double requiredThroughput) {
+    return throughput >= leastThroughput(requiredThroughput);
+  }
+
+  /** The smallest throughput {@link #meetsRate} admits for a demand of {@code requiredThroughput} requests/s. */
+  public static double leastThroughput(double requiredThroughput) {
+    return requiredThroughput * (1 - RELATIVE_TOLERANCE);
   }
 
   /**
@@ -50,6 +64,11 @@ public final class SloPredicate {
     return latencySeconds <= latencyLimitSeconds(slo);
   }
 
+  /** True when {@code latencySeconds} meets a latency bound of {@code boundSeconds}. */
+  public static boolean meetsLatency(double latencySeconds, double boundSeconds) {
+    return latencySeconds <= latencyLimitSeconds(boundSeconds);
+  }
+
   /** True when {@code estimate} meets both halves of the SLO (memory is checked elsewhere). */
   public static boolean meets(PlanEstimate estimate, Slo slo) {
     return meetsThroughput(estimate.throughput(), slo) && meetsLatency(estimate.latencySeconds(), slo);
@@ -57,7 +76,12 @@ public final class SloPredicate {
 
   /** The largest latency, batching wait included, that {@link #meetsLatency} admits. */
   public static double latencyLimitSeconds(Slo slo) {
-    return slo.latencyBoundSeconds() * (1 + RELATIVE_TOLERANCE);
+    return latencyLimitSeconds(slo.latencyBoundSeconds());
+  }
+
+  /** The largest latency {@link #meetsLatency(double, double)} admits under a bound of {@code boundSeconds}. */
+  public static double latencyLimitSeconds(double boundSeconds) {
+    return boundSeconds * (1 + RELATIVE_TOLERANCE);
   }
 
   /**
@@ -73,6 +97,6 @@ public final class SloPredicate {
    * counts ({@code ceil(T / maxLoad)} replicas at least); decisions use {@link #meetsPeriod}.
    */
   public static double maxLoadSeconds(Slo slo) {
-    return slo.batchSize() / (slo.requiredThroughput() * (1 - RELATIVE_TOLERANCE));
+    return slo.batchSize() / leastThroughput(slo.requiredThroughput());
   }
 }

@@ -33,6 +33,7 @@ public final class StageCursor {
   private int to;
   private long additiveBytes;
   private long peakBytes;
+  private long weightBytes;
 
   StageCursor(PerformanceModel performance, Model model, int batch, int from, List<? extends DeviceKind> kinds) {
     if (batch < 1) {
@@ -81,6 +82,7 @@ public final class StageCursor {
     }
     var layer = model.layer(to);
     additiveBytes += additiveBytes(layer, batch);
+    weightBytes += layer.weightBytes();
     peakBytes = Math.max(peakBytes, peakBytes(layer, batch));
     for (int k = 0; k < seconds.length; k++) {
       if (kinds.get(k) instanceof WholeGpu whole) {
@@ -99,6 +101,11 @@ public final class StageCursor {
   /** Weights and per-request state only: the part of {@link #memoryBytes()} no split can avoid. */
   public long additiveMemoryBytes() {
     return additiveBytes;
+  }
+
+  /** The weights of the stage's layers alone: the part of {@link #memoryBytes()} that does not grow with the batch. */
+  public long weightBytes() {
+    return weightBytes;
   }
 
   /** True when the stage's memory fits on one device of {@code kind}. */

@@ -66,12 +66,12 @@ class ColocationModesTest {
     GpuConfiguration pair = new GpuConfiguration(TYPE, List.of(new Segment("a", new Whole(), 8), new Segment("b", new Whole(), 8)));
     assertThat(ColocationVerifier.check(tight, new ColocationPlan(List.of(new GpuConfiguration(TYPE, List.of(new Segment("a", new Whole(), 8)))), 0))).isEmpty();
     assertThat(ColocationVerifier.check(tight, new ColocationPlan(List.of(pair), 0))).singleElement()
-        .satisfies(m -> assertThat(m).contains("segment 0 (a)").contains("the SLO rule allows"));
+        .satisfies(m -> assertThat(m.message()).contains("segment 0 (a)").contains("the SLO rule allows"));
     ColocationProblem big = problem(service("a", "resnet50", 1000, 50L << 30), service("b", "vgg16", 1000, 50L << 30));
-    assertThat(ColocationVerifier.check(big, new ColocationPlan(List.of(pair), 0))).anySatisfy(m -> assertThat(m).contains("time-sharing keeps every tenant resident"));
+    assertThat(ColocationVerifier.check(big, new ColocationPlan(List.of(pair), 0))).anySatisfy(m -> assertThat(m.message()).contains("time-sharing keeps every tenant resident"));
     GpuConfiguration mixed = new GpuConfiguration(TYPE, List.of(new Segment("a", new Whole(), 8), new Segment("b", new MigSlice("1g.10gb", 0), 1)));
     assertThat(mixed.timeShared()).isFalse();
-    assertThat(ColocationVerifier.check(base, new ColocationPlan(List.of(mixed), 0))).anySatisfy(m -> assertThat(m).contains("shares its GPU only in time"));
+    assertThat(ColocationVerifier.check(base, new ColocationPlan(List.of(mixed), 0))).anySatisfy(m -> assertThat(m.message()).contains("shares its GPU only in time"));
   }
 
   @Test
@@ -89,7 +89,7 @@ class ColocationModesTest {
     // two different instances at overlapping starts are a spatial layout, and an illegal one
     GpuConfiguration overlap = new GpuConfiguration(ParvaGpuScenarios.GPU_TYPE, List.of(new Segment("resnet50", sevenG, 8), new Segment("bert", new MigSlice("3g.40gb", 0), 8)));
     assertThat(overlap.timeShared()).isFalse();
-    assertThat(ColocationVerifier.check(s1, new ColocationPlan(List.of(overlap), 0))).anySatisfy(m -> assertThat(m).contains("illegal MIG layout"));
+    assertThat(ColocationVerifier.check(s1, new ColocationPlan(List.of(overlap), 0))).anySatisfy(m -> assertThat(m.message()).contains("illegal MIG layout"));
   }
 
   @Test
@@ -107,16 +107,16 @@ class ColocationModesTest {
     assertThat(ColocationVerifier.check(p, plan)).isEmpty();
     // one stage alone serves nothing
     ColocationPlan half = new ColocationPlan(List.of(new GpuConfiguration(TYPE, List.of(first))), 1);
-    assertThat(ColocationVerifier.check(p, half)).anySatisfy(m -> assertThat(m).startsWith("service v: served 0.0 req/s"));
+    assertThat(ColocationVerifier.check(p, half)).anySatisfy(m -> assertThat(m.message()).startsWith("service v: served 0.0 req/s"));
     // the SLO rule judges the sum of the stages' batch times, not each stage alone
     long sum = (long) Math.floor((perf.get(0).batchSeconds() + perf.get(1).batchSeconds()) * 1e3 * 0.99);
     ColocationProblem tight = problem(new ColocationService("v", vgg, List.of(8), List.of(1), 10, Duration.ofMillis(sum), 1L << 30, 1, List.of(halves)));
     assertThat(perf.get(0).batchSeconds() * 1e3).isLessThan(sum);
-    assertThat(ColocationVerifier.check(tight, plan)).singleElement().satisfies(m -> assertThat(m).contains("partition 0").contains("in sum"));
+    assertThat(ColocationVerifier.check(tight, plan)).singleElement().satisfies(m -> assertThat(m.message()).contains("partition 0").contains("in sum"));
     // a stage the service does not offer
     Segment unknown = new Segment("v", new MigSlice("3g.40gb", 0), 8, new PipelineStage(1, 0));
     assertThat(ColocationVerifier.check(p, new ColocationPlan(List.of(new GpuConfiguration(TYPE, List.of(unknown))), 0)))
-        .anySatisfy(m -> assertThat(m).contains("segment[v].stage.partition = 1"));
+        .anySatisfy(m -> assertThat(m.message()).contains("segment[v].stage.partition = 1"));
   }
 
   @Test

@@ -81,7 +81,7 @@ class ColocationReplayTest {
     assertThat(o.lateSegments()).isZero();
     assertThat(o.underservedServices()).as("b and c lose throughput, a on its MIG instance does not").isEqualTo(2);
     assertThat(o.holds()).isFalse();
-    assertThat(o.violations()).anySatisfy(v -> assertThat(v).startsWith("service b: served")).noneSatisfy(v -> assertThat(v).startsWith("service a"));
+    assertThat(o.violations()).anySatisfy(v -> assertThat(v.message()).startsWith("service b: served")).noneSatisfy(v -> assertThat(v.message()).startsWith("service a"));
     assertThat(o.servedFraction()).isLessThan(1);
   }
 
@@ -102,7 +102,7 @@ class ColocationReplayTest {
     ReplayOutcome o = ColocationReplay.replay(truth(laws, Map.of(new Series(resnet, ShareSeries.Kind.MIG), new LawFactors(1.2, 1.2)), 1), PLAN);
     assertThat(o.lateSegments()).as("the 3g instance of a is late: its law is 20 % slower, the headroom 10 %").isEqualTo(1);
     assertThat(o.underservedServices()).isEqualTo(1);
-    assertThat(o.violations()).anySatisfy(v -> assertThat(v).startsWith("service a: served")).noneSatisfy(v -> assertThat(v).startsWith("service b")).noneSatisfy(v -> assertThat(v).startsWith("service c"));
+    assertThat(o.violations()).anySatisfy(v -> assertThat(v.message()).startsWith("service a: served")).noneSatisfy(v -> assertThat(v.message()).startsWith("service b")).noneSatisfy(v -> assertThat(v.message()).startsWith("service c"));
     assertThat(o.holds()).isEqualTo(o.lateSegments() == 0 && o.underservedServices() == 0);
   }
 }

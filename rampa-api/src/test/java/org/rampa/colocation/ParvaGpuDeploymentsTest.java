@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.rampa.verify.Violation;
 
 /** ParvaGPU's six published deployments, judged by the verifier under ParvaGPU's SLO rule on its measured tables. */
 class ParvaGpuDeploymentsTest {
@@ -25,10 +26,13 @@ class ParvaGpuDeploymentsTest {
     // scenario 3, GPU 0/1: 3g at 4, 2g at 2, 1g at 0 and 1g at 6, which overlaps the 3g's memory slices 4 … 7
     assertThat(ParvaGpuDeployments.illegalPublishedLayouts(3)).containsExactly("0/1", "0/2", "0/3", "0/4");
     assertThat(ColocationVerifier.check(scenario(3), ParvaGpuDeployments.asPublished(3)))
-        .anySatisfy(v -> assertThat(v).startsWith("gpu 1 ").contains("illegal MIG layout"))
-        .noneSatisfy(v -> assertThat(v).startsWith("gpu 0 "));
+        .anySatisfy(v -> {
+          assertThat(v.kind()).isEqualTo(org.rampa.verify.Violation.Kind.MIG_LAYOUT);
+          assertThat(v.message()).startsWith("gpu 1 ").contains("illegal MIG layout");
+        })
+        .noneSatisfy(v -> assertThat(v.message()).startsWith("gpu 0 "));
     for (int k = 1; k <= ParvaGpuScenarios.SCENARIOS; k++) {
-      assertThat(ColocationVerifier.check(scenario(k), ParvaGpuDeployments.plan(k))).as("scenario " + k).noneSatisfy(v -> assertThat(v).contains("MIG layout"));
+      assertThat(ColocationVerifier.check(scenario(k), ParvaGpuDeployments.plan(k))).as("scenario " + k).noneSatisfy(v -> assertThat(v.message()).contains("MIG layout"));
     }
   }
 
@@ -44,11 +48,11 @@ class ParvaGpuDeploymentsTest {
     for (int k = 1; k <= 5; k++) {
       ColocationProblem s = scenario(k);
       List<ColocationService> readme = s.services().stream().map(v -> ParvaGpuScenarios.service(v.id(), v.batches(), v.rate(), v.slo())).toList();
-      List<String> violations = ColocationVerifier.check(ParvaGpuScenarios.problem(readme, 1000, ColocationObjective.MIN_GPUS), ParvaGpuDeployments.plan(k));
+      List<Violation> violations = ColocationVerifier.check(ParvaGpuScenarios.problem(readme, 1000, ColocationObjective.MIN_GPUS), ParvaGpuDeployments.plan(k));
       boolean moreThanThree = ParvaGpuDeployments.rows(k).stream().anyMatch(r -> r.processes() > ParvaGpuScenarios.MAX_PROCESSES);
       assertThat(moreThanThree).as("scenario " + k).isEqualTo(k >= 3);
       if (moreThanThree) {
-        assertThat(violations).as("scenario " + k).isNotEmpty().allSatisfy(v -> assertThat(v).containsAnyOf("processes is not one of", "served"));
+        assertThat(violations).as("scenario " + k).isNotEmpty().allSatisfy(v -> assertThat(v.message()).containsAnyOf("processes is not one of", "served"));
       } else {
         assertThat(violations).as("scenario " + k).isEmpty();
       }
@@ -59,9 +63,9 @@ class ParvaGpuDeploymentsTest {
   void scenarioSixRunsAConfigurationTheMeasuredTierDoesNotHold() {
     // densenet169 on the 7g instance at batch 128 with 2 processes: ParvaGPU measured it on 7g only,
     // and a one-size series is not a series the measured tier keeps; everything else passes
-    List<String> violations = ColocationVerifier.check(scenario(6), ParvaGpuDeployments.plan(6));
+    List<Violation> violations = ColocationVerifier.check(scenario(6), ParvaGpuDeployments.plan(6));
     assertThat(violations).hasSize(3);
-    assertThat(violations.subList(0, 2)).allSatisfy(v -> assertThat(v).contains("no batch time").contains("densenet169").contains("7g.80gb"));
-    assertThat(violations.get(2)).startsWith("service densenet169: served 0.0");
+    assertThat(violations.subList(0, 2)).allSatisfy(v -> assertThat(v.message()).contains("no batch time").contains("densenet169").contains("7g.80gb"));
+    assertThat(violations.get(2).message()).startsWith("service densenet169: served 0.0");
   }
 }

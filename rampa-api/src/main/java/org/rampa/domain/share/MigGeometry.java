@@ -54,10 +54,18 @@ public record MigGeometry(String name, int smCount, int memorySlices, List<MigPr
     return (double) profile.memorySlices() / memorySlices;
   }
 
+  /**
+   * Compute slices of the profile over the card's (those of its largest profile: 7 on A100/H100/H200),
+   * as NVML counts instances; {@link #computeFraction} is the SMs it really gets.
+   */
+  public double computeSliceFraction(MigProfile profile) {
+    int computeSlices = profiles.stream().mapToInt(MigProfile::computeSlices).max().orElseThrow();
+    return (double) profile.computeSlices() / computeSlices;
+  }
+
   /** The larger of the profile's compute slices over the card's and its memory slices over the card's. */
   public double shareEquivalent(MigProfile profile) {
-    int computeSlices = profiles.stream().mapToInt(MigProfile::computeSlices).max().orElseThrow();
-    return Math.max((double) profile.computeSlices() / computeSlices, bandwidthFraction(profile));
+    return Math.max(computeSliceFraction(profile), bandwidthFraction(profile));
   }
 
   /** Throws when {@code profileName} does not exist or may not start at {@code start}. */

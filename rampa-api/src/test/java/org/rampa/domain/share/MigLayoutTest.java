@@ -87,6 +87,49 @@ class MigLayoutTest {
     }
   }
 
+  @Test
+  void theOccupancyTrackerAgreesWithTheEnumeration() {
+    for (String name : catalog.geometryNames()) {
+      MigGeometry g = catalog.geometry(name);
+      Set<String> legal = enumerateLegal(g);
+      List<String> legalList = new ArrayList<>(legal);
+      Property.forSeeds(name + ": tracker agrees with brute force", 200, seed -> {
+        Random r = new Random(seed);
+        List<MigSlice> layout = parse(legalList.get(r.nextInt(legalList.size())));
+        MigLayout tracked = MigLayout.of(g, layout);
+        int used = layout.stream().mapToInt(x -> g.profile(x.profile()).memorySlices()).sum();
+        assertThat(tracked.freeSlices()).isEqualTo(g.memorySlices() - used);
+        int room = 0;
+        for (MigProfile p : g.profiles()) {
+          int best = -1;
+          int bestRoom = -1;
+          for (int start : p.allowedStarts()) {
+            boolean oracle = legal.contains(canonical(concat(layout, new MigSlice(p.name(), start))));
+            assertThat(tracked.fits(p, start)).as(name + " " + layout + " + " + p.name() + "@" + start).isEqualTo(oracle);
+            if (oracle) {
+              room++;
+              int after = tracked.with(p.name(), start).legalPlacements();
+              if (after > bestRoom) {
+                bestRoom = after;
+                best = start;
+              }
+            }
+          }
+          assertThat(tracked.bestStart(p)).as(name + " best start of " + p.name() + " beside " + layout).isEqualTo(best);
+        }
+        assertThat(tracked.legalPlacements()).isEqualTo(room);
+        MigSlice last = layout.get(layout.size() - 1);
+        assertThat(tracked.without(last.profile(), last.start()).usedMask()).isEqualTo(MigLayout.of(g, layout.subList(0, layout.size() - 1)).usedMask());
+      });
+      // a layout the checker refuses cannot be tracked
+      MigProfile first = g.profiles().get(0);
+      int start = first.allowedStarts().get(0);
+      List<MigSlice> overlap = List.of(slice(first.name(), start), slice(first.name(), start));
+      assertThat(MigLayout.check(g, overlap)).isPresent();
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> MigLayout.of(g, overlap)).hasMessageContaining("mig[" + first.name() + "].start = " + start);
+    }
+  }
+
   /** Every non-empty legal layout as canonical strings, by trying every subset of candidate placements. */
   static Set<String> enumerateLegal(MigGeometry g) {
     List<MigSlice> candidates = new ArrayList<>();

@@ -12,7 +12,9 @@ import org.rampa.domain.Model;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.Slo;
 import org.rampa.perf.PerformanceModel;
+import org.rampa.perf.SloPredicate;
 import org.rampa.perf.TransferMode;
+import org.rampa.verify.PlanVerifier;
 
 /**
  * For one service class, every minimal vector of GPUs per type (Pareto-minimal: no other vector
@@ -33,10 +35,6 @@ import org.rampa.perf.TransferMode;
  */
 public final class GpuCountOptions {
 
-  /** The plan verifier's relative tolerance on throughput and latency. */
-  private static final double VERIFIER_TOLERANCE = 1e-6;
-  /** The plan verifier's absolute latency tolerance (predictions are whole nanoseconds). */
-  private static final double VERIFIER_ABSOLUTE_SECONDS = 2e-9;
   /** Extra slack on every comparison, so floating-point rounding can only loosen the bound. */
   private static final double SLACK = 1e-9;
 
@@ -70,9 +68,10 @@ public final class GpuCountOptions {
     Slo slo = request.slo();
     int batch = slo.batchSize();
     int layers = model.size();
-    double latencyBudget = (slo.latencyBoundSeconds() * (1 + VERIFIER_TOLERANCE) + VERIFIER_ABSOLUTE_SECONDS) * (1 + SLACK)
+    // the verifier's own limits (SloPredicate), widened by its prediction tolerance and the slack
+    double latencyBudget = (SloPredicate.latencyLimitSeconds(slo) + PlanVerifier.ABSOLUTE_TOLERANCE_SECONDS) * (1 + SLACK)
         - slo.batchingWaitSeconds();
-    double replicasPerSecond = slo.requiredThroughput() * (1 - VERIFIER_TOLERANCE) * (1 - SLACK) / batch;
+    double replicasPerSecond = SloPredicate.leastThroughput(slo.requiredThroughput()) * (1 - SLACK) / batch;
 
     // stage [i, j) on type t: its time, or NaN when it does not fit the type's memory
     double[][][] seconds = new double[layers][layers + 1][types.size()];

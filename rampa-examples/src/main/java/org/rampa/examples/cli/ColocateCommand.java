@@ -20,6 +20,7 @@ import org.rampa.colocation.ParvaGpuDeployments;
 import org.rampa.colocation.ParvaGpuScenarios;
 import org.rampa.colocation.Segment;
 import org.rampa.colocation.SegmentPerformance;
+import org.rampa.colocation.VerifiedColocationPlanner;
 import org.rampa.domain.Invalid;
 import org.rampa.heuristics.colocation.ColocationPlanners;
 import org.rampa.json.RampaJson;
@@ -95,7 +96,7 @@ final class ColocateCommand implements Callable<Integer> {
       throw Invalid.value("--planner", planner, "is not a co-location planner", "use one of " + PLANNERS);
     }
     ColocationPlanner p = planner.equals("exact")
-        ? new PatternColocationPlanner(ColocationPlanners.named("heuristic"))
+        ? VerifiedColocationPlanner.of(new PatternColocationPlanner(ColocationPlanners.named("heuristic")))
         : ColocationPlanners.named(planner);
     ColocationProblem problem = ParvaGpuScenarios.scenario(scenario, gpus, goal);
     long t0 = System.nanoTime();

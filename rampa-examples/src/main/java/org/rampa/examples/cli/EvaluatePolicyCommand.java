@@ -14,6 +14,7 @@ import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 import org.rampa.colocation.ColocationPlanner;
+import org.rampa.colocation.VerifiedColocationPlanner;
 import org.rampa.domain.Invalid;
 import org.rampa.examples.learned.PolicyEvaluation;
 import org.rampa.heuristics.colocation.ColocationPlanners;
@@ -81,7 +82,7 @@ final class EvaluatePolicyCommand implements Callable<Integer> {
         others.put(name, ColocationPlanners.named(name));
       }
     }
-    ColocationPlanner exact = new PatternColocationPlanner(ColocationPlanners.named("heuristic"));
+    ColocationPlanner exact = VerifiedColocationPlanner.of(new PatternColocationPlanner(ColocationPlanners.named("heuristic")));
     stdout.printf("Learned policy vs %s and %s's bound: %d held-out mixes (seeds %d..%d) at %s GPUs%n", others.keySet(), exact.name(),
         mixes, seed, seed + mixes - 1, gpus);
     stdout.flush();

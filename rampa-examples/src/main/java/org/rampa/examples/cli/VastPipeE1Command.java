@@ -12,6 +12,7 @@ import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 import org.rampa.colocation.ParvaGpuScenarios;
+import org.rampa.colocation.VerifiedColocationPlanner;
 import org.rampa.domain.Invalid;
 import org.rampa.examples.experiment.OneGpuChart;
 import org.rampa.examples.experiment.OneGpuExperiment;
@@ -99,7 +100,7 @@ final class VastPipeE1Command implements Callable<Integer> {
       throw Invalid.value("--exclusive-processes", exclusiveProcesses, "must lie in [1, " + ParvaGpuScenarios.MAX_PROCESSES + "]",
           "ParvaGPU's search runs at most " + ParvaGpuScenarios.MAX_PROCESSES + " processes per instance");
     }
-    OneGpuExperiment parva = new OneGpuExperiment(new PatternColocationPlanner(), limit,
+    OneGpuExperiment parva = new OneGpuExperiment(VerifiedColocationPlanner.of(new PatternColocationPlanner()), limit,
         sloScenario, exclusiveProcesses);
     List<OneGpuShareExperiment> shared = new ArrayList<>();
     if (source.equals("all") || source.equals("muxserve")) {

@@ -14,6 +14,7 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 import org.rampa.colocation.ColocationObjective;
 import org.rampa.colocation.ColocationPlanner;
+import org.rampa.colocation.VerifiedColocationPlanner;
 import org.rampa.domain.Invalid;
 import org.rampa.examples.experiment.Interval;
 import org.rampa.examples.experiment.RobustnessChart;
@@ -120,7 +121,7 @@ final class VastPipeE3Command implements Callable<Integer> {
     }
     int clusterGpus = gpus != null ? gpus : goal == ColocationObjective.MIN_GPUS ? 1000 : 16;
     Map<String, Supplier<ColocationPlanner>> known = new LinkedHashMap<>();
-    known.put("exact", () -> new PatternColocationPlanner(ColocationPlanners.named("heuristic")));
+    known.put("exact", () -> VerifiedColocationPlanner.of(new PatternColocationPlanner(ColocationPlanners.named("heuristic"))));
     for (String name : ColocationPlanners.NAMES) {
       known.put(name, () -> ColocationPlanners.named(name));
     }

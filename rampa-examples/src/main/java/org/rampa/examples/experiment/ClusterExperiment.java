@@ -22,6 +22,7 @@ import org.rampa.colocation.ColocationService;
 import org.rampa.colocation.ColocationVerifier;
 import org.rampa.colocation.GpuConfiguration;
 import org.rampa.colocation.Segment;
+import org.rampa.colocation.VerifiedColocationPlanner;
 import org.rampa.domain.share.GpuPartitioning;
 import org.rampa.domain.share.MigGeometry;
 import org.rampa.domain.share.MigLayout;
@@ -38,7 +39,8 @@ import org.rampa.solver.colocation.PatternColocationPlanner;
  * of 100 … 400 services. Each (cluster, batch regime, seed) draws one mix ({@link ClusterMixes});
  * every planner plans its largest demand scale Z ({@code MAX_SCALE}) on the whole cluster, and —
  * for "GPUs needed" — the fewest GPUs serving the demand exclusive use serves on the whole cluster
- * ({@code MIN_GPUS} at rates × Z(exclusive)). Every plan is checked by {@link ColocationVerifier}.
+ * ({@code MIN_GPUS} at rates × Z(exclusive)). Every plan is checked by {@link ColocationVerifier}: the planners come wrapped in
+ * {@link VerifiedColocationPlanner}.
  */
 public final class ClusterExperiment {
   private ClusterExperiment() {}
@@ -153,7 +155,6 @@ public final class ClusterExperiment {
       long t0 = System.nanoTime();
       ColocationResult r = planner(name, results.get("heuristic")).plan(scaleProblem, timeLimit);
       millis.put(name, (System.nanoTime() - t0) / 1e6);
-      r.plan().ifPresent(p -> ColocationVerifier.requireValid(scaleProblem, p, name));
       results.put(name, r);
     }
     double exclusiveScale = results.containsKey("exclusive") ? scale(results.get("exclusive")) : 0;
@@ -168,7 +169,6 @@ public final class ClusterExperiment {
         ColocationResult n = planner(name, null).plan(fixed, timeLimit);
         neededMillis = (System.nanoTime() - t0) / 1e6;
         if (n.plan().isPresent()) {
-          ColocationVerifier.requireValid(fixed, n.plan().get(), name);
           needed = n.plan().get().gpuCount();
         }
       }
@@ -201,7 +201,7 @@ public final class ClusterExperiment {
         return heuristic;
       }
     };
-    return new PatternColocationPlanner(warm);
+    return VerifiedColocationPlanner.of(new PatternColocationPlanner(warm));
   }
 
   private static double scale(ColocationResult r) {

@@ -520,7 +520,7 @@ public final class RobustnessExperiment {
         ReplayOutcome o = r.outcome();
         w.printf(Locale.ROOT, "%d,%s,%.3f,%s,%d,%d,%.5f,%d,%d,%d,%d,%.3f,%.3f,%.5f,%.5f,%s,%s%n", r.seed(), r.planner(), r.margin(),
             r.scenario(), r.draw(), r.gpus(), r.scale(), o.segments(), o.lateSegments(), o.services(), o.underservedServices(), o.demand(), o.servedInTime(),
-            o.servedFraction(), o.worstSloUse(), o.holds(), quote(o.violations().isEmpty() ? "" : o.violations().get(0)));
+            o.servedFraction(), o.worstSloUse(), o.holds(), quote(o.violations().isEmpty() ? "" : o.violations().get(0).message()));
       }
     });
   }

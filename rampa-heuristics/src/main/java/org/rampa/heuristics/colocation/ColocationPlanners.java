@@ -2,6 +2,7 @@ package org.rampa.heuristics.colocation;
 
 import java.util.List;
 import org.rampa.colocation.ColocationPlanner;
+import org.rampa.colocation.VerifiedColocationPlanner;
 import org.rampa.domain.Invalid;
 
 /**
@@ -16,7 +17,12 @@ public final class ColocationPlanners {
 
   public static final String LEARNED = "learned";
 
+  /** The planner {@code name}, every plan it returns checked by the co-location verifier ({@link VerifiedColocationPlanner}). */
   public static ColocationPlanner named(String name) {
+    return VerifiedColocationPlanner.of(unverified(name));
+  }
+
+  private static ColocationPlanner unverified(String name) {
     return switch (name) {
       case "heuristic" -> new ParvaStyleHeuristic();
       case "exclusive" -> new ExclusiveBaseline();

@@ -15,8 +15,8 @@ import org.rampa.strategy.SolveStatus;
 /**
  * Turns a planner that serves a given demand into one for every objective: scale 1 for the fewest
  * GPUs, a bisection on the scale for the largest scale, and for weighted throughput the whole demand
- * if it fits, else the largest scale. Every plan passes {@link ColocationVerifier} before it is
- * returned; heuristics claim no bound.
+ * if it fits, else the largest scale. Heuristics claim no bound; {@link ColocationPlanners} hands
+ * them out verified.
  */
 abstract class DemandPlanner implements ColocationPlanner {
 
@@ -62,7 +62,6 @@ abstract class DemandPlanner implements ColocationPlanner {
       return ColocationResult.noPlan(SolveStatus.NO_PLAN_FOUND, name() + ": the packing needs more GPUs than the cluster has "
           + problem.pools().stream().map(p -> p.count() + " × " + p.type().name()).toList());
     }
-    ColocationVerifier.requireValid(problem, plan.get(), name());
     return new ColocationResult(SolveStatus.FEASIBLE, plan, OptionalDouble.of(ColocationVerifier.objectiveValue(problem, plan.get())),
         OptionalDouble.empty(), name() + ": heuristic, no bound");
   }

@@ -10,12 +10,12 @@ import org.rampa.colocation.GpuPool;
 import org.rampa.colocation.SegmentOption;
 import org.rampa.domain.share.GpuPartitioning;
 import org.rampa.domain.share.MigGeometry;
-import org.rampa.domain.share.MigProfile;
+import org.rampa.domain.share.MigLayout;
 import org.rampa.domain.share.PartitionTemplate;
 
 /**
  * One GPU being filled: either one whole-GPU option, or isolated options on MIG instances at legal,
- * non-overlapping starts (the rules {@link org.rampa.domain.share.MigLayout} checks), or on NPU
+ * non-overlapping starts (tracked by a {@link MigLayout}, the rules it checks), or on NPU
  * partition templates whose cores fit the card's. The used units (memory slices, cores) are a bit
  * mask, so the best start for a part depends on the mask alone and is looked up in the pool's
  * {@link Starts}.
@@ -28,7 +28,10 @@ final class GpuBin {
   /** Units of the card: memory slices with MIG, cores with templates, 0 otherwise. */
   private final int slices;
   private final Starts startTable;
-  private long usedMask;
+  /** The MIG instances placed, on a MIG type; null otherwise. */
+  private MigLayout layout;
+  /** The cores the templates take, as the lowest bits, on a template type. */
+  private long coreMask;
   private boolean whole;
   /** Position in the packing's GPU list (larger = later), so best fit breaks ties as a scan of the list would. */
   long order;
@@ -37,6 +40,7 @@ final class GpuBin {
     this.pool = pool;
     this.startTable = startTable;
     this.slices = startTable.units();
+    this.layout = startTable.geometry == null ? null : MigLayout.empty(startTable.geometry);
   }
 
   boolean isEmpty() {
@@ -47,16 +51,17 @@ final class GpuBin {
     return whole;
   }
 
+  /** The used units as bits: the MIG layout's memory slices, or the templates' cores. */
   long usedMask() {
-    return usedMask;
+    return layout != null ? layout.usedMask() : coreMask;
   }
 
   int usedSlices() {
-    return whole ? Math.max(slices, 1) : Long.bitCount(usedMask);
+    return whole ? Math.max(slices, 1) : Long.bitCount(usedMask());
   }
 
   int freeSlices() {
-    return whole ? 0 : slices - Long.bitCount(usedMask);
+    return whole ? 0 : slices - Long.bitCount(usedMask());
   }
 
   /**
@@ -70,7 +75,7 @@ final class GpuBin {
     if (whole || slices == 0) {
       return OptionalInt.empty();
     }
-    int s = startTable.best(usedMask, o.profile());
+    int s = layout != null ? startTable.best(layout, o.profile()) : startTable.bestTemplate(coreMask, o.profile());
     return s < 0 ? OptionalInt.empty() : OptionalInt.of(s);
   }
 
@@ -79,8 +84,10 @@ final class GpuBin {
     starts.add(start);
     if (o.whole()) {
       whole = true;
+    } else if (layout != null) {
+      layout = layout.with(o.profile(), start);
     } else {
-      usedMask = startTable.add(usedMask, o.profile(), start);
+      coreMask = Starts.lowBits(Long.bitCount(coreMask) + startTable.cores(o.profile()));
     }
   }
 
@@ -90,8 +97,10 @@ final class GpuBin {
     int start = starts.remove(index);
     if (o.whole()) {
       whole = false;
+    } else if (layout != null) {
+      layout = layout.without(o.profile(), start);
     } else {
-      usedMask = startTable.remove(usedMask, o.profile(), start);
+      coreMask = Starts.lowBits(Long.bitCount(coreMask) - startTable.cores(o.profile()));
     }
     return o;
   }
@@ -105,11 +114,10 @@ final class GpuBin {
   }
 
   /**
-   * Per used-slice mask and profile of one MIG geometry, the best free start (the one leaving the
-   * most (profile, start) placements possible), computed once per mask: packing asks the same
-   * question for hundreds of GPUs in the same state. For NPU templates the mask holds the used
-   * cores as its lowest bits (cores are not positions, so any template fits as long as its cores
-   * do) and every start is 0.
+   * Per used-slice mask and profile of one MIG geometry, the best free start ({@link
+   * MigLayout#bestStart}), computed once per mask: packing asks the same question for hundreds of
+   * GPUs in the same state. For NPU templates the mask holds the used cores as its lowest bits
+   * (cores are not positions, so any template fits as long as its cores do) and every start is 0.
    */
   static final class Starts {
     private final MigGeometry geometry;
@@ -126,9 +134,7 @@ final class GpuBin {
     private Starts(GpuPartitioning partitioning) {
       this.geometry = partitioning.mig().orElse(null);
       if (geometry != null) {
-        if (geometry.memorySlices() > 62) {
-          throw new IllegalArgumentException("MIG geometry " + geometry.name() + " has " + geometry.memorySlices() + " memory slices; the packing handles at most 62");
-        }
+        MigLayout.empty(geometry); // throws when the geometry has more memory slices than a layout tracks
         for (int i = 0; i < geometry.profiles().size(); i++) {
           profileIndex.put(geometry.profiles().get(i).name(), i);
         }
@@ -154,28 +160,30 @@ final class GpuBin {
       return units;
     }
 
-    /** Units {@code part} (a MIG profile or a template) takes. */
-    int size(String part) {
-      PartitionTemplate t = templates.get(part);
-      return t != null ? t.cores() : geometry.profiles().get(index(part)).memorySlices();
-    }
-
-    /** The mask after adding {@code part} at {@code start}. */
-    long add(long mask, String part, int start) {
-      return templates.containsKey(part) ? bits(0, Long.bitCount(mask) + size(part)) : mask | bits(start, size(part));
-    }
-
-    /** The mask after removing {@code part} from {@code start}. */
-    long remove(long mask, String part, int start) {
-      return templates.containsKey(part) ? bits(0, Long.bitCount(mask) - size(part)) : mask & ~bits(start, size(part));
-    }
-
-    /** The best free start of {@code profile} on a GPU whose used slices are {@code mask}; -1 when none. */
-    int best(long mask, String profile) {
-      if (templates.containsKey(profile)) {
-        return Long.bitCount(mask) + size(profile) <= units ? 0 : -1;
+    /** Cores template {@code template} takes. */
+    int cores(String template) {
+      PartitionTemplate t = templates.get(template);
+      if (t == null) {
+        throw new IllegalArgumentException(template + " is not a template of this GPU type");
       }
-      return bestByMask.computeIfAbsent(mask, this::bestStarts)[index(profile)];
+      return t.cores();
+    }
+
+    /** The best free start of {@code profile} on {@code layout}; -1 when none. */
+    int best(MigLayout layout, String profile) {
+      int i = index(profile);
+      return bestByMask.computeIfAbsent(layout.usedMask(), m -> {
+        int[] out = new int[geometry.profiles().size()];
+        for (int p = 0; p < out.length; p++) {
+          out[p] = layout.bestStart(geometry.profiles().get(p));
+        }
+        return out;
+      })[i];
+    }
+
+    /** 0 when template {@code template} fits beside the cores {@code mask} holds; -1 when it does not. */
+    int bestTemplate(long mask, String template) {
+      return Long.bitCount(mask) + cores(template) <= units ? 0 : -1;
     }
 
     private int index(String profile) {
@@ -189,40 +197,9 @@ final class GpuBin {
       return i;
     }
 
-    private int[] bestStarts(long mask) {
-      List<MigProfile> profiles = geometry.profiles();
-      int[] out = new int[profiles.size()];
-      for (int i = 0; i < profiles.size(); i++) {
-        MigProfile p = profiles.get(i);
-        int best = -1;
-        int bestRoom = -1;
-        for (int s : p.allowedStarts()) {
-          long b = bits(s, p.memorySlices());
-          if ((mask & b) == 0) {
-            int room = room(mask | b);
-            if (room > bestRoom) {
-              bestRoom = room;
-              best = s;
-            }
-          }
-        }
-        out[i] = best;
-      }
-      return out;
-    }
-
-    private int room(long mask) {
-      int n = 0;
-      for (MigProfile p : geometry.profiles()) {
-        for (int s : p.allowedStarts()) {
-          n += (mask & bits(s, p.memorySlices())) == 0 ? 1 : 0;
-        }
-      }
-      return n;
-    }
-
-    static long bits(int start, int size) {
-      return ((1L << size) - 1) << start;
+    /** The lowest {@code n} bits. */
+    static long lowBits(int n) {
+      return (1L << n) - 1;
     }
   }
 }

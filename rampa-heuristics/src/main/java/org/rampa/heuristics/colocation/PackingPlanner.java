@@ -178,10 +178,11 @@ abstract class PackingPlanner extends DemandPlanner {
           if (free == bestFree && first.order > best.order) {
             continue;
           }
-          int s = pb.starts.best(e.getKey(), o.profile());
-          if (s >= 0) {
+          // every GPU of one mask has the same best start: ask the first
+          OptionalInt s = first.bestStart(o);
+          if (s.isPresent()) {
             best = first;
-            bestStart = s;
+            bestStart = s.getAsInt();
             bestFree = free;
           }
         }

@@ -15,10 +15,6 @@ import org.rampa.colocation.GpuPool;
 import org.rampa.colocation.PipelineStage;
 import org.rampa.colocation.SegmentMenu;
 import org.rampa.colocation.SegmentOption;
-import org.rampa.domain.share.GpuPartitioning;
-import org.rampa.domain.share.MigGeometry;
-import org.rampa.domain.share.MigProfile;
-import org.rampa.domain.share.PartitionTemplate;
 
 /**
  * ParvaGPU-style co-location (SC'24, re-implemented from its description): per service the option
@@ -154,22 +150,12 @@ final class ParvaStyleHeuristic extends PackingPlanner {
   }
 
   /**
-   * docs/SHARING.md section 4: compute fraction for whole GPUs, max(compute slices / 7, memory slices / 8)
-   * for MIG, and for an NPU template likewise the larger of its cores' and its memory's share of the card.
+   * How much of a GPU {@code o} uses up: its placement's own share equivalent (docs/SHARING.md
+   * section 4; its start does not change it). The packing takes only templates whose memory is at
+   * most their cores' share of the card ({@link GpuBin.Starts}), so a template's is its cores' share.
    */
   static double shareEquivalent(ColocationProblem problem, SegmentOption o) {
-    if (o.whole()) {
-      return 1;
-    }
-    if (o.template()) {
-      GpuPartitioning part = problem.pool(o.gpuType()).partitioning();
-      PartitionTemplate t = part.template(o.profile());
-      return Math.max((double) t.cores() / part.npuCores(), (double) t.memoryBytes() / part.memoryBytes());
-    }
-    MigGeometry g = problem.pool(o.gpuType()).partitioning().requireMig();
-    MigProfile p = g.profile(o.profile());
-    int fullCompute = g.profiles().stream().mapToInt(MigProfile::computeSlices).max().orElseThrow();
-    return Math.max((double) p.computeSlices() / fullCompute, (double) p.memorySlices() / g.memorySlices());
+    return o.placementAt(0).shareEquivalent(problem.pool(o.gpuType()).partitioning());
   }
 
   /**
@@ -252,7 +238,7 @@ final class ParvaStyleHeuristic extends PackingPlanner {
 
     /** The partition's cheapest caps, or null when some stage has no option or no caps fit the budget. */
     static Pipeline cheapest(ColocationProblem problem, SegmentMenu menu, ColocationService s, int partition) {
-      double budget = s.slo().toNanos() * 1e-9 * problem.sloRule().latencyFraction();
+      double budget = problem.sloRule().budgetSeconds(s);
       int n = s.partitions().get(partition).stages();
       List<PipelineStage> stages = new ArrayList<>();
       List<List<SegmentOption>> all = new ArrayList<>();

@@ -169,7 +169,7 @@ final class TimeSharingBaseline extends DemandPlanner {
     private static int[] perRound(ColocationProblem problem, List<Tenant> tenants, List<SegmentOption> at) {
       double round = Double.POSITIVE_INFINITY;
       for (Tenant t : tenants) {
-        round = Math.min(round, t.service.slo().toNanos() * 1e-9 * problem.sloRule().latencyFraction());
+        round = Math.min(round, problem.sloRule().budgetSeconds(t.service));
       }
       int[] k = new int[tenants.size()];
       for (int i = 0; i < k.length; i++) {

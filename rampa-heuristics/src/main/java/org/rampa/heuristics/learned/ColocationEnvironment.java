@@ -368,9 +368,9 @@ public final class ColocationEnvironment {
 
     Move migMove(int gpu, int pool, List<Segment> incumbents, ColocationService service, MigGeometry geometry, String profile) {
       MigProfile p = geometry.profile(profile);
-      boolean[] free = freeMigSlices(incumbents, problem.pools().get(pool));
+      MigLayout layout = migLayout(incumbents, problem.pools().get(pool));
       for (int start : p.allowedStarts()) {
-        if (!fits(free, start, p.memorySlices())) {
+        if (!layout.fits(p, start)) {
           continue;
         }
         // isolated options priced alone, best throughput first: the first the GPU accepts is the best
@@ -409,9 +409,9 @@ public final class ColocationEnvironment {
       f[5] = placement.memoryBytes(pool.partitioning()) / (double) pool.partitioning().memoryBytes();
       f[6] = 1 - usedCompute(incumbents, pool);
       f[7] = 1 - usedMemory(incumbents, pool);
-      boolean[] free = freeMigSlices(incumbents, pool);
-      for (int i = 0; i < Math.min(MIG_MASK_BITS, free.length); i++) {
-        f[8 + i] = free[i] ? 1 : 0;
+      MigLayout layout = migLayout(incumbents, pool);
+      for (int i = 0; layout != null && i < Math.min(MIG_MASK_BITS, layout.geometry().memorySlices()); i++) {
+        f[8 + i] = layout.isFree(i) ? 1 : 0;
       }
       int n = m.after().size();
       f[16] = (n - 1) / 8.0;
@@ -475,11 +475,7 @@ public final class ColocationEnvironment {
         return 0;
       }
       if (isMig(first)) {
-        int n = 0;
-        for (boolean b : freeMigSlices(gpu.segments, pool)) {
-          n += b ? 1 : 0;
-        }
-        return n / (double) pool.partitioning().requireMig().memorySlices();
+        return migLayout(gpu.segments, pool).freeSlices() / (double) pool.partitioning().requireMig().memorySlices();
       }
       return 1 - usedCompute(gpu.segments, pool);
     }
@@ -517,13 +513,21 @@ public final class ColocationEnvironment {
     return p instanceof MigSliceMps m ? m.slice() : (MigSlice) p;
   }
 
-  /** Compute taken: MPS shares, or MIG compute slices over 7; the whole GPU counts 1. */
+  /**
+   * Compute taken: MPS shares, or MIG compute slices over the card's (the policy was trained on
+   * slice counts, not on the SMs {@link Placement#computeFraction} gives); the whole GPU counts 1.
+   */
   private static double usedCompute(List<Segment> segments, GpuPool pool) {
     double used = 0;
     for (Segment s : segments) {
-      used += s.placement() instanceof MpsShare m ? m.fraction()
-          : isMig(s.placement()) ? pool.partitioning().requireMig().profile(slice(s.placement()).profile()).computeSlices() / 7.0
-          : 1;
+      if (s.placement() instanceof MpsShare m) {
+        used += m.fraction();
+      } else if (isMig(s.placement())) {
+        MigGeometry geometry = pool.partitioning().requireMig();
+        used += geometry.computeSliceFraction(geometry.profile(slice(s.placement()).profile()));
+      } else {
+        used += 1;
+      }
     }
     return Math.min(1, used);
   }
@@ -542,39 +546,12 @@ public final class ColocationEnvironment {
     return Math.min(1, used);
   }
 
-  /** Memory slices no MIG instance covers; none on a GPU without MIG or running MPS. */
-  private static boolean[] freeMigSlices(List<Segment> segments, GpuPool pool) {
+  /** The MIG instances of a GPU's segments; null on a GPU without MIG or running MPS. */
+  private static MigLayout migLayout(List<Segment> segments, GpuPool pool) {
     if (pool.partitioning().mig().isEmpty() || (!segments.isEmpty() && !isMig(segments.get(0).placement()))) {
-      return new boolean[0];
+      return null;
     }
-    MigGeometry geometry = pool.partitioning().requireMig();
-    boolean[] free = new boolean[geometry.memorySlices()];
-    Arrays.fill(free, true);
-    for (Segment s : segments) {
-      MigSlice m = slice(s.placement());
-      int end = Math.min(free.length, m.start() + geometry.profile(m.profile()).memorySlices());
-      for (int i = m.start(); i < end; i++) {
-        free[i] = false;
-      }
-    }
-    return free;
-  }
-
-  /**
-   * MIG's two rules on a free-slice mask: an allowed start (the caller's) and memory slices
-   * {@code [start, start + size)} all free. The verifier's {@link MigLayout} check decides in the end;
-   * this only keeps the search and the features cheap.
-   */
-  private static boolean fits(boolean[] free, int start, int size) {
-    if (start + size > free.length) {
-      return false;
-    }
-    for (int i = start; i < start + size; i++) {
-      if (!free[i]) {
-        return false;
-      }
-    }
-    return true;
+    return MigLayout.of(pool.partitioning().requireMig(), segments.stream().map(s -> slice(s.placement())).toList());
   }
 
   /** The share of (profile, start) placements legal before that the added MIG instance makes illegal. */
@@ -582,21 +559,10 @@ public final class ColocationEnvironment {
     if (!isMig(added.placement())) {
       return 0;
     }
-    MigGeometry geometry = pool.partitioning().requireMig();
-    List<Segment> all = new ArrayList<>(segments);
-    all.add(added);
-    int before = legalPlacements(geometry, freeMigSlices(segments, pool));
-    int after = legalPlacements(geometry, freeMigSlices(all, pool));
+    MigLayout layout = migLayout(segments, pool);
+    MigSlice slice = slice(added.placement());
+    int before = layout.legalPlacements();
+    int after = layout.with(slice.profile(), slice.start()).legalPlacements();
     return before == 0 ? 0 : (before - after) / (double) before;
-  }
-
-  private static int legalPlacements(MigGeometry geometry, boolean[] free) {
-    int count = 0;
-    for (MigProfile p : geometry.profiles()) {
-      for (int start : p.allowedStarts()) {
-        count += fits(free, start, p.memorySlices()) ? 1 : 0;
-      }
-    }
-    return count;
   }
 }

@@ -11,14 +11,14 @@ import org.rampa.colocation.ColocationPlan;
 import org.rampa.colocation.ColocationPlanner;
 import org.rampa.colocation.ColocationProblem;
 import org.rampa.colocation.ColocationResult;
-import org.rampa.colocation.ColocationVerifier;
 import org.rampa.domain.Invalid;
 import org.rampa.strategy.SolveStatus;
 
 /**
  * The learned co-location policy, {@code learned}: plays one episode of {@link
- * ColocationEnvironment} choosing each step's highest-scoring legal candidate, and returns the plan
- * after the co-location verifier has accepted it. Deterministic: the same problem and weights give
+ * ColocationEnvironment} choosing each step's highest-scoring legal candidate, and returns its plan
+ * (verified when obtained from {@link org.rampa.heuristics.colocation.ColocationPlanners} or wrapped
+ * in {@link org.rampa.colocation.VerifiedColocationPlanner}). Deterministic: the same problem and weights give
  * the same plan. The episode runs to its end (each step is milliseconds), so the time limit is not
  * consulted.
  */
@@ -65,7 +65,6 @@ public final class LearnedColocationPlanner implements ColocationPlanner {
       return ColocationResult.noPlan(SolveStatus.NO_PLAN_FOUND,
           "the learned policy served no positive scale: some service fits on no GPU of the cluster under its SLO");
     }
-    ColocationVerifier.requireValid(problem, plan, name());
     String how = outcome.fellBackAt().isPresent()
         ? outcome.policySteps() + " steps by the policy, then " + outcome.fallbackSteps() + " by the heuristic fallback (from step "
             + outcome.fellBackAt().getAsInt() + ", when no candidate was legal)"

@@ -14,6 +14,14 @@ import org.rampa.testing.Property;
 class ColocationPlannersPropertyTest {
 
   @Test
+  void everyPlannerByNameComesVerified() {
+    for (String name : java.util.stream.Stream.concat(ColocationPlanners.NAMES.stream(), java.util.stream.Stream.of(ColocationPlanners.LEARNED)).toList()) {
+      assertThat(ColocationPlanners.named(name)).as(name).isInstanceOf(org.rampa.colocation.VerifiedColocationPlanner.class)
+          .extracting(org.rampa.colocation.ColocationPlanner::name).isEqualTo(name);
+    }
+  }
+
+  @Test
   void everyPlanPassesTheVerifier() {
     int[] plans = new int[2];
     Property.forSeeds("co-location plans pass the verifier", 60, seed -> {
