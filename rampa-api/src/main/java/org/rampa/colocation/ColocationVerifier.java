@@ -75,7 +75,7 @@ public final class ColocationVerifier {
   }
 
   /** True when a throughput of {@code served} requests/s meets a demand of {@code need}, within the library's one tolerance. */
-  static boolean serves(double served, double need) {
+  public static boolean serves(double served, double need) {
     return served >= need * (1 - SloPredicate.RELATIVE_TOLERANCE);
   }
 

@@ -20,7 +20,7 @@ import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.SloPredicate;
 import org.rampa.perf.TransferMode;
 import org.rampa.perf.share.InterferenceModel;
-import org.rampa.strategy.SharedSlotMenu;
+import org.rampa.strategy.support.SharedSlotMenu;
 import org.rampa.solver.ArcGenerator.Arc;
 import org.rampa.solver.NodeSlots.Slot;
 import org.rampa.solver.NodeSlots.SlowNodes;

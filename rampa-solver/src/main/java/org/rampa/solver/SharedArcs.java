@@ -15,7 +15,7 @@ import org.rampa.solver.ArcGenerator.SharedUse;
 import org.rampa.solver.IntervalFlowFormulation.CostGroup;
 import org.rampa.solver.SharedSlots.Part;
 import org.rampa.solver.NodeSlots.Slot;
-import org.rampa.strategy.SharedSlotMenu;
+import org.rampa.strategy.support.SharedSlotMenu;
 
 /**
  * The shared arcs of an {@link IntervalFlowFormulation}: "layers {@code [i, j)} with placement

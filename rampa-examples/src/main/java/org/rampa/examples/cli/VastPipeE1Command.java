@@ -11,7 +11,7 @@ import java.util.concurrent.Callable;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
-import org.rampa.colocation.ParvaGpuScenarios;
+import org.rampa.scenarios.ParvaGpuScenarios;
 import org.rampa.domain.Invalid;
 import org.rampa.examples.experiment.OneGpuChart;
 import org.rampa.examples.experiment.OneGpuExperiment;

@@ -2,9 +2,9 @@ package org.rampa.colocation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.rampa.catalog.GpuCatalog;
 import org.rampa.catalog.ModelCatalog;
 import org.rampa.catalog.SharingCatalog;
@@ -17,7 +17,8 @@ import org.rampa.domain.share.TemplatePartition;
 import org.rampa.domain.share.Whole;
 import org.rampa.perf.share.AnalyticShareTimeModel;
 import org.rampa.perf.share.LinearInterference;
-import org.junit.jupiter.api.Test;
+import org.rampa.scenarios.ParvaGpuScenarios;
+
 
 class ColocationVerifierTest {
 

@@ -1,4 +1,4 @@
-package org.rampa.strategy;
+package org.rampa.strategy.support;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -26,6 +26,8 @@ import org.rampa.domain.share.TemplatePartition;
 import org.rampa.domain.share.Whole;
 import org.rampa.importance.GpuCosts;
 import org.rampa.perf.DeviceKind;
+import org.rampa.strategy.PlacementProblem;
+import org.rampa.strategy.SharingOptions;
 import org.rampa.verify.InterferenceGuard;
 
 /**
