@@ -32,6 +32,7 @@ module org.rampa.api {
 
   // Jackson binds the generated Immutable* classes through their package-private Json delegates
   opens org.rampa.domain to com.fasterxml.jackson.databind;
+  opens org.rampa.domain.share to com.fasterxml.jackson.databind;
   opens org.rampa.json to com.fasterxml.jackson.databind;
   opens org.rampa.strategy to com.fasterxml.jackson.databind;
 

@@ -46,7 +46,7 @@ class ModuleSurfaceTest {
   void opensOnlyJsonBoundPackagesAndOnlyToJackson() {
     Set<Opens> opens = module.getDescriptor().opens();
     assertThat(opens.stream().map(Opens::source).collect(Collectors.toSet()))
-        .isEqualTo(Set.of("org.rampa.domain", "org.rampa.json", "org.rampa.strategy"));
+        .isEqualTo(Set.of("org.rampa.domain", "org.rampa.domain.share", "org.rampa.json", "org.rampa.strategy"));
     assertThat(opens).allSatisfy(o -> assertThat(o.targets()).containsExactly("com.fasterxml.jackson.databind"));
   }
 

@@ -38,7 +38,7 @@ class SharedSlotMenuNpuTest {
 
   private static final String NPU = "NPU-8C-64GB";
   private final GpuType type = SharingCatalog.standard().npuTypes().stream().filter(t -> t.name().equals(NPU)).findFirst().orElseThrow();
-  private final GpuPartitioning parts = SharingCatalog.standard().partitioningFor(type);
+  private final GpuPartitioning parts = type.partitioning();
   private final Cluster cluster = cluster(4);
   private final DecodeServices services = new DecodeServices(cluster, "test");
   private final InterferenceGuard guard = InterferenceGuard.defaults();
