@@ -22,8 +22,8 @@ import org.rampa.verify.Verification;
 
 /**
  * The fluent entry point: describe the cluster, its state, the strategy and its settings, then
- * {@link Planner#place} a request. Every setter validates at once and returns a new planner, so a
- * configured planner can be shared between threads and reused for many requests.
+ * {@link Placer#place} a request. Every setter validates at once and returns a new placer, so a
+ * configured placer can be shared between threads and reused for many requests.
  *
  * <pre>{@code
  * PlacementResult result = Rampa.on(cluster)
@@ -39,25 +39,29 @@ import org.rampa.verify.Verification;
 public final class Rampa {
   private Rampa() {}
 
-  /** A planner for {@code cluster}, starting from the empty state. */
-  public static Planner on(Cluster cluster) {
+  /** A placer for {@code cluster}, starting from the empty state. */
+  public static Placer on(Cluster cluster) {
     Objects.requireNonNull(cluster, "cluster");
-    return new Planner(ClusterState.empty(cluster), null, StaticImportance.uniform(), StrategyOptions.defaults());
+    return new Placer(ClusterState.empty(cluster), null, StaticImportance.uniform(), StrategyOptions.defaults());
   }
 
-  /** A planner for the cluster of {@code state}, starting from that state. */
-  public static Planner on(ClusterState state) {
+  /** A placer for the cluster of {@code state}, starting from that state. */
+  public static Placer on(ClusterState state) {
     return on(Objects.requireNonNull(state, "state").cluster()).state(state);
   }
 
-  /** An immutable, validated planner configuration. */
-  public static final class Planner {
+  /**
+   * An immutable, validated placement configuration: it places requests ({@link #place}) and checks
+   * plans ({@link #verify}). Named apart from {@link org.rampa.colocation.ColocationPlanner}, the
+   * co-location algorithm interface.
+   */
+  public static final class Placer {
     private final ClusterState state;
     private final PlacementStrategy strategy;
     private final ImportanceModel importance;
     private final StrategyOptions options;
 
-    private Planner(ClusterState state, PlacementStrategy strategy, ImportanceModel importance, StrategyOptions options) {
+    private Placer(ClusterState state, PlacementStrategy strategy, ImportanceModel importance, StrategyOptions options) {
       this.state = state;
       this.strategy = strategy;
       this.importance = importance;
@@ -65,57 +69,57 @@ public final class Rampa {
     }
 
     /**
-     * The same planner planning against {@code newState}, a state of this planner's cluster (after
+     * The same placer planning against {@code newState}, a state of this placer's cluster (after
      * other services were admitted or released, say).
      *
      * @throws IllegalArgumentException when {@code newState} describes another cluster
      */
-    public Planner state(ClusterState newState) {
+    public Placer state(ClusterState newState) {
       Objects.requireNonNull(newState, "state");
       if (!newState.cluster().equals(state.cluster())) {
-        throw Invalid.value("state.cluster", "(another cluster)", "the state must describe this planner's cluster",
+        throw Invalid.value("state.cluster", "(another cluster)", "the state must describe this placer's cluster",
             "start from Rampa.on(state) instead");
       }
-      return new Planner(newState, strategy, importance, options);
+      return new Placer(newState, strategy, importance, options);
     }
 
     /** Selects a strategy by name from those on the classpath (see {@link Strategies#available()}). */
-    public Planner strategy(String name) {
+    public Placer strategy(String name) {
       return strategy(Strategies.named(Objects.requireNonNull(name, "strategy")));
     }
 
     /** Uses {@code newStrategy}, wrapped in the one verifying step ({@link Strategies#verified}). */
-    public Planner strategy(PlacementStrategy newStrategy) {
-      return new Planner(state, Strategies.verified(newStrategy), importance, options);
+    public Placer strategy(PlacementStrategy newStrategy) {
+      return new Placer(state, Strategies.verified(newStrategy), importance, options);
     }
 
     /** Weighs the free GPUs with {@code newImportance}: plans spend the least important first. Static weights
-     * must name this planner's GPU types and GPUs (see {@link StaticImportance#requireNamesIn}). */
-    public Planner importance(ImportanceModel newImportance) {
+     * must name this placer's GPU types and GPUs (see {@link StaticImportance#requireNamesIn}). */
+    public Placer importance(ImportanceModel newImportance) {
       Objects.requireNonNull(newImportance, "importance");
       if (newImportance instanceof StaticImportance weights) {
         weights.requireNamesIn(state.cluster());
       }
-      return new Planner(state, strategy, newImportance, options);
+      return new Placer(state, strategy, newImportance, options);
     }
 
     /** Bounds each {@link #place} call's search by {@code limit} (see {@link StrategyOptions#timeLimit()}). */
-    public Planner timeLimit(Duration limit) {
+    public Placer timeLimit(Duration limit) {
       return options(ImmutableStrategyOptions.copyOf(options).withTimeLimit(limit));
     }
 
     /** Lets exact strategies stop at this relative gap to the proven bound (see {@link StrategyOptions#relativeGap()}). */
-    public Planner relativeGap(double gap) {
+    public Placer relativeGap(double gap) {
       return options(ImmutableStrategyOptions.copyOf(options).withRelativeGap(gap));
     }
 
     /** Seeds every random choice of the strategy, so the same inputs give the same plan. */
-    public Planner seed(long seed) {
+    public Placer seed(long seed) {
       return options(ImmutableStrategyOptions.copyOf(options).withSeed(seed));
     }
 
     /** How inter-stage transfers enter the period; the performance model follows it. */
-    public Planner transfers(TransferMode mode) {
+    public Placer transfers(TransferMode mode) {
       return options(ImmutableStrategyOptions.copyOf(options).withTransfers(mode));
     }
 
@@ -125,27 +129,27 @@ public final class Rampa {
      * default. Plans on shared GPUs are verified with the interference rule; commit them through
      * {@link org.rampa.domain.ClusterStateHolder#admit}.
      */
-    public Planner sharing(SharingOptions sharing) {
+    public Placer sharing(SharingOptions sharing) {
       return options(Objects.requireNonNull(sharing, "sharing").applyTo(options));
     }
 
     /** Replaces every strategy option at once (time limit, gap, seed, transfers and the rest). */
-    public Planner options(StrategyOptions newOptions) {
-      return new Planner(state, strategy, importance, Objects.requireNonNull(newOptions, "options"));
+    public Placer options(StrategyOptions newOptions) {
+      return new Placer(state, strategy, importance, Objects.requireNonNull(newOptions, "options"));
     }
 
-    /** The state this planner plans against. */
+    /** The state this placer plans against. */
     public ClusterState state() {
       return state;
     }
 
-    /** The problem this planner would hand its strategy for {@code request}. */
+    /** The problem this placer would hand its strategy for {@code request}. */
     public PlacementProblem problem(ServiceRequest request) {
       return PlacementProblem.of(request, state, importance, options);
     }
 
     /**
-     * Plans {@code request} on this planner's state. The strategy is wrapped in the one verifying
+     * Plans {@code request} on this placer's state. The strategy is wrapped in the one verifying
      * step ({@link Strategies#verified}), so the returned plan has passed the
      * {@link org.rampa.verify.PlanVerifier}; a strategy that returns anything else has a bug,
      * reported as {@link org.rampa.verify.PlanRejectedException}; for a plan on shared GPUs that
@@ -165,7 +169,7 @@ public final class Rampa {
     }
 
     /**
-     * Re-checks {@code plan}, made by anyone, for {@code request} on this planner's state with the
+     * Re-checks {@code plan}, made by anyone, for {@code request} on this placer's state with the
      * one {@link PlanVerifier} every strategy's plan goes through: coverage of the model, GPUs of the
      * cluster, free resources and the sharing rules (MIG layouts, MPS sums, templates), memory, the
      * SLO, the plan's stated predictions, and every incumbent's SLO under interference on the GPUs

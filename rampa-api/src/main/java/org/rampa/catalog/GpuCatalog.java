@@ -11,6 +11,7 @@ import java.util.Set;
 import org.rampa.domain.GpuType;
 import org.rampa.domain.Invalid;
 import org.rampa.domain.Link;
+import org.rampa.domain.share.GpuSharing;
 
 /**
  * Real GPU types (NVIDIA T4 ... B200, AMD MI100 ... MI300X) from the project's GPU catalog, with
@@ -81,6 +82,7 @@ public final class GpuCatalog {
           t.number(r, "memory_bw_gbps") * GB));
     }
     Calibration calibration = Calibration.fit(raw);
+    Map<String, GpuSharing> sharing = SharingTables.byGpu(raw.keySet());
     Map<String, Entry> entries = new LinkedHashMap<>();
     for (int r = 0; r < t.size(); r++) {
       String id = t.get(r, "gpu_id");
@@ -95,6 +97,7 @@ public final class GpuCatalog {
           .memoryEfficiency(c.memoryEfficiency())
           .layerOverhead(c.layerOverhead())
           .migProfiles(migProfiles(t.get(r, "mig_profiles")))
+          .sharing(sharing.get(id))
           .build();
       String price = t.get(r, "price_usd_per_gpu_hour");
       entries.put(id, new Entry(

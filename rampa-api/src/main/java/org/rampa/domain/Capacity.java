@@ -16,7 +16,7 @@ import org.rampa.domain.share.TemplatePartition;
  * them and they have no MIG layout), grouped by type and node, and besides them the free compute
  * of GPUs in MPS mode, the free instances of MIG layouts and the free cores of NPUs partitioned by
  * templates. Strategies use the whole GPUs, and with sharing on also the rest
- * ({@link org.rampa.strategy.SharedSlotMenu}). Immutable; obtain it from {@link ClusterState#capacity()}.
+ * ({@code org.rampa.strategy.support.SharedSlotMenu}). Immutable; obtain it from {@link ClusterState#capacity()}.
  */
 public final class Capacity {
 

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.immutables.value.Value;
-import org.rampa.catalog.SharingCatalog;
 import org.rampa.domain.share.GpuPartitioning;
 import org.rampa.domain.share.MigSlice;
 import org.rampa.domain.share.ShareViolation;
@@ -138,7 +137,7 @@ public abstract class ClusterState {
 
   /** How {@code gpuId}'s type can be divided. */
   public final GpuPartitioning partitioning(String gpuId) {
-    return SharingCatalog.standard().partitioningFor(cluster().typeOf(gpuId));
+    return cluster().typeOf(gpuId).partitioning();
   }
 
   /** The fraction of its GPU's compute {@code holding} takes. */

@@ -2,7 +2,6 @@ package org.rampa.domain;
 
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
-import org.rampa.verify.InterferenceGuard;
 
 /**
  * The thread-safe current {@link ClusterState}. Planners read a snapshot, plan against it, and
@@ -51,7 +50,7 @@ public final class ClusterStateHolder {
    * {@code plannedOnVersion}: the ledger's rules, and no service on the plan's GPUs missing its SLO
    * with its new co-runners. The request and plan stay in the ledger for later admissions.
    */
-  public CommitResult admit(ServiceRequest request, Plan plan, long plannedOnVersion, InterferenceGuard guard) {
+  public CommitResult admit(ServiceRequest request, Plan plan, long plannedOnVersion, AdmissionRule guard) {
     // the guard judges the very state the allocation is applied to, so the change needs no second check
     return apply(plannedOnVersion, s -> s.allocate(Allocation.of(request, plan)), s -> guard.refusals(s, request, plan));
   }

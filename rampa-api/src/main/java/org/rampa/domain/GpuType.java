@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import java.time.Duration;
 import java.util.List;
 import org.immutables.value.Value;
+import org.rampa.domain.share.GpuPartitioning;
+import org.rampa.domain.share.GpuSharing;
 
 /**
  * A GPU model (T4, A100-SXM4-80GB, MI300X ...) with the numbers the performance model needs.
@@ -48,6 +50,22 @@ public abstract class GpuType {
   /** MIG profile names this type supports (empty when it has no MIG). */
   public abstract List<String> migProfiles();
 
+  /**
+   * How this type can be divided (MIG, MPS, CU masks, NPU templates), as declared in code or JSON
+   * ({@code "sharing"}); whole use only when not declared. The catalog's types carry the catalog's
+   * sharing ({@code partitioning.csv}, {@code mig-geometry.csv}).
+   */
+  @Value.Default
+  public GpuSharing sharing() {
+    return GpuSharing.none();
+  }
+
+  /** {@link #sharing()} on this type's memory: what the ledger, the menus and the verifier divide. */
+  @Value.Lazy
+  public GpuPartitioning partitioning() {
+    return sharing().on(name(), memoryBytes());
+  }
+
   public final double effectiveFlopsPerSecond() {
     return computeEfficiency() * peakFlopsPerSecond();
   }
@@ -68,6 +86,8 @@ public abstract class GpuType {
     requireFraction(p + "computeEfficiency", computeEfficiency());
     requireFraction(p + "memoryEfficiency", memoryEfficiency());
     Invalid.requireStepTime(p + "layerOverhead", layerOverhead());
+    // MIG profiles and templates must fit the card: checked here, where both are known
+    partitioning();
   }
 
   private static void requireFraction(String field, double value) {

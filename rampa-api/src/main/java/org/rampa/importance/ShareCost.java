@@ -50,11 +50,6 @@ public final class ShareCost {
   private final Map<String, Double> demand;
   private final List<Double> mpsLevels;
 
-  /** As {@link #ShareCost(double, Map, List)} with the default MPS levels ({@link SharingOptions#DEFAULT_MPS_LEVELS}). */
-  public ShareCost(double lambda, Map<String, Double> demand) {
-    this(lambda, demand, SharingOptions.DEFAULT_MPS_LEVELS);
-  }
-
   /**
    * @param lambda the weight of fragmentation against importance, ≥ 0
    * @param demand forecast demand per menu entry: {@link #WHOLE}, a MIG profile name, or

@@ -1,6 +1,5 @@
 package org.rampa.perf;
 
-import org.rampa.catalog.SharingCatalog;
 import org.rampa.domain.GpuType;
 import org.rampa.domain.share.Placement;
 import org.rampa.domain.share.Whole;
@@ -21,7 +20,7 @@ public sealed interface DeviceKind permits WholeGpu, SharedGpu {
     if (placement instanceof Whole) {
       return new WholeGpu(type);
     }
-    return new SharedGpu(type, SharingCatalog.standard().partitioningFor(type), placement);
+    return new SharedGpu(type, type.partitioning(), placement);
   }
 
   /** The GPU type underneath. */

@@ -11,7 +11,7 @@ import org.rampa.domain.share.GpuPartitioning;
 
 /**
  * Whether a per-service strategy may place stages on shared GPUs, and how wide the menu of
- * {@link SharedSlotMenu} is, read once from {@link StrategyOptions#extra()} by the strategies that
+ * {@code SharedSlotMenu} is, read once from {@link StrategyOptions#extra()} by the strategies that
  * support sharing (their option families include {@link #KEYS}). Sharing is opt-in: without the
  * {@code sharing} key a strategy places whole free GPUs exactly as it always did.
  *

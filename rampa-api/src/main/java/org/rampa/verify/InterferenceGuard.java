@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.rampa.domain.AdmissionRule;
 import org.rampa.domain.Allocation;
 import org.rampa.domain.AllocationRefusedException;
 import org.rampa.domain.ClusterState;
@@ -24,7 +25,7 @@ import org.rampa.perf.share.InterferenceModel;
  * SLO, naming the service and the GPU and saying what might work instead. A refused admission
  * leaves the state as it was (states are immutable; nothing is returned).
  */
-public final class InterferenceGuard {
+public final class InterferenceGuard implements AdmissionRule {
 
   private final CoRunnerTimes times;
 
@@ -38,6 +39,7 @@ public final class InterferenceGuard {
   }
 
   /** Why admitting {@code plan} for {@code request} on {@code state} is refused; empty when it may be admitted. */
+  @Override
   public List<String> refusals(ClusterState state, ServiceRequest request, Plan plan) {
     Allocation allocation = Allocation.of(request, plan);
     List<String> conflicts = state.conflicts(allocation);

@@ -19,6 +19,7 @@ import org.rampa.domain.share.MigSlice;
 import org.rampa.domain.share.MpsShare;
 import org.rampa.domain.share.Placement;
 import org.rampa.domain.share.Whole;
+import org.rampa.strategy.SharingOptions;
 
 /**
  * The share cost's fragmentation on one A100-SXM4-80GB, values worked by hand. Its menu has ten
@@ -35,7 +36,7 @@ class ShareCostTest {
   private final Cluster cluster = ClusterPresets.of(Map.of(A100, 1), 1, ClusterPresets.NETWORK_100G);
   private final String gpu = cluster.gpus().get(0).id();
   private final ClusterState empty = ClusterState.empty(cluster);
-  private final ShareCost cost = new ShareCost(1.0, Map.of());
+  private final ShareCost cost = new ShareCost(1.0, Map.of(), SharingOptions.DEFAULT_MPS_LEVELS);
   private final GpuCosts importance = id -> 2.0;
 
   @Test
@@ -75,7 +76,7 @@ class ShareCostTest {
   void aQuarterOfAnEmptyGpuCostsLessThanTheWholeWhenTheDemandRunsOnMpsLevels() {
     // the issue of docs/vastpipe-e4.md: a share of an empty GPU was charged as if its room were lost
     ShareCost mpsOnly = new ShareCost(1.0, demand(Map.of(ShareCost.mpsEntry(A100, 0.5), 1.0,
-        ShareCost.mpsEntry(A100, 1.0 / 3), 1.0, ShareCost.mpsEntry(A100, 0.25), 1.0)));
+        ShareCost.mpsEntry(A100, 1.0 / 3), 1.0, ShareCost.mpsEntry(A100, 0.25), 1.0)), SharingOptions.DEFAULT_MPS_LEVELS);
     MpsShare quarter = new MpsShare(0.25, 1L << 30);
     // 3/4 left: one 1/2 (1/4 stranded), two 1/3 (1/12 stranded), three 1/4 (none)
     assertThat(mpsOnly.fragmentation(empty, gpu, quarter)).isCloseTo((0.25 + 1.0 / 12) / 3, within(1e-12));
@@ -98,7 +99,7 @@ class ShareCostTest {
   @Test
   void forecastDemandWeighsTheMenu() {
     // only 4g demand: 3g@0 takes the 4g's 4/7, half of it as its own share, 1/14 stranded; 3g@4 keeps the 4g
-    ShareCost fourGig = new ShareCost(1.0, demand(Map.of("4g.40gb", 1.0)));
+    ShareCost fourGig = new ShareCost(1.0, demand(Map.of("4g.40gb", 1.0)), SharingOptions.DEFAULT_MPS_LEVELS);
     assertThat(fourGig.fragmentation(empty, gpu, new MigSlice("3g.40gb", 0))).isCloseTo(1.0 / 14, within(1e-12));
     assertThat(fourGig.fragmentation(empty, gpu, new MigSlice("3g.40gb", 4))).isZero();
   }
@@ -114,7 +115,7 @@ class ShareCostTest {
           ShareCost.mpsEntry(A100, 0.5), ShareCost.mpsEntry(A100, 1.0 / 3), ShareCost.mpsEntry(A100, 0.25))) {
         weights.put(entry, random.nextDouble());
       }
-      ShareCost weighted = new ShareCost(1.0, weights);
+      ShareCost weighted = new ShareCost(1.0, weights, SharingOptions.DEFAULT_MPS_LEVELS);
       // a random MPS incumbent (or none) and a random newcomer that fits beside it
       ClusterState state = empty;
       double held = 0;

@@ -17,7 +17,7 @@ import org.rampa.perf.PlanEstimate;
 import org.rampa.perf.SloPredicate;
 import org.rampa.perf.StageAssignment;
 import org.rampa.strategy.PlacementProblem;
-import org.rampa.strategy.SharedSlotMenu;
+import org.rampa.strategy.support.SharedSlotMenu;
 import org.rampa.strategy.SharingOptions;
 import org.rampa.verify.PlanVerifier;
 

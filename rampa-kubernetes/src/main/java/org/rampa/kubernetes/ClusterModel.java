@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.rampa.catalog.GpuCatalog;
-import org.rampa.catalog.SharingCatalog;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.ImmutableClusterState;
@@ -75,7 +74,7 @@ public final class ClusterModel {
       int whole = n.wholeGpus().orElse(n.migInstances().isEmpty() ? count : 0);
       Map<Integer, List<MigSlice>> packed = new LinkedHashMap<>();
       if (!n.migInstances().isEmpty()) {
-        Optional<MigGeometry> geometry = SharingCatalog.standard().partitioningFor(entry.type()).mig();
+        Optional<MigGeometry> geometry = entry.type().partitioning().mig();
         if (geometry.isEmpty()) {
           problems.put(n.name(), "advertises MIG instances " + n.migInstances() + " but RAMPA's catalog has no MIG geometry for " + typeName);
           continue;

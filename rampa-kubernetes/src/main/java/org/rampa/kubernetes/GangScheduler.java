@@ -696,7 +696,7 @@ public final class GangScheduler {
    * masked as held in a copy of the state, so no strategy can pick it).
    */
   private PlacementResult plan(PodContract.Service service, ServiceRequest request, ClusterState state, Duration timeLimit) {
-    Rampa.Planner planner;
+    Rampa.Placer planner;
     if (service.migProfile().isPresent()) {
       String profile = service.migProfile().get();
       ClusterState masked = maskAllBut(state, profile);

@@ -2,7 +2,7 @@ package org.rampa.solver;
 
 import java.time.Duration;
 import java.util.function.Supplier;
-import org.rampa.strategy.TimeBudget;
+import org.rampa.strategy.support.TimeBudget;
 
 /**
  * Whether the cascade may start another solve: not when less time is left than its previous attempt

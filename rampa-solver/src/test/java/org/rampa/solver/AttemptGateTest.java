@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
-import org.rampa.strategy.TimeBudget;
+import org.rampa.strategy.support.TimeBudget;
 
 /** A later phase of the cascade does not start a solve it has no time to finish; on a clock moved by hand. */
 class AttemptGateTest {

@@ -9,7 +9,7 @@ import org.rampa.domain.share.Whole;
 import org.rampa.importance.GpuCosts;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
-import org.rampa.strategy.SharedSlotMenu;
+import org.rampa.strategy.support.SharedSlotMenu;
 import org.rampa.strategy.SharingOptions;
 import org.rampa.strategy.SolveStatus;
 import org.rampa.strategy.Strategies;

@@ -16,7 +16,7 @@ import org.rampa.strategy.PlacementStrategy;
 import org.rampa.strategy.SolveStatus;
 import org.rampa.strategy.StrategyOptions;
 import org.rampa.strategy.Strategies;
-import org.rampa.strategy.TimeBudget;
+import org.rampa.strategy.support.TimeBudget;
 import org.rampa.testing.BruteForcePlacement;
 import org.rampa.solver.flow.IntervalFlowFormulation;
 import org.rampa.solver.backend.MilpBackend;

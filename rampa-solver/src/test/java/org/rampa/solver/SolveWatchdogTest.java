@@ -14,7 +14,7 @@ import java.util.function.LongSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.rampa.strategy.PlacementProblem;
-import org.rampa.strategy.TimeBudget;
+import org.rampa.strategy.support.TimeBudget;
 import org.rampa.solver.flow.IntervalFlowFormulation;
 import org.rampa.solver.backend.LinearProgram;
 import org.rampa.solver.backend.MilpBackend;

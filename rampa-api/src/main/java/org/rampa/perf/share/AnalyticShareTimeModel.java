@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalDouble;
 import org.rampa.catalog.ModelCatalog;
-import org.rampa.catalog.SharingCatalog;
 import org.rampa.domain.GpuType;
 import org.rampa.domain.Invalid;
 import org.rampa.domain.Layer;
@@ -130,7 +129,7 @@ public final class AnalyticShareTimeModel implements ShareTimeModel {
   private static AnalyticShareTimeModel calibrate() {
     String typeName = PublishedShareTables.A100_80GB.get(0);
     GpuType type = org.rampa.catalog.GpuCatalog.standard().type(typeName);
-    var gpu = SharingCatalog.standard().partitioning(typeName);
+    var gpu = type.partitioning();
     List<Slowdown> points = new ArrayList<>();
     for (ShareSeries s : PublishedShareTables.muxServe()) {
       String[] f = s.name().split("-");

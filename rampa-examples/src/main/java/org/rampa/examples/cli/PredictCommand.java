@@ -106,7 +106,7 @@ final class PredictCommand implements Callable<Integer> {
     }
     Model m = model();
     GpuType type = type();
-    GpuPartitioning parts = SharingCatalog.standard().partitioningFor(type);
+    GpuPartitioning parts = type.partitioning();
     PerformanceModel pm = PerformanceModel.defaults();
     long memory = pm.stageMemoryBytes(m, 0, m.size(), batch);
     Placement placement = placement(parts, memory);

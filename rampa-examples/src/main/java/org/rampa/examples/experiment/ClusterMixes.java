@@ -15,7 +15,7 @@ import org.rampa.colocation.ColocationObjective;
 import org.rampa.colocation.ColocationProblem;
 import org.rampa.colocation.ColocationService;
 import org.rampa.colocation.GpuPool;
-import org.rampa.colocation.ParvaGpuScenarios;
+import org.rampa.scenarios.ParvaGpuScenarios;
 import org.rampa.colocation.SloRule;
 import org.rampa.domain.GpuType;
 import org.rampa.domain.Invalid;

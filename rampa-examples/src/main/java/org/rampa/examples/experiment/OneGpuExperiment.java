@@ -12,7 +12,7 @@ import org.rampa.colocation.ColocationProblem;
 import org.rampa.colocation.ColocationResult;
 import org.rampa.colocation.ColocationService;
 import org.rampa.colocation.GpuPool;
-import org.rampa.colocation.ParvaGpuScenarios;
+import org.rampa.scenarios.ParvaGpuScenarios;
 import org.rampa.colocation.SegmentMenu;
 import org.rampa.colocation.SegmentOption;
 import org.rampa.domain.share.MigProfile;

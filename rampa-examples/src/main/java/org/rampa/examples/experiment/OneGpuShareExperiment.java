@@ -17,7 +17,7 @@ import org.rampa.colocation.ColocationService;
 import org.rampa.colocation.ColocationVerifier;
 import org.rampa.colocation.GpuConfiguration;
 import org.rampa.colocation.GpuPool;
-import org.rampa.colocation.ParvaGpuScenarios;
+import org.rampa.scenarios.ParvaGpuScenarios;
 import org.rampa.colocation.Segment;
 import org.rampa.colocation.SegmentPerformance;
 import org.rampa.colocation.SloRule;

@@ -96,7 +96,7 @@ public final class Schedulers {
     }
     if (BASELINES.contains(name)) {
       return new SchedulerSpec(name, cluster -> {
-        Rampa.Planner planner = configured(cluster, name, StaticImportance.uniform(), options);
+        Rampa.Placer planner = configured(cluster, name, StaticImportance.uniform(), options);
         return () -> planner;
       });
     }
@@ -111,14 +111,14 @@ public final class Schedulers {
     return new SchedulerSpec(name, cluster -> new LearningScheduler(strategy, parts[1], cluster, options));
   }
 
-  private static Rampa.Planner configured(Cluster cluster, String strategy, ImportanceModel importance, StrategyOptions options) {
+  private static Rampa.Placer configured(Cluster cluster, String strategy, ImportanceModel importance, StrategyOptions options) {
     return Rampa.on(cluster).strategy(strategy).importance(importance).options(options);
   }
 
   /** A RAMPA scheduler whose importance may learn from a sliding window of recent arrivals. */
   private static final class LearningScheduler implements Scheduler {
     private final SlidingWindowForecast window = SlidingWindowForecast.lastArrivals(FORECAST_WINDOW);
-    private final Rampa.Planner planner;
+    private final Rampa.Placer planner;
 
     LearningScheduler(String strategy, String importance, Cluster cluster, StrategyOptions options) {
       this.planner = configured(cluster, strategy, importance(importance, cluster), options);
@@ -142,7 +142,7 @@ public final class Schedulers {
     }
 
     @Override
-    public Rampa.Planner planner() {
+    public Rampa.Placer placer() {
       return planner;
     }
 

@@ -4,15 +4,15 @@ import org.rampa.Rampa;
 import org.rampa.domain.ServiceRequest;
 
 /**
- * A scheduler under test, as a real one would use the library: a configured {@link Rampa.Planner}
+ * A scheduler under test, as a real one would use the library: a configured {@link Rampa.Placer}
  * (strategy, importance, options) that the simulator points at the current state for each arrival.
  * One instance serves one simulation run, on one thread, so it may learn from what it sees (a
  * sliding-window forecast of recent arrivals, read by its importance model, say).
  */
 public interface Scheduler {
 
-  /** The planner configuration; the simulator sets its state before every decision. */
-  Rampa.Planner planner();
+  /** The placer configuration; the simulator sets its state before every decision. */
+  Rampa.Placer placer();
 
   /** Called for every arrival before it is planned, admitted or not. */
   default void observe(ServiceRequest arrival) {}

@@ -78,7 +78,7 @@ public final class Simulator {
    * interference models, keeping its request so that later admissions re-time it as a co-runner.
    */
   private static CommitResult admit(ClusterStateHolder holder, Scheduler scheduler, ClusterState state, ServiceRequest request, Plan plan) {
-    PlacementProblem problem = scheduler.planner().state(state).problem(request);
+    PlacementProblem problem = scheduler.placer().state(state).problem(request);
     return holder.admit(request, plan, state.version(), new InterferenceGuard(problem.performance(), problem.interference()));
   }
 
@@ -156,7 +156,7 @@ public final class Simulator {
       long t0 = System.nanoTime();
       PlacementResult result;
       try {
-        result = scheduler.planner().state(state).place(request);
+        result = scheduler.placer().state(state).place(request);
       } catch (PlanRejectedException e) {
         decisions[i] = System.nanoTime() - t0;
         violations++;

@@ -31,7 +31,7 @@ import org.rampa.strategy.SharingOptions;
  * as one stage with one replica on that piece alone, meets its SLO and fits its memory. On an MPS
  * GPU the class may take one of the share levels of the planners' menu
  * ({@link org.rampa.strategy.SharingOptions#mpsLevels()}) that fits the compute left, as the
- * planners do ({@link org.rampa.strategy.SharedSlotMenu}): 1/6 of a GPU left beside shares of 1/2
+ * planners do ({@link org.rampa.strategy.support.SharedSlotMenu}): 1/6 of a GPU left beside shares of 1/2
  * and 1/3 is stranded under the default levels 1/2, 1/3, 1/4, however small the classes.
  *
  * <p>The test is deliberately simple and says so in both directions: a pipeline could put one

@@ -15,7 +15,7 @@ import org.rampa.colocation.ColocationPerformance;
 import org.rampa.colocation.ColocationProblem;
 import org.rampa.colocation.ColocationService;
 import org.rampa.colocation.GpuConfiguration;
-import org.rampa.colocation.ParvaGpuScenarios;
+import org.rampa.scenarios.ParvaGpuScenarios;
 import org.rampa.colocation.Segment;
 import org.rampa.colocation.SegmentPerformance;
 import org.rampa.domain.share.MigSlice;

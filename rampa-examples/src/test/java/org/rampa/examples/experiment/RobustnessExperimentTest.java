@@ -16,7 +16,7 @@ import org.rampa.domain.share.MigSliceMps;
 import org.rampa.domain.share.MpsShare;
 import org.rampa.domain.share.Placement;
 import org.rampa.domain.share.Whole;
-import org.rampa.perf.share.PerturbedShareTimeModel;
+import org.rampa.examples.experiment.PerturbedShareTimeModel;
 import org.rampa.perf.share.ShareLaw;
 import org.rampa.perf.share.SharedStage;
 

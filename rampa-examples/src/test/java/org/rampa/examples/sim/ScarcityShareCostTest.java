@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.rampa.catalog.ClusterPresets;
-import org.rampa.catalog.SharingCatalog;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
@@ -34,7 +33,7 @@ class ScarcityShareCostTest {
       ImportanceModel scarcity = ImportanceModels.scarcity(workload.resolve(cluster));
       GpuCosts costs = scarcity.evaluate(empty);
       for (Gpu g : oneOfEachType.values()) {
-        if (!SharingCatalog.standard().partitioningFor(cluster.type(g.type())).mps()) {
+        if (!cluster.type(g.type()).partitioning().mps()) {
           continue;
         }
         double whole = costs.of(g.id());

@@ -88,7 +88,7 @@ class SimulatorTest {
             .plan(RandomInstances.holdPlan(problem.request().id(), cluster.gpus().get(0).id())).build();
       }
     };
-    Rampa.Planner planner = Rampa.on(cluster).strategy(broken);
+    Rampa.Placer planner = Rampa.on(cluster).strategy(broken);
     RunResult r = simulator.run(new SchedulerSpec("broken", c -> () -> planner), trace(2), 24, 1);
     assertThat(r.admitted()).isZero();
     assertThat(r.violations()).isEqualTo(r.arrivals());

@@ -4,7 +4,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.rampa.catalog.SharingCatalog;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.GpuType;
@@ -65,7 +64,7 @@ final class MenuDemand {
           t -> new ClassFit(performance.stageMemoryBytes(t.model(), 0, t.model().size(), t.slo().batchSize()), new ConcurrentHashMap<>()));
     }
     for (GpuType type : cluster.gpuTypes()) {
-      GpuPartitioning parts = SharingCatalog.standard().partitioningFor(type);
+      GpuPartitioning parts = type.partitioning();
       if (parts.mig().isPresent()) {
         for (MigProfile p : parts.mig().get().profiles()) {
           double d = 0;

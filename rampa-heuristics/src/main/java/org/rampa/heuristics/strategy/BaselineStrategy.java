@@ -10,7 +10,7 @@ import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.PlacementStrategy;
 import org.rampa.strategy.SolveStatus;
-import org.rampa.strategy.TimeBudget;
+import org.rampa.strategy.support.TimeBudget;
 
 /**
  * One of the {@link Baseline} methods. It returns the first plan its own search order finds

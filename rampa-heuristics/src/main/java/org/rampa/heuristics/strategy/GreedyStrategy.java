@@ -15,7 +15,7 @@ import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.PlacementStrategy;
 import org.rampa.strategy.SolveStatus;
-import org.rampa.strategy.TimeBudget;
+import org.rampa.strategy.support.TimeBudget;
 
 /**
  * Greedy importance-weighted allocation ("greedy"), no solver. It considers GPU sets in increasing
@@ -38,7 +38,7 @@ import org.rampa.strategy.TimeBudget;
  * <p>Options ({@code StrategyOptions.extra}): {@code maxReplicas} (default 64) replicas per stage,
  * {@code maxCandidates} (default 256) splits tried before giving up, and the sharing keys of
  * {@link org.rampa.strategy.SharingOptions}: with {@code sharing=on} the GPU sets are drawn from
- * the slots of {@link org.rampa.strategy.SharedSlotMenu} as well (MPS shares of free and partly
+ * the slots of {@link org.rampa.strategy.support.SharedSlotMenu} as well (MPS shares of free and partly
  * used GPUs, free MIG instances; one slot per GPU, the replicas of a stage of one placement shape),
  * a stage on a partly used GPU is timed with the slot's α, every set holding a share is verified
  * (interference rule included) before it is kept, and sets holding shares get their own

@@ -1,6 +1,6 @@
 package org.rampa.heuristics.strategy;
 
-import org.rampa.strategy.NecessaryConditions;
+import org.rampa.strategy.support.NecessaryConditions;
 import org.rampa.strategy.SharingOptions;
 
 /**

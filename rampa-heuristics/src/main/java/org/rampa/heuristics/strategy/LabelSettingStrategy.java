@@ -20,8 +20,8 @@ import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.PlacementStrategy;
 import org.rampa.strategy.SolveStatus;
-import org.rampa.strategy.TimeBudget;
-import org.rampa.strategy.WarmStart;
+import org.rampa.strategy.support.TimeBudget;
+import org.rampa.strategy.support.WarmStart;
 
 /**
  * Minimum-cost SLO-feasible split and allocation by label setting ("dp"): a shortest path over the

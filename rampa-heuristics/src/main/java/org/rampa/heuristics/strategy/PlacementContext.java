@@ -32,7 +32,7 @@ import org.rampa.split.SplitProblem;
 import org.rampa.split.SplitResult;
 import org.rampa.split.SplitStage;
 import org.rampa.strategy.PlacementProblem;
-import org.rampa.strategy.SharedSlotMenu;
+import org.rampa.strategy.support.SharedSlotMenu;
 import org.rampa.strategy.SharingOptions;
 import org.rampa.verify.PlanVerifier;
 import org.rampa.verify.Verification;

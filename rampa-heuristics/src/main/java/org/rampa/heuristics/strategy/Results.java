@@ -4,7 +4,7 @@ import java.util.Map;
 import org.rampa.domain.Plan;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.SolveStatus;
-import org.rampa.strategy.TimeBudget;
+import org.rampa.strategy.support.TimeBudget;
 
 /** Builds the results the heuristic strategies return. */
 final class Results {

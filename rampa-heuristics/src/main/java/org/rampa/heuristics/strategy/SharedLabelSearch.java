@@ -18,8 +18,8 @@ import org.rampa.perf.TransferMode;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.SolveStatus;
-import org.rampa.strategy.TimeBudget;
-import org.rampa.strategy.WarmStart;
+import org.rampa.strategy.support.TimeBudget;
+import org.rampa.strategy.support.WarmStart;
 
 /**
  * The label-setting search ("dp") over the shared-slot menu, when sharing is on: the same shortest

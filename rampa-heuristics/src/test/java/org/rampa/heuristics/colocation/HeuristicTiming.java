@@ -5,7 +5,7 @@ import java.util.Arrays;
 import org.rampa.colocation.ColocationPlanner;
 import org.rampa.colocation.ColocationProblem;
 import org.rampa.colocation.ColocationResult;
-import org.rampa.testing.ColocationMixes;
+import org.rampa.scenarios.ColocationMixes;
 
 /**
  * Timed example (not a test): the co-location heuristic alone at 1000 A100-80GB GPUs with 10, 20 and

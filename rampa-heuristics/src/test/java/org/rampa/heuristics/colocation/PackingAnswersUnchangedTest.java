@@ -11,9 +11,9 @@ import org.rampa.colocation.ColocationProblem;
 import org.rampa.colocation.ColocationResult;
 import org.rampa.colocation.ColocationService;
 import org.rampa.colocation.GpuConfiguration;
-import org.rampa.colocation.ParvaGpuScenarios;
+import org.rampa.scenarios.ParvaGpuScenarios;
 import org.rampa.colocation.Segment;
-import org.rampa.testing.ColocationMixes;
+import org.rampa.scenarios.ColocationMixes;
 
 /**
  * The packing planners' answers, fingerprinted (the hash of the plan written out GPU by GPU, or of the reason

@@ -7,7 +7,7 @@ import org.rampa.colocation.ColocationObjective;
 import org.rampa.colocation.ColocationProblem;
 import org.rampa.colocation.ColocationResult;
 import org.rampa.colocation.ColocationVerifier;
-import org.rampa.colocation.ParvaGpuScenarios;
+import org.rampa.scenarios.ParvaGpuScenarios;
 import org.junit.jupiter.api.Test;
 
 /** Every heuristic and baseline on ParvaGPU's six published scenarios: verified plans, and sharing never worse than exclusive use. */

@@ -25,7 +25,7 @@ import org.rampa.importance.GpuCosts;
 import org.rampa.importance.ImportanceModel;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.strategy.PlacementProblem;
-import org.rampa.strategy.SharedSlotMenu;
+import org.rampa.strategy.support.SharedSlotMenu;
 import org.rampa.strategy.SharingOptions;
 import org.rampa.strategy.StrategyOptions;
 

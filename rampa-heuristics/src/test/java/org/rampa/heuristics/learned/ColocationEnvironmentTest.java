@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.rampa.colocation.ColocationObjective;
 import org.rampa.colocation.ColocationProblem;
 import org.rampa.colocation.ColocationVerifier;
-import org.rampa.colocation.ParvaGpuScenarios;
+import org.rampa.scenarios.ParvaGpuScenarios;
 import org.rampa.testing.Property;
 
 class ColocationEnvironmentTest {

@@ -10,7 +10,7 @@ import org.rampa.colocation.ColocationObjective;
 import org.rampa.colocation.ColocationProblem;
 import org.rampa.colocation.ColocationResult;
 import org.rampa.colocation.ColocationVerifier;
-import org.rampa.colocation.ParvaGpuScenarios;
+import org.rampa.scenarios.ParvaGpuScenarios;
 import org.rampa.heuristics.colocation.ColocationPlanners;
 import org.rampa.strategy.SolveStatus;
 

@@ -2,7 +2,7 @@ package org.rampa.solver.backend;
 
 import java.util.Map;
 import java.util.Optional;
-import org.rampa.strategy.TimeBudget;
+import org.rampa.strategy.support.TimeBudget;
 
 /**
  * A MILP solver behind our own interface, so SCIP (through OR-Tools' MPSolver), CP-SAT and, for

@@ -19,7 +19,7 @@ import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.SloPredicate;
 import org.rampa.perf.TransferMode;
 import org.rampa.perf.share.InterferenceModel;
-import org.rampa.strategy.SharedSlotMenu;
+import org.rampa.strategy.support.SharedSlotMenu;
 
 /**
  * The first step of an {@link IntervalFlowFormulation}: what every later step builds from. The free

@@ -17,7 +17,7 @@ import org.rampa.domain.Stage;
 import org.rampa.importance.GpuCosts;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.share.InterferenceModel;
-import org.rampa.strategy.SharedSlotMenu;
+import org.rampa.strategy.support.SharedSlotMenu;
 import org.rampa.solver.flow.ArcGenerator.Arc;
 import org.rampa.solver.flow.FreeGpus.CostGroup;
 import org.rampa.solver.flow.NodeSlots.Slot;

@@ -15,7 +15,7 @@ import org.rampa.solver.flow.ArcGenerator.SharedUse;
 import org.rampa.solver.flow.FreeGpus.CostGroup;
 import org.rampa.solver.flow.SharedSlots.Part;
 import org.rampa.solver.flow.NodeSlots.Slot;
-import org.rampa.strategy.SharedSlotMenu;
+import org.rampa.strategy.support.SharedSlotMenu;
 
 /**
  * The shared arcs of an {@link IntervalFlowFormulation}: "layers {@code [i, j)} with placement

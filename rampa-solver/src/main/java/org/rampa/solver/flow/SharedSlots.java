@@ -20,7 +20,7 @@ import org.rampa.perf.SloPredicate;
 import org.rampa.perf.share.CoRunner;
 import org.rampa.perf.share.InterferenceModel;
 import org.rampa.perf.share.SharedStage;
-import org.rampa.strategy.SharedSlotMenu;
+import org.rampa.strategy.support.SharedSlotMenu;
 import org.rampa.verify.InterferenceGuard;
 
 /**

@@ -6,7 +6,7 @@ import org.rampa.colocation.ColocationPlanner;
 import org.rampa.colocation.ColocationProblem;
 import org.rampa.colocation.ColocationResult;
 import org.rampa.heuristics.colocation.ColocationPlanners;
-import org.rampa.testing.ColocationMixes;
+import org.rampa.scenarios.ColocationMixes;
 
 /**
  * Timed example (not a test): co-location at 1000 A100-80GB GPUs (250 nodes × 4) with 10, 20 and 40

@@ -7,7 +7,7 @@ import org.rampa.colocation.ColocationObjective;
 import org.rampa.colocation.ColocationProblem;
 import org.rampa.colocation.ColocationResult;
 import org.rampa.colocation.ColocationVerifier;
-import org.rampa.colocation.ParvaGpuScenarios;
+import org.rampa.scenarios.ParvaGpuScenarios;
 import org.rampa.catalog.SharingCatalog;
 import org.junit.jupiter.api.Test;
 
@@ -29,7 +29,7 @@ class PatternColocationPlannerTest {
       assertThat(ColocationVerifier.check(p, r.plan().orElseThrow())).isEmpty();
       assertThat(r.value().getAsDouble()).isGreaterThanOrEqualTo(r.bound().getAsDouble());
       assertThat(r.status()).as(r.reason()).isEqualTo(org.rampa.strategy.SolveStatus.OPTIMAL);
-      assertThat(r.value().getAsDouble()).as("scenario " + k).isLessThanOrEqualTo(org.rampa.colocation.ParvaGpuDeployments.gpuCount(k));
+      assertThat(r.value().getAsDouble()).as("scenario " + k).isLessThanOrEqualTo(org.rampa.scenarios.ParvaGpuDeployments.gpuCount(k));
     }
   }
 }

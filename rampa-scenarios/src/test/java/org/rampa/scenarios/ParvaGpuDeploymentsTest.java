@@ -1,10 +1,14 @@
-package org.rampa.colocation;
+package org.rampa.scenarios;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.rampa.verify.Violation;
+import org.rampa.colocation.ColocationObjective;
+import org.rampa.colocation.ColocationProblem;
+import org.rampa.colocation.ColocationService;
+import org.rampa.colocation.ColocationVerifier;
+
 
 /** ParvaGPU's six published deployments, judged by the verifier under ParvaGPU's SLO rule on its measured tables. */
 class ParvaGpuDeploymentsTest {

@@ -1,4 +1,4 @@
-package org.rampa.strategy;
+package org.rampa.strategy.support;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,6 +15,8 @@ import org.rampa.domain.Slo;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.SloPredicate;
 import org.rampa.perf.StageCursor;
+import org.rampa.strategy.PlacementProblem;
+import org.rampa.strategy.SharingOptions;
 
 /**
  * Cheap necessary conditions every plan of a {@link PlacementProblem} must meet, shared by every

@@ -1,10 +1,15 @@
-package org.rampa.strategy;
+package org.rampa.strategy.support;
 
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.rampa.domain.Plan;
+import org.rampa.strategy.ImmutableStrategyOptions;
+import org.rampa.strategy.PlacementProblem;
+import org.rampa.strategy.PlacementStrategy;
+import org.rampa.strategy.SharingOptions;
+import org.rampa.strategy.StrategyOptions;
 
 /**
  * The one way a search starts from another strategy's plan (an incumbent bound for a label-setting

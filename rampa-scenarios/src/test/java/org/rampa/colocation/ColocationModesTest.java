@@ -3,7 +3,6 @@ package org.rampa.colocation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
-
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -17,6 +16,8 @@ import org.rampa.domain.share.Whole;
 import org.rampa.perf.share.AnalyticShareTimeModel;
 import org.rampa.perf.share.InterferenceModel;
 import org.rampa.perf.share.SharedStage;
+import org.rampa.scenarios.ParvaGpuScenarios;
+
 
 /** Time-shared GPUs and pipelined services: what ColocationPerformance computes and ColocationVerifier refuses. */
 class ColocationModesTest {

@@ -2,9 +2,9 @@ package org.rampa.colocation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.rampa.catalog.GpuCatalog;
 import org.rampa.catalog.ModelCatalog;
 import org.rampa.catalog.SharingCatalog;
@@ -20,7 +20,8 @@ import org.rampa.perf.share.LinearInterference;
 import org.rampa.verify.PlanRejectedException;
 import org.rampa.verify.Violation;
 import org.rampa.verify.Violation.Kind;
-import org.junit.jupiter.api.Test;
+import org.rampa.scenarios.ParvaGpuScenarios;
+
 
 class ColocationVerifierTest {
 

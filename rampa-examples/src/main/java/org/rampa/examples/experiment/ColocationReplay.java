@@ -1,8 +1,16 @@
-package org.rampa.colocation;
+package org.rampa.examples.experiment;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.rampa.colocation.ColocationPerformance;
+import org.rampa.colocation.ColocationPlan;
+import org.rampa.colocation.ColocationProblem;
+import org.rampa.colocation.ColocationService;
+import org.rampa.colocation.ColocationVerifier;
+import org.rampa.colocation.GpuConfiguration;
+import org.rampa.colocation.Segment;
+import org.rampa.colocation.SegmentPerformance;
 import org.rampa.perf.SloPredicate;
 
 /**

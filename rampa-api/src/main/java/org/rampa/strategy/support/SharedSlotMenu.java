@@ -1,4 +1,4 @@
-package org.rampa.strategy;
+package org.rampa.strategy.support;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -8,7 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import org.rampa.catalog.SharingCatalog;
 import org.rampa.domain.Capacity;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
@@ -26,6 +25,8 @@ import org.rampa.domain.share.TemplatePartition;
 import org.rampa.domain.share.Whole;
 import org.rampa.importance.GpuCosts;
 import org.rampa.perf.DeviceKind;
+import org.rampa.strategy.PlacementProblem;
+import org.rampa.strategy.SharingOptions;
 import org.rampa.verify.InterferenceGuard;
 
 /**
@@ -168,7 +169,7 @@ public final class SharedSlotMenu {
     List<Slot> slots = new ArrayList<>();
     for (Map.Entry<String, Map<String, List<Gpu>>> byType : capacity.byTypeAndNode().entrySet()) {
       GpuType type = cluster.type(byType.getKey());
-      GpuPartitioning parts = SharingCatalog.standard().partitioningFor(type);
+      GpuPartitioning parts = type.partitioning();
       List<Placement> menu = new ArrayList<>();
       menu.add(new Whole());
       if (options.enabled()) {
@@ -265,7 +266,7 @@ public final class SharedSlotMenu {
       ids.add(gpus.get(i).id());
       sortedCosts.add(cost[i]);
     }
-    long cap = p instanceof Whole ? type.memoryBytes() : p.memoryBytes(SharingCatalog.standard().partitioningFor(type));
+    long cap = p instanceof Whole ? type.memoryBytes() : p.memoryBytes(type.partitioning());
     return new Slot(Origin.FREE_GPUS, type, node, ids, sortedCosts, p, cap, 1, UNLIMITED, shape);
   }
 

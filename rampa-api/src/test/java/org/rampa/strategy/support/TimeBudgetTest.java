@@ -1,11 +1,11 @@
-package org.rampa.strategy;
+package org.rampa.strategy.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
+
 
 class TimeBudgetTest {
 

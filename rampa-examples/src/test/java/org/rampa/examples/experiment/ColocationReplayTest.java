@@ -1,8 +1,7 @@
-package org.rampa.colocation;
+package org.rampa.examples.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -10,16 +9,27 @@ import org.junit.jupiter.api.Test;
 import org.rampa.catalog.GpuCatalog;
 import org.rampa.catalog.ModelCatalog;
 import org.rampa.catalog.SharingCatalog;
+import org.rampa.colocation.ColocationObjective;
+import org.rampa.colocation.ColocationPerformance;
+import org.rampa.colocation.ColocationPlan;
+import org.rampa.colocation.ColocationProblem;
+import org.rampa.colocation.ColocationService;
+import org.rampa.colocation.ColocationVerifier;
+import org.rampa.colocation.GpuConfiguration;
+import org.rampa.colocation.GpuPool;
+import org.rampa.colocation.Segment;
+import org.rampa.colocation.SegmentPerformance;
+import org.rampa.colocation.SloRule;
 import org.rampa.domain.share.MigSlice;
 import org.rampa.domain.share.MpsAdmission;
 import org.rampa.domain.share.MpsShare;
+import org.rampa.examples.experiment.PerturbedShareTimeModel.LawFactors;
+import org.rampa.examples.experiment.PerturbedShareTimeModel.Series;
 import org.rampa.perf.share.AnalyticShareTimeModel;
 import org.rampa.perf.share.LinearInterference;
-import org.rampa.perf.share.PerturbedShareTimeModel;
-import org.rampa.perf.share.PerturbedShareTimeModel.LawFactors;
-import org.rampa.perf.share.PerturbedShareTimeModel.Series;
 import org.rampa.perf.share.ScaledInterference;
 import org.rampa.perf.share.ShareSeries;
+
 
 /**
  * A two-GPU plan sized exactly to its demand (an MPS pair of VGG-16 and MobileNetV2 with γ = 0.1, and a

@@ -1,6 +1,7 @@
-package org.rampa.colocation;
+package org.rampa.examples.experiment;
 
 import java.util.List;
+import org.rampa.colocation.ColocationVerifier;
 import org.rampa.verify.Violation;
 
 /**

@@ -1,8 +1,10 @@
-package org.rampa.strategy;
+package org.rampa.strategy.support;
 
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.LongSupplier;
+import org.rampa.strategy.PlacementProblem;
+import org.rampa.strategy.Strategies;
 
 /**
  * The time one placement call may take, started when the call begins and read from the problem's

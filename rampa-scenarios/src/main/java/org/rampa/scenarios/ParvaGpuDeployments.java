@@ -1,4 +1,4 @@
-package org.rampa.colocation;
+package org.rampa.scenarios;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -13,6 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.rampa.catalog.SharingCatalog;
+import org.rampa.colocation.ColocationPlan;
+import org.rampa.colocation.GpuConfiguration;
+import org.rampa.colocation.Segment;
 import org.rampa.domain.Invalid;
 import org.rampa.domain.share.MigGeometry;
 import org.rampa.domain.share.MigLayout;
@@ -49,7 +52,7 @@ public final class ParvaGpuDeployments {
     String file = "SLO" + k + "_ParvaGPU_deploy.csv";
     try (InputStream in = ParvaGpuDeployments.class.getResourceAsStream("parvagpu/" + file)) {
       if (in == null) {
-        throw new IllegalStateException("ParvaGPU deployment file " + file + " is missing from the rampa-api jar");
+        throw new IllegalStateException("ParvaGPU deployment file " + file + " is missing from the rampa-scenarios jar");
       }
       BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
       return r.lines().skip(1).filter(l -> !l.isBlank()).map(l -> {

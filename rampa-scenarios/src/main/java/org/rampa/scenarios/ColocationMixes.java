@@ -1,4 +1,4 @@
-package org.rampa.testing;
+package org.rampa.scenarios;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -7,7 +7,6 @@ import java.util.Random;
 import org.rampa.colocation.ColocationObjective;
 import org.rampa.colocation.ColocationProblem;
 import org.rampa.colocation.ColocationService;
-import org.rampa.colocation.ParvaGpuScenarios;
 
 /** Seeded co-location mixes at cluster scale, shared by the timed examples of the heuristic and the exact planner. */
 public final class ColocationMixes {

@@ -1,4 +1,4 @@
-package org.rampa.colocation;
+package org.rampa.scenarios;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -12,6 +12,11 @@ import java.util.List;
 import java.util.Optional;
 import org.rampa.catalog.GpuCatalog;
 import org.rampa.catalog.SharingCatalog;
+import org.rampa.colocation.ColocationObjective;
+import org.rampa.colocation.ColocationProblem;
+import org.rampa.colocation.ColocationService;
+import org.rampa.colocation.GpuPool;
+import org.rampa.colocation.SloRule;
 import org.rampa.domain.ImmutableLayer;
 import org.rampa.domain.Invalid;
 import org.rampa.domain.Model;
@@ -111,7 +116,7 @@ public final class ParvaGpuScenarios {
   private static List<List<String>> rows(String file) {
     try (InputStream in = ParvaGpuScenarios.class.getResourceAsStream("parvagpu/" + file)) {
       if (in == null) {
-        throw new IllegalStateException("ParvaGPU scenario file " + file + " is missing from the rampa-api jar");
+        throw new IllegalStateException("ParvaGPU scenario file " + file + " is missing from the rampa-scenarios jar");
       }
       BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
       return r.lines().filter(l -> !l.isBlank()).map(l -> List.of(l.trim().split(","))).toList();

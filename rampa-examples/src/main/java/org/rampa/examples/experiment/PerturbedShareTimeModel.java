@@ -1,4 +1,4 @@
-package org.rampa.perf.share;
+package org.rampa.examples.experiment;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +15,10 @@ import org.rampa.domain.share.MigSliceMps;
 import org.rampa.domain.share.MpsShare;
 import org.rampa.domain.share.Placement;
 import org.rampa.domain.share.Whole;
+import org.rampa.perf.share.ShareLaw;
+import org.rampa.perf.share.ShareSeries;
+import org.rampa.perf.share.ShareTimeModel;
+import org.rampa.perf.share.SharedStage;
 
 /**
  * A "truth" that differs from a nominal time model in the two terms of the share law (docs/SHARING.md

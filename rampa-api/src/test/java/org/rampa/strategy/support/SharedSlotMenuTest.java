@@ -1,8 +1,7 @@
-package org.rampa.strategy;
+package org.rampa.strategy.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -13,11 +12,16 @@ import org.rampa.domain.share.MigSlice;
 import org.rampa.domain.share.MpsShare;
 import org.rampa.domain.share.Whole;
 import org.rampa.importance.StaticImportance;
-import org.rampa.strategy.SharedSlotMenu.Origin;
-import org.rampa.strategy.SharedSlotMenu.Slot;
+import org.rampa.strategy.ExtraOptions;
+import org.rampa.strategy.PlacementProblem;
+import org.rampa.strategy.SharingOptions;
+import org.rampa.strategy.StrategyOptions;
+import org.rampa.strategy.support.SharedSlotMenu.Origin;
+import org.rampa.strategy.support.SharedSlotMenu.Slot;
 import org.rampa.testing.DecodeServices;
 import org.rampa.testing.DecodeServices.Admission;
 import org.rampa.verify.InterferenceGuard;
+
 
 /**
  * The shared-slot menu on A100-SXM4-80GB clusters: which slots it offers for free, MPS and MIG

@@ -1,7 +1,6 @@
-package org.rampa.strategy;
+package org.rampa.strategy.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -18,12 +17,17 @@ import org.rampa.domain.share.PartitionTemplate;
 import org.rampa.domain.share.TemplatePartition;
 import org.rampa.domain.share.Whole;
 import org.rampa.importance.StaticImportance;
-import org.rampa.strategy.SharedSlotMenu.Origin;
-import org.rampa.strategy.SharedSlotMenu.Slot;
+import org.rampa.strategy.ExtraOptions;
+import org.rampa.strategy.PlacementProblem;
+import org.rampa.strategy.SharingOptions;
+import org.rampa.strategy.StrategyOptions;
+import org.rampa.strategy.support.SharedSlotMenu.Origin;
+import org.rampa.strategy.support.SharedSlotMenu.Slot;
 import org.rampa.testing.DecodeServices;
 import org.rampa.testing.DecodeServices.Admission;
 import org.rampa.testing.RandomInstances;
 import org.rampa.verify.InterferenceGuard;
+
 
 /**
  * The shared-slot menu on the modelled NPU-8C-64GB (8 AI cores; templates vir01, vir02, vir04 and
@@ -34,7 +38,7 @@ class SharedSlotMenuNpuTest {
 
   private static final String NPU = "NPU-8C-64GB";
   private final GpuType type = SharingCatalog.standard().npuTypes().stream().filter(t -> t.name().equals(NPU)).findFirst().orElseThrow();
-  private final GpuPartitioning parts = SharingCatalog.standard().partitioningFor(type);
+  private final GpuPartitioning parts = type.partitioning();
   private final Cluster cluster = cluster(4);
   private final DecodeServices services = new DecodeServices(cluster, "test");
   private final InterferenceGuard guard = InterferenceGuard.defaults();

@@ -1,8 +1,7 @@
-package org.rampa.perf.share;
+package org.rampa.examples.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
-
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -17,8 +16,14 @@ import org.rampa.domain.share.MigSliceMps;
 import org.rampa.domain.share.MpsShare;
 import org.rampa.domain.share.Placement;
 import org.rampa.domain.share.Whole;
-import org.rampa.perf.share.PerturbedShareTimeModel.LawFactors;
-import org.rampa.perf.share.PerturbedShareTimeModel.Series;
+import org.rampa.examples.experiment.PerturbedShareTimeModel.LawFactors;
+import org.rampa.examples.experiment.PerturbedShareTimeModel.Series;
+import org.rampa.perf.share.AnalyticShareTimeModel;
+import org.rampa.perf.share.ShareLaw;
+import org.rampa.perf.share.ShareSeries;
+import org.rampa.perf.share.ShareTimeModel;
+import org.rampa.perf.share.SharedStage;
+
 
 class PerturbedShareTimeModelTest {
 

@@ -1,8 +1,7 @@
-package org.rampa.strategy;
+package org.rampa.strategy.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
-
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -12,11 +11,15 @@ import org.rampa.domain.ClusterState;
 import org.rampa.domain.share.CuMask;
 import org.rampa.domain.share.Whole;
 import org.rampa.importance.StaticImportance;
-import org.rampa.strategy.SharedSlotMenu.Origin;
-import org.rampa.strategy.SharedSlotMenu.Slot;
+import org.rampa.strategy.PlacementProblem;
+import org.rampa.strategy.SharingOptions;
+import org.rampa.strategy.StrategyOptions;
+import org.rampa.strategy.support.SharedSlotMenu.Origin;
+import org.rampa.strategy.support.SharedSlotMenu.Slot;
 import org.rampa.testing.DecodeServices;
 import org.rampa.testing.DecodeServices.Admission;
 import org.rampa.verify.InterferenceGuard;
+
 
 /**
  * The shared-slot menu on AMD MI100s (120 CUs, CU masking, no MPS): the MPS levels as CU masks
