@@ -25,7 +25,7 @@ static final int SPREAD = -1;
   final int from;
   final int[] take;
   boolean dead;
-  /** Sharing only: the placement shape of the last stage (an index of the search's shapes); -1 without sharing. */
+  /** The shape of the last stage's units (an index of {@link SlotPools#shapes}); -1 at the root. */
   int shape = -1;
 
   Label(int boundary, int[] used, int prevNode, int stages, double cost, double latency, double pendingBusy,

@@ -1,0 +1,196 @@
+package org.rampa.heuristics.strategy;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.rampa.domain.Link;
+import org.rampa.perf.DeviceKind;
+
+/**
+ * The slot menu of the label-setting search ("dp"), pooled: every unit a stage replica may take
+ * ({@link PlacementContext#units}: the free GPUs whole and, with sharing on, the shared-slot menu)
+ * grouped into pools of interchangeable GPUs. A whole GPU is one slot of the menu like any share;
+ * with sharing off it is the only one.
+ *
+ * <p><b>Shapes.</b> A shape is a GPU type with a placement ({@link FreeGpu#shape()}; the type's
+ * name for a whole GPU): replicas of one stage use one shape, so they have one time alone.
+ *
+ * <p><b>Pools.</b> The GPUs of one node that offer the same shapes with the same α and memory
+ * caps, cheapest first. A plan takes at most one unit per GPU, whatever the shape, so a label
+ * records how many GPUs it took from each pool. Taking the cheapest first is optimal only when one
+ * order is cheapest for every shape a pool offers: GPUs offering a single shape pool whatever
+ * their costs (their order is that shape's cost order); GPUs offering several pool only with GPUs
+ * at the same cost of every shape.
+ *
+ * <p><b>Look-alike nodes.</b> Nodes with the same link and the same pools (shapes, caps, α, costs
+ * and sizes) are interchangeable until a plan touches one of them.
+ */
+final class SlotPools {
+
+  /** GPUs of one node offering the same shapes, cheapest first. */
+  static final class Pool {
+    final int index;
+    final int node;
+    /** The GPUs (their first unit), cheapest first. */
+    final List<FreeGpu> gpus;
+    /** Per shape: the unit of the pool's first GPU for it, or null when the pool does not offer it. */
+    final FreeGpu[] offer;
+    /** Per offered shape: the cost of the pool's first k GPUs in that shape. */
+    final double[][] prefixCost;
+    /** Per shape: true when no other pool of the node offers it (twin nodes then map pool to pool). */
+    final boolean[] onlyOfShapeOnNode;
+
+    Pool(int index, int node, List<FreeGpu> gpus, FreeGpu[] offer, double[][] prefixCost) {
+      this.index = index;
+      this.node = node;
+      this.gpus = gpus;
+      this.offer = offer;
+      this.prefixCost = prefixCost;
+      this.onlyOfShapeOnNode = new boolean[offer.length];
+    }
+
+    int size() {
+      return gpus.size();
+    }
+
+    boolean offers(int shape) {
+      return offer[shape] != null;
+    }
+
+    /** Cost of taking {@code count} more GPUs in {@code shape} when {@code used} are taken already. */
+    double cost(int shape, int used, int count) {
+      return prefixCost[shape][used + count] - prefixCost[shape][used];
+    }
+  }
+
+  /** Shape names, whole GPUs first (their order in the units), then the menu's shares. */
+  final List<String> shapes = new ArrayList<>();
+  /** Per shape: a unit of it (its type and placement). */
+  final List<FreeGpu> shapeUnits = new ArrayList<>();
+  final List<String> nodeIds = new ArrayList<>();
+  final List<Link> nodeLinks = new ArrayList<>();
+  final List<Pool> pools = new ArrayList<>();
+  /** Per node: its pools. */
+  final List<List<Pool>> poolsOfNode = new ArrayList<>();
+  /** Per shape: the pools offering it. */
+  final List<List<Pool>> poolsOfShape = new ArrayList<>();
+  /** Per shape: the largest memory cap of a pool offering it. */
+  final long[] maxCapOfShape;
+  /** Per shape: the smallest memory cap of a pool offering it. */
+  final long[] minCapOfShape;
+  /** Groups of interchangeable nodes (node indices, in cluster order). */
+  final List<int[]> nodeGroups = new ArrayList<>();
+  /** Per node, the index of its group in {@link #nodeGroups}. */
+  final int[] groupOf;
+
+  SlotPools(PlacementContext c, List<FreeGpu> units) {
+    Map<String, Integer> shapeIndex = new LinkedHashMap<>();
+    Map<String, Integer> nodeIndex = new LinkedHashMap<>();
+    Map<String, List<FreeGpu>> byGpu = new LinkedHashMap<>();
+    for (FreeGpu u : units) {
+      shapeIndex.computeIfAbsent(u.shape(), k -> {
+        shapes.add(k);
+        shapeUnits.add(u);
+        return shapes.size() - 1;
+      });
+      nodeIndex.computeIfAbsent(u.node(), k -> {
+        nodeIds.add(k);
+        nodeLinks.add(c.cluster.node(k).intraLink());
+        poolsOfNode.add(new ArrayList<>());
+        return nodeIds.size() - 1;
+      });
+      byGpu.computeIfAbsent(u.id(), k -> new ArrayList<>()).add(u);
+    }
+    int shapeCount = shapes.size();
+    // pool key: node and every offer's shape, α and cap; the costs too when the GPU offers several shapes
+    Map<String, List<List<FreeGpu>>> byKey = new LinkedHashMap<>();
+    for (List<FreeGpu> offers : byGpu.values()) {
+      StringBuilder key = new StringBuilder().append(nodeIndex.get(offers.get(0).node()));
+      for (FreeGpu u : offers) {
+        key.append('|').append(shapeIndex.get(u.shape())).append(':').append(Double.doubleToLongBits(u.alpha())).append(':')
+            .append(u.memoryCapBytes());
+        if (offers.size() > 1) {
+          key.append(':').append(Double.doubleToLongBits(u.cost()));
+        }
+      }
+      byKey.computeIfAbsent(key.toString(), k -> new ArrayList<>()).add(offers);
+    }
+    for (int s = 0; s < shapeCount; s++) {
+      poolsOfShape.add(new ArrayList<>());
+    }
+    maxCapOfShape = new long[shapeCount];
+    minCapOfShape = new long[shapeCount];
+    Arrays.fill(minCapOfShape, Long.MAX_VALUE);
+    for (List<List<FreeGpu>> members : byKey.values()) {
+      List<FreeGpu> firstOffers = members.get(0);
+      List<List<FreeGpu>> sorted = new ArrayList<>(members);
+      sorted.sort(Comparator.comparingDouble((List<FreeGpu> o) -> o.get(0).cost()).thenComparingInt(o -> o.get(0).clusterIndex()));
+      FreeGpu[] offer = new FreeGpu[shapeCount];
+      double[][] prefix = new double[shapeCount][];
+      for (int k = 0; k < firstOffers.size(); k++) {
+        int s = shapeIndex.get(firstOffers.get(k).shape());
+        prefix[s] = new double[sorted.size() + 1];
+        for (int g = 0; g < sorted.size(); g++) {
+          prefix[s][g + 1] = prefix[s][g] + sorted.get(g).get(k).cost();
+        }
+        offer[s] = sorted.get(0).get(k);
+        maxCapOfShape[s] = Math.max(maxCapOfShape[s], offer[s].memoryCapBytes());
+        minCapOfShape[s] = Math.min(minCapOfShape[s], offer[s].memoryCapBytes());
+      }
+      List<FreeGpu> gpus = new ArrayList<>(sorted.size());
+      sorted.forEach(o -> gpus.add(o.get(0)));
+      Pool p = new Pool(pools.size(), nodeIndex.get(firstOffers.get(0).node()), List.copyOf(gpus), offer, prefix);
+      pools.add(p);
+      poolsOfNode.get(p.node).add(p);
+      for (int s = 0; s < shapeCount; s++) {
+        if (p.offers(s)) {
+          poolsOfShape.get(s).add(p);
+        }
+      }
+    }
+    for (Pool p : pools) {
+      for (int s = 0; s < shapeCount; s++) {
+        int shape = s;
+        p.onlyOfShapeOnNode[s] = p.offers(s) && poolsOfNode.get(p.node).stream().filter(q -> q.offers(shape)).count() == 1;
+      }
+    }
+    Map<String, List<Integer>> groups = new LinkedHashMap<>();
+    for (int n = 0; n < nodeIds.size(); n++) {
+      List<String> poolSignatures = new ArrayList<>();
+      for (Pool p : poolsOfNode.get(n)) {
+        StringBuilder sig = new StringBuilder();
+        for (int s = 0; s < shapeCount; s++) {
+          if (p.offers(s)) {
+            sig.append(s).append(':').append(Double.doubleToLongBits(p.offer[s].alpha())).append(':').append(p.offer[s].memoryCapBytes())
+                .append(':').append(Arrays.toString(p.prefixCost[s])).append(';');
+          }
+        }
+        poolSignatures.add(sig.toString());
+      }
+      Collections.sort(poolSignatures);
+      groups.computeIfAbsent(nodeLinks.get(n) + "|" + poolSignatures, k -> new ArrayList<>()).add(n);
+    }
+    groupOf = new int[nodeIds.size()];
+    for (List<Integer> members : groups.values()) {
+      int g = nodeGroups.size();
+      nodeGroups.add(members.stream().mapToInt(Integer::intValue).toArray());
+      for (int n : members) {
+        groupOf[n] = g;
+      }
+    }
+  }
+
+  /** The kind of device shape {@code s} runs a stage on (its type and placement), for stage times. */
+  DeviceKind kind(int s) {
+    FreeGpu u = shapeUnits.get(s);
+    return DeviceKind.of(u.type(), u.placement());
+  }
+
+  boolean isWhole(int s) {
+    return shapeUnits.get(s).isWhole();
+  }
+}
