@@ -53,7 +53,7 @@ final class LabelSearch {
   private final double[] suffixMinTime;
   private final long maxCap;
   private final RelaxationBound bound;
-  private final DominanceStore store = new DominanceStore();
+  private final DominanceStore store;
   private final PriorityQueue<Label> queue = new PriorityQueue<>(
       Comparator.comparingDouble((Label l) -> l.priority).thenComparingInt(l -> -l.boundary));
   private double upperBound = Double.POSITIVE_INFINITY;
@@ -64,8 +64,18 @@ final class LabelSearch {
   /** Complete paths the final check rejected; the cost of the first is a lower bound on the rest. */
   private long finalCheckRejected;
   private double rejectedBound = Double.NaN;
+  /** The least priority of a label left unexpanded when the search was truncated: no plan left to find costs less. */
+  private double openBound = Double.NaN;
 
   LabelSearch(PlacementProblem problem, LabelSettingOptions options) {
+    this(problem, options, true);
+  }
+
+  /**
+   * With {@code pruned} false, the search without the Lagrangian latency bound and without
+   * dominance across look-alike nodes (tests check that both find the same least cost).
+   */
+  LabelSearch(PlacementProblem problem, LabelSettingOptions options, boolean pruned) {
     this.problem = problem;
     this.budget = TimeBudget.start(problem);
     this.options = options;
@@ -103,11 +113,13 @@ final class LabelSearch {
     for (int l = layers - 1; l >= 0; l--) {
       suffixMinTime[l] = suffixMinTime[l + 1] + fastest[l];
     }
-    bound = new RelaxationBound(c, pools, prefixTime, maxBusy, maxStages);
+    bound = new RelaxationBound(c, pools, prefixTime, maxBusy, maxStages, latencyBudget, pruned);
+    store = new DominanceStore(pools, () -> upperBound, pruned);
   }
 
-  private double costToGo(int boundary, int stagesUsed) {
-    return bound.costToGo(boundary, stagesUsed);
+  /** The bound on the cost still to come after {@code stagesUsed} stages to {@code boundary} with at least {@code latency} spent. */
+  private double costToGo(int boundary, int stagesUsed, double latency) {
+    return bound.costToGo(boundary, stagesUsed, latency);
   }
 
   /**
@@ -133,7 +145,7 @@ final class LabelSearch {
       incumbent = WARM_START.plan(problem, budget.remaining(), options.sharing());
       incumbent.ifPresent(p -> upperBound = p.cost());
     }
-    queue.add(new Label(0, new int[pools.pools.size()], Label.START, 0, 0, 0, 0, costToGo(0, 0), null, 0, new int[0]));
+    queue.add(Label.root(costToGo(0, 0, 0)));
     Plan found = null;
     while (!queue.isEmpty()) {
       Label label = queue.poll();
@@ -155,6 +167,7 @@ final class LabelSearch {
       }
       if (created > maxLabels || budget.expired()) {
         truncated = true;
+        openBound = label.priority; // best-first: the least bound of every path not yet complete
         break;
       }
       expanded++;
@@ -218,9 +231,15 @@ final class LabelSearch {
   }
 
   private Map<String, Double> stats() {
-    return Map.of("labelsCreated", (double) created, "labelsExpanded", (double) expanded, "labelsDominated", (double) store.dominated(),
-        "pools", (double) pools.pools.size(), "nodeGroups", (double) pools.nodeGroups.size(), "shapes", (double) pools.shapes.size(),
-        "truncated", truncated ? 1.0 : 0.0, "spreadOptionsCut", (double) spreadCut, "finalCheckRejected", (double) finalCheckRejected);
+    Map<String, Double> stats = new java.util.HashMap<>(Map.of("labelsCreated", (double) created, "labelsExpanded", (double) expanded,
+        "labelsDominated", (double) store.dominated(), "pools", (double) pools.pools.size(), "nodeGroups", (double) pools.nodeGroups.size(),
+        "shapes", (double) pools.shapes.size(), "truncated", truncated ? 1.0 : 0.0, "spreadOptionsCut", (double) spreadCut,
+        "finalCheckRejected", (double) finalCheckRejected));
+    stats.put("rootBound", costToGo(0, 0, 0));
+    if (truncated) {
+      stats.put("openBound", openBound);
+    }
+    return stats;
   }
 
   private void expand(Label label) {
@@ -234,18 +253,26 @@ final class LabelSearch {
         shareCursors[s] = c.performance.cursor(c.model, batch, i, List.of(pools.kind(s)));
       }
     }
-    boolean[] touched = touchedNodes(label);
-    int[] nodes = candidateNodes(touched);
+    int[] touchedList = touchedNodes(label);
+    boolean[] touched = new boolean[pools.nodeIds.size()];
+    for (int n : touchedList) {
+      touched[n] = true;
+    }
+    int[] nodes = candidateNodes(touchedList, touched);
+    // spread stages list touched nodes group by group, as the untouched ones
+    int[] touchedByGroup = Arrays.stream(touchedList).boxed()
+        .sorted(Comparator.comparingInt((Integer n) -> pools.groupOf[n]).thenComparingInt(n -> n)).mapToInt(Integer::intValue).toArray();
     List<List<SlotPools.Pool>> spreadPools = new ArrayList<>(shapes);
     double[] cheapestNext = new double[shapes];
     int[] maxReplicasOfShape = new int[shapes];
     for (int s = 0; s < shapes; s++) {
-      spreadPools.add(spreadCandidates(label, s, touched));
+      spreadPools.add(spreadCandidates(label, s, touched, touchedByGroup));
       double cheapest = Double.POSITIVE_INFINITY;
       int free = 0;
       for (SlotPools.Pool p : spreadPools.get(s)) {
-        cheapest = Math.min(cheapest, p.cost(s, label.used[p.index], 1));
-        free += p.size() - label.used[p.index];
+        int used = label.used(p.index);
+        cheapest = Math.min(cheapest, p.cost(s, used, 1));
+        free += p.size() - used;
       }
       cheapestNext[s] = cheapest;
       maxReplicasOfShape[s] = Math.max(1, Math.min(free, maxReplicas));
@@ -277,7 +304,7 @@ final class LabelSearch {
           continue;
         }
         anyShape = true;
-        if (!beatsIncumbent(label.cost + cheapestNext[s] + costToGo(j, label.stages + 1))) {
+        if (!beatsIncumbent(label.cost + cheapestNext[s] + costToGo(j, label.stages + 1, label.latency + alone))) {
           continue;
         }
         singleNodeOptions(label, j, s, memory, alone, network, nodes);
@@ -289,26 +316,53 @@ final class LabelSearch {
     }
   }
 
-  private boolean[] touchedNodes(Label label) {
-    boolean[] touched = new boolean[pools.nodeIds.size()];
-    for (SlotPools.Pool p : pools.pools) {
-      if (label.used[p.index] > 0) {
-        touched[p.node] = true;
+  /** The nodes the path took GPUs on, ascending. */
+  private int[] touchedNodes(Label label) {
+    int[] nodes = new int[label.pools.length];
+    for (int k = 0; k < nodes.length; k++) {
+      nodes[k] = pools.pools.get(label.pools[k]).node;
+    }
+    Arrays.sort(nodes);
+    int distinct = 0;
+    for (int k = 0; k < nodes.length; k++) {
+      if (k == 0 || nodes[k] != nodes[k - 1]) {
+        nodes[distinct++] = nodes[k];
       }
     }
-    return touched;
+    return Arrays.copyOf(nodes, distinct);
   }
 
-  /** Pools offering shape s with GPUs left: touched nodes first, then untouched ones group by group. */
-  private List<SlotPools.Pool> spreadCandidates(Label label, int s, boolean[] touched) {
+  /**
+   * Pools offering shape s with GPUs left: touched nodes first, then untouched ones group by group
+   * (each in node order). Of a group's untouched nodes only the first {@code maxReplicas} can
+   * matter: a stage uses at most that many nodes, and the group's nodes are interchangeable.
+   */
+  private List<SlotPools.Pool> spreadCandidates(Label label, int s, boolean[] touched, int[] touchedByGroup) {
     List<SlotPools.Pool> candidates = new ArrayList<>();
-    for (SlotPools.Pool p : pools.poolsOfShape.get(s)) {
-      if (label.used[p.index] < p.size()) {
+    for (int n : touchedByGroup) {
+      for (SlotPools.Pool q : pools.poolsOfNode.get(n)) {
+        if (q.offers(s) && label.used(q.index) < q.size()) {
+          candidates.add(q);
+        }
+      }
+    }
+    for (List<SlotPools.Pool> run : pools.shapeGroupRuns.get(s)) {
+      int nodesTaken = 0;
+      int lastNode = -1;
+      for (SlotPools.Pool p : run) {
+        if (touched[p.node]) {
+          continue;
+        }
+        if (p.node != lastNode) {
+          if (nodesTaken == maxReplicas) {
+            break;
+          }
+          nodesTaken++;
+          lastNode = p.node;
+        }
         candidates.add(p);
       }
     }
-    candidates.sort(Comparator.comparingInt((SlotPools.Pool p) -> touched[p.node] ? 0 : 1)
-        .thenComparingInt(p -> pools.groupOf[p.node]).thenComparingInt(p -> p.node));
     return candidates;
   }
 
@@ -316,14 +370,9 @@ final class LabelSearch {
    * The nodes a new single-node stage may use: every node the path touched already, and the first
    * untouched node of each group of look-alike nodes (the others are interchangeable with it).
    */
-  private int[] candidateNodes(boolean[] touched) {
-    int[] nodes = new int[pools.nodeIds.size()];
-    int count = 0;
-    for (int n = 0; n < touched.length; n++) {
-      if (touched[n]) {
-        nodes[count++] = n;
-      }
-    }
+  private int[] candidateNodes(int[] touchedList, boolean[] touched) {
+    int[] nodes = Arrays.copyOf(touchedList, touchedList.length + pools.nodeGroups.size());
+    int count = touchedList.length;
     for (int[] group : pools.nodeGroups) {
       for (int n : group) {
         if (!touched[n]) {
@@ -343,12 +392,13 @@ final class LabelSearch {
           continue;
         }
         int p = pool.index;
-        int remaining = pool.size() - label.used[p];
+        int used = label.used(p);
+        int remaining = pool.size() - used;
         double in = label.boundary == 0 ? 0 : label.prevNode == n
             ? c.performance.transferSeconds(c.model, label.boundary, batch, pools.nodeLinks.get(n)) : network;
         double compute = alone * pool.offer[s].alpha();
         for (int r = 1; r <= remaining; r++) {
-          boolean added = offer(label, j, s, compute, in, r, n, new int[] {p, r}, pool.cost(s, label.used[p], r));
+          boolean added = offer(label, j, s, compute, in, r, n, new int[] {p, r}, pool.cost(s, used, r));
           if (added && mode != TransferMode.SERIAL) {
             break; // more replicas on the same pool are dominated by this option
           }
@@ -370,7 +420,7 @@ final class LabelSearch {
     // every further GPU costs at least cheapestNext: beyond maxTotal the stage cannot beat the incumbent
     int maxTotal = maxReplicas;
     if (cheapestNext > 0 && upperBound < Double.POSITIVE_INFINITY) {
-      double room = upperBound - label.cost - costToGo(j, label.stages + 1);
+      double room = upperBound - label.cost - costToGo(j, label.stages + 1, label.latency + alone);
       maxTotal = (int) Math.min(maxTotal, Math.floor(room / cheapestNext + 1e-9));
     }
     if (maxTotal < minReplicas) {
@@ -395,7 +445,7 @@ final class LabelSearch {
       boolean[] touched, int start, int[] counts, int total, int poolsUsed, int minReplicas, int maxTotal, int[] left) {
     for (int x = start; x < candidates.size() && left[0] >= 0; x++) {
       SlotPools.Pool p = candidates.get(x);
-      int cap = Math.min(p.size() - label.used[p.index], maxTotal - total);
+      int cap = Math.min(p.size() - label.used(p.index), maxTotal - total);
       if (x > 0 && twins(candidates.get(x - 1), p, s, touched)) {
         if (counts[x - 1] == 0) {
           continue; // its twin before it is unused: this choice is a permutation of one already made
@@ -442,7 +492,7 @@ final class LabelSearch {
         SlotPools.Pool p = candidates.get(x);
         take[k++] = p.index;
         take[k++] = counts[x];
-        cost += p.cost(s, label.used[p.index], counts[x]);
+        cost += p.cost(s, label.used(p.index), counts[x]);
         alpha = Math.max(alpha, p.offer[s].alpha());
         single &= node < 0 || node == p.node;
         node = p.node;
@@ -489,17 +539,12 @@ final class LabelSearch {
       return false;
     }
     double cost = label.cost + stageCost;
-    double priority = cost + costToGo(j, label.stages + 1);
+    double priority = cost + costToGo(j, label.stages + 1, latency);
     if (!beatsIncumbent(priority)) {
       return false;
     }
-    int[] used = label.used.clone();
-    for (int k = 0; k < take.length; k += 2) {
-      used[take[k]] += take[k + 1];
-    }
     int prevNode = j == layers ? Label.SPREAD : node;
-    Label next = new Label(j, used, prevNode, label.stages + 1, cost, latency, mode == TransferMode.SERIAL ? pending : 0,
-        priority, label, label.boundary, take);
+    Label next = label.extend(j, prevNode, cost, latency, mode == TransferMode.SERIAL ? pending : 0, priority, take);
     next.shape = s;
     if (!store.admit(next)) {
       return false;

@@ -86,6 +86,12 @@ final class SlotPools {
   final List<int[]> nodeGroups = new ArrayList<>();
   /** Per node, the index of its group in {@link #nodeGroups}. */
   final int[] groupOf;
+  /** Per node: its pools in an order that maps a node's pools onto a look-alike node's, pool for pool. */
+  final int[][] canonicalPools;
+  /** Per group: the least cost of one GPU of a member node in any shape. */
+  final double[] cheapestGpuOfGroup;
+  /** Per shape, per group (in group order): the pools of the group's nodes offering the shape, in node order. */
+  final List<List<List<Pool>>> shapeGroupRuns = new ArrayList<>();
 
   SlotPools(PlacementContext c, List<FreeGpu> units) {
     Map<String, Integer> shapeIndex = new LinkedHashMap<>();
@@ -159,8 +165,10 @@ final class SlotPools {
       }
     }
     Map<String, List<Integer>> groups = new LinkedHashMap<>();
+    canonicalPools = new int[nodeIds.size()][];
     for (int n = 0; n < nodeIds.size(); n++) {
       List<String> poolSignatures = new ArrayList<>();
+      Map<String, Integer> poolBySignature = new java.util.HashMap<>();
       for (Pool p : poolsOfNode.get(n)) {
         StringBuilder sig = new StringBuilder();
         for (int s = 0; s < shapeCount; s++) {
@@ -170,17 +178,46 @@ final class SlotPools {
           }
         }
         poolSignatures.add(sig.toString());
+        poolBySignature.put(sig.toString(), p.index);
       }
       Collections.sort(poolSignatures);
+      canonicalPools[n] = poolSignatures.stream().mapToInt(poolBySignature::get).toArray();
       groups.computeIfAbsent(nodeLinks.get(n) + "|" + poolSignatures, k -> new ArrayList<>()).add(n);
     }
     groupOf = new int[nodeIds.size()];
+    cheapestGpuOfGroup = new double[groups.size()];
     for (List<Integer> members : groups.values()) {
       int g = nodeGroups.size();
       nodeGroups.add(members.stream().mapToInt(Integer::intValue).toArray());
       for (int n : members) {
         groupOf[n] = g;
       }
+      double cheapest = Double.POSITIVE_INFINITY;
+      for (Pool p : poolsOfNode.get(members.get(0))) {
+        for (int s = 0; s < shapeCount; s++) {
+          if (p.offers(s)) {
+            cheapest = Math.min(cheapest, p.cost(s, 0, 1));
+          }
+        }
+      }
+      cheapestGpuOfGroup[g] = cheapest;
+    }
+    for (int s = 0; s < shapeCount; s++) {
+      List<List<Pool>> runs = new ArrayList<>();
+      for (int[] group : nodeGroups) {
+        List<Pool> run = new ArrayList<>();
+        for (int n : group) {
+          for (Pool p : poolsOfNode.get(n)) {
+            if (p.offers(s)) {
+              run.add(p);
+            }
+          }
+        }
+        if (!run.isEmpty()) {
+          runs.add(run);
+        }
+      }
+      shapeGroupRuns.add(runs);
     }
   }
 
