@@ -125,44 +125,55 @@ final class DominanceStore {
   }
 
   /** Per group a label touched (ascending): how many of its nodes it touched and how many it used up. */
-  private record Summary(int[] groups, int[] touched, int[] full) {}
-
-  private final Map<Label, Summary> summaries = new java.util.IdentityHashMap<>();
+  record Summary(int[] groups, int[] touched, int[] full) {}
 
   private Summary summary(Label label) {
-    return summaries.computeIfAbsent(label, this::summarize);
+    if (label.summary == null) {
+      label.summary = summarize(label);
+    }
+    return label.summary;
   }
 
   private Summary summarize(Label label) {
-    int[] nodes = new int[label.pools.length];
-    for (int k = 0; k < nodes.length; k++) {
-      nodes[k] = pools.pools.get(label.pools[k]).node;
-    }
-    Arrays.sort(nodes);
-    Map<Integer, int[]> byGroup = new java.util.TreeMap<>();
-    for (int k = 0; k < nodes.length; k++) {
-      if (k > 0 && nodes[k] == nodes[k - 1]) {
+    // per touched node: its group and whether it is used up, packed to sort by group
+    long[] packed = new long[label.pools.length];
+    int count = 0;
+    int lastNode = -1;
+    for (int k = 0; k < label.pools.length; k++) {
+      int n = pools.pools.get(label.pools[k]).node;
+      if (n == lastNode || containsNode(packed, count, n)) {
         continue;
       }
-      int n = nodes[k];
+      lastNode = n;
       boolean full = true;
       for (SlotPools.Pool p : pools.poolsOfNode.get(n)) {
         full &= label.used(p.index) >= p.size();
       }
-      int[] c = byGroup.computeIfAbsent(pools.groupOf[n], g -> new int[2]);
-      c[0]++;
-      c[1] += full ? 1 : 0;
+      packed[count++] = ((long) pools.groupOf[n] << 33) | ((long) n << 1) | (full ? 1 : 0);
     }
-    int[] groups = new int[byGroup.size()];
-    int[] touched = new int[groups.length];
-    int[] full = new int[groups.length];
-    int i = 0;
-    for (Map.Entry<Integer, int[]> e : byGroup.entrySet()) {
-      groups[i] = e.getKey();
-      touched[i] = e.getValue()[0];
-      full[i] = e.getValue()[1];
-      i++;
+    Arrays.sort(packed, 0, count);
+    int[] groups = new int[count];
+    int[] touched = new int[count];
+    int[] full = new int[count];
+    int g = -1;
+    for (int k = 0; k < count; k++) {
+      int group = (int) (packed[k] >>> 33);
+      if (g < 0 || groups[g] != group) {
+        groups[++g] = group;
+      }
+      touched[g]++;
+      full[g] += (int) (packed[k] & 1);
     }
-    return new Summary(groups, touched, full);
+    int size = g + 1;
+    return new Summary(Arrays.copyOf(groups, size), Arrays.copyOf(touched, size), Arrays.copyOf(full, size));
+  }
+
+  private static boolean containsNode(long[] packed, int count, int node) {
+    for (int k = 0; k < count; k++) {
+      if ((int) ((packed[k] >>> 1) & 0xffffffffL) == node) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -36,6 +36,8 @@ static final int SPREAD = -1;
   final int from;
   final int[] take;
   boolean dead;
+  /** The dominance store's per-group summary of the GPUs taken, computed when first compared. */
+  DominanceStore.Summary summary;
   /** The shape of the last stage's units (an index of {@link SlotPools#shapes}); -1 at the root. */
   int shape = -1;
 

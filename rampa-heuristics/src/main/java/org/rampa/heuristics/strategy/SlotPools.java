@@ -2,7 +2,6 @@ package org.rampa.heuristics.strategy;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -95,35 +94,46 @@ final class SlotPools {
 
   SlotPools(PlacementContext c, List<FreeGpu> units) {
     Map<String, Integer> shapeIndex = new LinkedHashMap<>();
-    Map<String, Integer> nodeIndex = new LinkedHashMap<>();
-    Map<String, List<FreeGpu>> byGpu = new LinkedHashMap<>();
+    int[] nodeOfPosition = c.cluster.nodePositions();
+    int[] nodeIndex = new int[c.cluster.nodes().size()];
+    Arrays.fill(nodeIndex, -1);
+    // units of one GPU by its position in the cluster (a GPU id lookup per unit costs more on 10 000 GPUs)
+    Map<Integer, List<FreeGpu>> byGpu = new LinkedHashMap<>();
+    String lastShape = null;
+    int lastShapeIndex = -1;
     for (FreeGpu u : units) {
-      shapeIndex.computeIfAbsent(u.shape(), k -> {
-        shapes.add(k);
-        shapeUnits.add(u);
-        return shapes.size() - 1;
-      });
-      nodeIndex.computeIfAbsent(u.node(), k -> {
-        nodeIds.add(k);
-        nodeLinks.add(c.cluster.node(k).intraLink());
+      if (!u.shape().equals(lastShape)) {
+        lastShape = u.shape();
+        lastShapeIndex = shapeIndex.computeIfAbsent(u.shape(), k -> {
+          shapes.add(k);
+          shapeUnits.add(u);
+          return shapes.size() - 1;
+        });
+      }
+      int position = nodeOfPosition[u.clusterIndex()];
+      if (nodeIndex[position] < 0) {
+        nodeIndex[position] = nodeIds.size();
+        nodeIds.add(u.node());
+        nodeLinks.add(c.cluster.node(u.node()).intraLink());
         poolsOfNode.add(new ArrayList<>());
-        return nodeIds.size() - 1;
-      });
-      byGpu.computeIfAbsent(u.id(), k -> new ArrayList<>()).add(u);
+      }
+      byGpu.computeIfAbsent(u.clusterIndex(), k -> new ArrayList<>(1)).add(u);
     }
     int shapeCount = shapes.size();
     // pool key: node and every offer's shape, α and cap; the costs too when the GPU offers several shapes
-    Map<String, List<List<FreeGpu>>> byKey = new LinkedHashMap<>();
+    Map<List<Long>, List<List<FreeGpu>>> byKey = new LinkedHashMap<>();
     for (List<FreeGpu> offers : byGpu.values()) {
-      StringBuilder key = new StringBuilder().append(nodeIndex.get(offers.get(0).node()));
+      List<Long> key = new ArrayList<>(1 + 4 * offers.size());
+      key.add((long) nodeIndex[nodeOfPosition[offers.get(0).clusterIndex()]]);
       for (FreeGpu u : offers) {
-        key.append('|').append(shapeIndex.get(u.shape())).append(':').append(Double.doubleToLongBits(u.alpha())).append(':')
-            .append(u.memoryCapBytes());
+        key.add((long) shapeIndex.get(u.shape()));
+        key.add(Double.doubleToLongBits(u.alpha()));
+        key.add(u.memoryCapBytes());
         if (offers.size() > 1) {
-          key.append(':').append(Double.doubleToLongBits(u.cost()));
+          key.add(Double.doubleToLongBits(u.cost()));
         }
       }
-      byKey.computeIfAbsent(key.toString(), k -> new ArrayList<>()).add(offers);
+      byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(offers);
     }
     for (int s = 0; s < shapeCount; s++) {
       poolsOfShape.add(new ArrayList<>());
@@ -149,7 +159,7 @@ final class SlotPools {
       }
       List<FreeGpu> gpus = new ArrayList<>(sorted.size());
       sorted.forEach(o -> gpus.add(o.get(0)));
-      Pool p = new Pool(pools.size(), nodeIndex.get(firstOffers.get(0).node()), List.copyOf(gpus), offer, prefix);
+      Pool p = new Pool(pools.size(), nodeIndex[nodeOfPosition[firstOffers.get(0).clusterIndex()]], List.copyOf(gpus), offer, prefix);
       pools.add(p);
       poolsOfNode.get(p.node).add(p);
       for (int s = 0; s < shapeCount; s++) {
@@ -164,25 +174,40 @@ final class SlotPools {
         p.onlyOfShapeOnNode[s] = p.offers(s) && poolsOfNode.get(p.node).stream().filter(q -> q.offers(shape)).count() == 1;
       }
     }
-    Map<String, List<Integer>> groups = new LinkedHashMap<>();
+    Map<List<Object>, List<Integer>> groups = new LinkedHashMap<>();
     canonicalPools = new int[nodeIds.size()][];
     for (int n = 0; n < nodeIds.size(); n++) {
-      List<String> poolSignatures = new ArrayList<>();
-      Map<String, Integer> poolBySignature = new java.util.HashMap<>();
-      for (Pool p : poolsOfNode.get(n)) {
-        StringBuilder sig = new StringBuilder();
+      List<Pool> nodePools = poolsOfNode.get(n);
+      List<List<Long>> signatures = new ArrayList<>(nodePools.size());
+      for (Pool p : nodePools) {
+        List<Long> sig = new ArrayList<>();
         for (int s = 0; s < shapeCount; s++) {
           if (p.offers(s)) {
-            sig.append(s).append(':').append(Double.doubleToLongBits(p.offer[s].alpha())).append(':').append(p.offer[s].memoryCapBytes())
-                .append(':').append(Arrays.toString(p.prefixCost[s])).append(';');
+            sig.add((long) s);
+            sig.add(Double.doubleToLongBits(p.offer[s].alpha()));
+            sig.add(p.offer[s].memoryCapBytes());
+            for (double cost : p.prefixCost[s]) {
+              sig.add(Double.doubleToLongBits(cost));
+            }
           }
         }
-        poolSignatures.add(sig.toString());
-        poolBySignature.put(sig.toString(), p.index);
+        signatures.add(sig);
       }
-      Collections.sort(poolSignatures);
-      canonicalPools[n] = poolSignatures.stream().mapToInt(poolBySignature::get).toArray();
-      groups.computeIfAbsent(nodeLinks.get(n) + "|" + poolSignatures, k -> new ArrayList<>()).add(n);
+      Integer[] order = new Integer[nodePools.size()];
+      for (int k = 0; k < order.length; k++) {
+        order[k] = k;
+      }
+      if (order.length > 1) {
+        Arrays.sort(order, (x, y) -> compare(signatures.get(x), signatures.get(y)));
+      }
+      canonicalPools[n] = new int[order.length];
+      List<Object> key = new ArrayList<>(order.length + 1);
+      key.add(nodeLinks.get(n));
+      for (int k = 0; k < order.length; k++) {
+        canonicalPools[n][k] = nodePools.get(order[k]).index;
+        key.add(signatures.get(order[k]));
+      }
+      groups.computeIfAbsent(key, k -> new ArrayList<>()).add(n);
     }
     groupOf = new int[nodeIds.size()];
     cheapestGpuOfGroup = new double[groups.size()];
@@ -219,6 +244,17 @@ final class SlotPools {
       }
       shapeGroupRuns.add(runs);
     }
+  }
+
+  /** Lexicographic order of two signatures. */
+  private static int compare(List<Long> a, List<Long> b) {
+    for (int k = 0; k < Math.min(a.size(), b.size()); k++) {
+      int c = Long.compare(a.get(k), b.get(k));
+      if (c != 0) {
+        return c;
+      }
+    }
+    return Integer.compare(a.size(), b.size());
   }
 
   /** The kind of device shape {@code s} runs a stage on (its type and placement), for stage times. */
