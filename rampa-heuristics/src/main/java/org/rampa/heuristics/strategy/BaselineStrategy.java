@@ -9,6 +9,7 @@ import org.rampa.domain.Plan;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.PlacementStrategy;
+import org.rampa.strategy.SharingOptions;
 import org.rampa.strategy.SolveStatus;
 import org.rampa.strategy.support.TimeBudget;
 
@@ -37,7 +38,7 @@ final class BaselineStrategy implements PlacementStrategy {
     TimeBudget budget = TimeBudget.start(problem);
     int maxReplicas = BaselineOptions.of(problem.options(), name()).maxReplicas();
     PlacementContext c = new PlacementContext(problem);
-    String obvious = Infeasibility.obviousReason(c);
+    String obvious = Infeasibility.obviousReason(c, SharingOptions.off()); // the baselines take whole free GPUs only
     if (!obvious.isEmpty()) {
       return Results.infeasible(name(), obvious, budget, Map.of("candidatesEvaluated", 0.0));
     }

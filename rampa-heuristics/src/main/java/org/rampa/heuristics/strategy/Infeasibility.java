@@ -11,12 +11,11 @@ import org.rampa.strategy.SharingOptions;
 final class Infeasibility {
   private Infeasibility() {}
 
-  /** The first necessary condition that fails on whole free GPUs, or empty when all hold. */
-  static String obviousReason(PlacementContext c) {
-    return NecessaryConditions.firstFailure(c.problem).orElse("");
-  }
-
-  /** The first necessary condition that applies with {@code sharing} and fails, or empty (NecessaryConditions decides which apply). */
+  /**
+   * The first necessary condition that applies with {@code sharing} and fails, or empty: every
+   * strategy asks here, and {@link NecessaryConditions#firstFailure(org.rampa.strategy.PlacementProblem, SharingOptions)}
+   * alone decides which conditions apply.
+   */
   static String obviousReason(PlacementContext c, SharingOptions sharing) {
     return NecessaryConditions.firstFailure(c.problem, sharing).orElse("");
   }
