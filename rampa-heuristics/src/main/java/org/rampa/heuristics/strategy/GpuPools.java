@@ -62,7 +62,7 @@ final class GpuPools {
     Map<String, Integer> typeIndex = new LinkedHashMap<>();
     Map<String, Integer> nodeIndex = new LinkedHashMap<>();
     Map<Long, List<FreeGpu>> byNodeType = new LinkedHashMap<>();
-    for (FreeGpu g : c.free) {
+    for (FreeGpu g : c.free()) {
       int t = typeIndex.computeIfAbsent(g.typeName(), k -> {
         types.add(g.type());
         return types.size() - 1;

@@ -172,7 +172,7 @@ final class LabelSettingStrategy implements PlacementStrategy {
     }
 
     PlacementResult run() {
-      if (c.free.isEmpty()) {
+      if (c.free().isEmpty()) {
         return Results.infeasible(NAME, Infeasibility.obviousReason(c), budget, stats());
       }
       Optional<Plan> incumbent = Optional.empty();
