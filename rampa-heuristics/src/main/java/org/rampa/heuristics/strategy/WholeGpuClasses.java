@@ -33,6 +33,8 @@ final class WholeGpuClasses {
   private final int types;
   /** Free GPUs by node position times the type count plus type position. */
   private final int[] freeOnNode;
+  /** Per type position, the most free GPUs of the type on one node: its classes are the counts 1 to that. */
+  private final int[] mostOnNode;
   /** Order of each node's first free GPU among all free GPUs (-1: none), as greedy's tie-break. */
   private final int[] orderOfNode;
   /** Nodes with free GPUs in that order. */
@@ -44,13 +46,14 @@ final class WholeGpuClasses {
   private final List<GpuType> freeTypes;
 
   private WholeGpuClasses(PlacementContext c, boolean transfersMatter, double[] costOfType, List<GpuType> freeTypes, int[] freeOnNode,
-      int[] orderOfNode, int[] nodesInOrder, int nodeCount, int[] nodeOf, int[] typeOf) {
+      int[] mostOnNode, int[] orderOfNode, int[] nodesInOrder, int nodeCount, int[] nodeOf, int[] typeOf) {
     this.c = c;
     this.transfersMatter = transfersMatter;
     this.types = costOfType.length;
     this.costOfType = costOfType;
     this.freeTypes = freeTypes;
     this.freeOnNode = freeOnNode;
+    this.mostOnNode = mostOnNode;
     this.orderOfNode = orderOfNode;
     this.nodesInOrder = nodesInOrder;
     this.nodeCount = nodeCount;
@@ -84,6 +87,7 @@ final class WholeGpuClasses {
     int[] nodeOf = c.cluster.nodePositions();
     int[] typeOf = c.cluster.typePositions();
     int[] freeOnNode = new int[nodes * types];
+    int[] mostOnNode = new int[types];
     int[] orderOfNode = new int[nodes];
     Arrays.fill(orderOfNode, -1);
     int[] nodesInOrder = new int[nodes];
@@ -100,19 +104,15 @@ final class WholeGpuClasses {
         orderOfNode[node] = nodeCount;
         nodesInOrder[nodeCount++] = node;
       }
-      freeOnNode[node * types + type]++;
+      mostOnNode[type] = Math.max(mostOnNode[type], ++freeOnNode[node * types + type]);
       if (!typeSeen[type]) {
         typeSeen[type] = true;
         freeTypes.add(clusterTypes.get(type)); // shapes in order of their first free GPU, as greedy's map of shapes
       }
     }
     boolean transfersMatter = GreedyStrategy.transfersMatter(c, freeTypes);
-    return Optional.of(new WholeGpuClasses(c, transfersMatter, costOfType, List.copyOf(freeTypes), freeOnNode, orderOfNode, nodesInOrder,
-        nodeCount, nodeOf, typeOf));
-  }
-
-  boolean transfersMatter() {
-    return transfersMatter;
+    return Optional.of(new WholeGpuClasses(c, transfersMatter, costOfType, List.copyOf(freeTypes), freeOnNode, mostOnNode, orderOfNode,
+        nodesInOrder, nodeCount, nodeOf, typeOf));
   }
 
   /** The types with free GPUs, in order of their first free GPU. */
@@ -145,33 +145,7 @@ final class WholeGpuClasses {
   /** The free GPUs of {@code type} in greedy's order; a {@link FreeGpu} is made when an element is first read. */
   List<FreeGpu> ordered(GpuType type) {
     int t = c.cluster.gpuTypes().indexOf(type);
-    // the type's nodes by their free count (counting sort, stable in node order): one class per count
-    int most = 0;
-    int size = 0;
-    for (int k = 0; k < nodeCount; k++) {
-      int free = freeOnNode[nodesInOrder[k] * types + t];
-      most = Math.max(most, free);
-      size += free;
-    }
-    int[] start = new int[most + 2];
-    for (int k = 0; k < nodeCount; k++) {
-      int free = freeOnNode[nodesInOrder[k] * types + t];
-      if (free > 0) {
-        start[(transfersMatter ? most + 1 - free : free) + 1]++;
-      }
-    }
-    for (int f = 1; f < start.length; f++) {
-      start[f] += start[f - 1];
-    }
-    int[] nodes = new int[start[start.length - 1]];
-    for (int k = 0; k < nodeCount; k++) {
-      int node = nodesInOrder[k];
-      int free = freeOnNode[node * types + t];
-      if (free > 0) {
-        nodes[start[transfersMatter ? most + 1 - free : free]++] = node;
-      }
-    }
-    return new Ordered(type, t, nodes, size);
+    return new Ordered(type, t, c.problem.state().capacity().count(type.name()));
   }
 
   /**
@@ -183,24 +157,30 @@ final class WholeGpuClasses {
     return gpus instanceof Ordered ordered ? ordered.cost : gpus.get(index).cost();
   }
 
-  /** One type's free GPUs, node after node of {@code nodes}, each node's GPUs of the type in cluster order. */
+  /**
+   * One type's free GPUs, class after class (the nodes' free count of the type: most first when
+   * transfers matter, fewest otherwise), within a class node after node in order of their first
+   * free GPU, each node's GPUs of the type in cluster order. Read as far as asked: a class is one
+   * walk over the nodes, which mostly ends long before the last.
+   */
   private final class Ordered extends AbstractList<FreeGpu> {
     private final GpuType type;
     private final int typePosition;
     private final double cost;
-    private final int[] nodes;
     private final FreeGpu[] made;
     private int count;
+    /** The class being read (a free count), the next node to look at for it, and the GPUs of the node being read. */
+    private int freeCount;
     private int nodeIndex;
     private int[] onNode = new int[0];
     private int next;
 
-    Ordered(GpuType type, int typePosition, int[] nodes, int size) {
+    Ordered(GpuType type, int typePosition, int size) {
       this.type = type;
       this.typePosition = typePosition;
       this.cost = costOfType[typePosition];
-      this.nodes = nodes;
       this.made = new FreeGpu[size];
+      this.freeCount = transfersMatter ? mostOnNode[typePosition] : 1;
     }
 
     @Override
@@ -210,7 +190,7 @@ final class WholeGpuClasses {
       Capacity capacity = c.problem.state().capacity();
       while (count <= index) {
         while (next == onNode.length) {
-          onNode = c.cluster.gpuPositionsOn(nodes[nodeIndex++]);
+          onNode = c.cluster.gpuPositionsOn(nextNodeOfClass());
           next = 0;
         }
         int i = onNode[next++];
@@ -220,6 +200,20 @@ final class WholeGpuClasses {
         }
       }
       return made[index];
+    }
+
+    /** The next node of the class being read, moving on to the next class when this one is done; only asked while GPUs are left. */
+    private int nextNodeOfClass() {
+      while (true) {
+        while (nodeIndex < nodeCount) {
+          int node = nodesInOrder[nodeIndex++];
+          if (freeOnNode[node * types + typePosition] == freeCount) {
+            return node;
+          }
+        }
+        freeCount += transfersMatter ? -1 : 1;
+        nodeIndex = 0;
+      }
     }
 
     @Override
