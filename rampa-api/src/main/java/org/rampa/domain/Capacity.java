@@ -23,19 +23,41 @@ public final class Capacity {
   private final Cluster cluster;
   /** By cluster position: may a new stage take the GPU whole? */
   private final boolean[] free;
-  private final List<Gpu> gpus;
+  /** Counts of the flags: per type position, per node position, nodes with any, all. */
+  private final int[] freeByType;
+  private final int[] freeByNode;
+  private final int nodesWithFree;
+  private final int total;
   private final Map<String, Integer> countByType;
+  /** Built on first use: a successor state asks for counts, not for a list of thousands of free GPUs. */
+  private volatile List<Gpu> gpus;
   private volatile Map<String, Map<String, List<Gpu>>> byTypeAndNode;
   private final Map<String, Double> freeMpsShares;
   private final Map<String, List<MigSlice>> freeMigInstances;
   private final Map<String, Integer> freeTemplateCores;
 
-  private Capacity(Cluster cluster, boolean[] free, List<Gpu> gpus, Map<String, Integer> countByType, Map<String, Double> freeMpsShares,
+  private Capacity(Cluster cluster, boolean[] free, int[] freeByType, int[] freeByNode, Map<String, Double> freeMpsShares,
       Map<String, List<MigSlice>> freeMigInstances, Map<String, Integer> freeTemplateCores) {
     this.cluster = cluster;
     this.free = free;
-    this.gpus = gpus;
-    this.countByType = countByType;
+    this.freeByType = freeByType;
+    this.freeByNode = freeByNode;
+    int nodes = 0;
+    for (int n : freeByNode) {
+      nodes += n > 0 ? 1 : 0;
+    }
+    this.nodesWithFree = nodes;
+    int all = 0;
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    List<GpuType> types = cluster.gpuTypes();
+    for (int t = 0; t < types.size(); t++) {
+      all += freeByType[t];
+      if (freeByType[t] > 0) {
+        counts.put(types.get(t).name(), freeByType[t]);
+      }
+    }
+    this.total = all;
+    this.countByType = Collections.unmodifiableMap(counts);
     this.freeMpsShares = freeMpsShares;
     this.freeMigInstances = freeMigInstances;
     this.freeTemplateCores = freeTemplateCores;
@@ -51,7 +73,17 @@ public final class Capacity {
     for (int i = 0; i < all.size(); i++) {
       offer(state, all.get(i).id(), i, free, mps, mig, templates);
     }
-    return build(cluster, free, frozen(mps), frozen(mig), frozen(templates));
+    int[] byType = new int[cluster.gpuTypes().size()];
+    int[] byNode = new int[cluster.nodes().size()];
+    int[] typeOf = cluster.typePositionsView();
+    int[] nodeOf = cluster.nodePositionsView();
+    for (int i = 0; i < free.length; i++) {
+      if (free[i]) {
+        byType[typeOf[i]]++;
+        byNode[nodeOf[i]]++;
+      }
+    }
+    return new Capacity(cluster, free, byType, byNode, frozen(mps), frozen(mig), frozen(templates));
   }
 
   /**
@@ -61,21 +93,37 @@ public final class Capacity {
    */
   Capacity updated(ClusterState state, List<String> touchedGpus) {
     boolean[] nextFree = free.clone();
+    int[] byType = freeByType.clone();
+    int[] byNode = freeByNode.clone();
+    int[] nodeOf = cluster.nodePositionsView();
+    int[] typeOf = cluster.typePositionsView();
     boolean sharedChanged = false;
+    // a GPU may be listed more than once (several changes since the predecessor): each flag and count moves once
     for (String id : touchedGpus) {
       int i = cluster.indexOf(id);
-      nextFree[i] = false;
+      if (nextFree[i]) {
+        nextFree[i] = false;
+        byType[typeOf[i]]--;
+        byNode[nodeOf[i]]--;
+      }
       sharedChanged |= freeMpsShares.containsKey(id) || freeMigInstances.containsKey(id) || freeTemplateCores.containsKey(id);
     }
     Map<String, Double> mps = new LinkedHashMap<>();
     Map<String, List<MigSlice>> mig = new LinkedHashMap<>();
     Map<String, Integer> templates = new LinkedHashMap<>();
     for (String id : touchedGpus) {
-      offer(state, id, cluster.indexOf(id), nextFree, mps, mig, templates);
+      int i = cluster.indexOf(id);
+      if (!nextFree[i]) {
+        offer(state, id, i, nextFree, mps, mig, templates);
+        if (nextFree[i]) {
+          byType[typeOf[i]]++;
+          byNode[nodeOf[i]]++;
+        }
+      }
     }
     if (!sharedChanged && mps.isEmpty() && mig.isEmpty() && templates.isEmpty()) {
       // only whole GPUs changed hands: the shared offers stay as they were
-      return build(cluster, nextFree, freeMpsShares, freeMigInstances, freeTemplateCores);
+      return new Capacity(cluster, nextFree, byType, byNode, freeMpsShares, freeMigInstances, freeTemplateCores);
     }
     // rare for whole-GPU work: rebuild the shared offers in cluster order from the old ones and the touched GPUs
     java.util.Set<String> touched = new java.util.HashSet<>(touchedGpus);
@@ -106,7 +154,7 @@ public final class Capacity {
         copyIfPresent(freeTemplateCores, templatesAll, id);
       }
     }
-    return build(cluster, nextFree, frozen(mpsAll), frozen(migAll), frozen(templatesAll));
+    return new Capacity(cluster, nextFree, byType, byNode, frozen(mpsAll), frozen(migAll), frozen(templatesAll));
   }
 
   private static <V> void copyIfPresent(Map<String, V> from, Map<String, V> to, String id) {
@@ -157,43 +205,22 @@ public final class Capacity {
     return Collections.unmodifiableMap(map);
   }
 
-  /** A capacity of these flags and (unmodifiable) shared offers; the free GPUs and counts are read off the flags. */
-  private static Capacity build(Cluster cluster, boolean[] free, Map<String, Double> mps, Map<String, List<MigSlice>> mig,
-      Map<String, Integer> templates) {
-    List<Gpu> all = cluster.gpus();
-    List<Gpu> gpus = new ArrayList<>();
-    int[] perType = new int[cluster.gpuTypes().size()];
-    Map<String, Integer> typeIndex = new java.util.HashMap<>();
-    for (GpuType t : cluster.gpuTypes()) {
-      typeIndex.put(t.name(), typeIndex.size());
-    }
-    String lastType = null;
-    int lastIndex = -1;
-    for (int i = 0; i < free.length; i++) {
-      if (free[i]) {
-        Gpu g = all.get(i);
-        gpus.add(g);
-        // GPUs of a type mostly come in runs: look the type up when it changes
-        if (!g.type().equals(lastType)) {
-          lastType = g.type();
-          lastIndex = typeIndex.get(lastType);
-        }
-        perType[lastIndex]++;
-      }
-    }
-    Map<String, Integer> counts = new LinkedHashMap<>();
-    for (GpuType t : cluster.gpuTypes()) {
-      int n = perType[typeIndex.get(t.name())];
-      if (n > 0) {
-        counts.put(t.name(), n);
-      }
-    }
-    return new Capacity(cluster, free, List.copyOf(gpus), Collections.unmodifiableMap(counts), mps, mig, templates);
-  }
-
   /** The GPUs a new stage may take whole, in cluster order. */
   public List<Gpu> gpus() {
-    return gpus;
+    List<Gpu> list = gpus;
+    if (list == null) {
+      List<Gpu> all = cluster.gpus();
+      Gpu[] out = new Gpu[total];
+      int n = 0;
+      for (int i = 0; i < free.length; i++) {
+        if (free[i]) {
+          out[n++] = all.get(i);
+        }
+      }
+      list = List.of(out);
+      gpus = list;
+    }
+    return list;
   }
 
   /** True when a new stage may take {@code gpuId} whole. */
@@ -209,24 +236,12 @@ public final class Capacity {
 
   /** How many nodes have a GPU a new stage may take whole. */
   public int nodeCount() {
-    boolean[] seen = new boolean[cluster.nodes().size()];
-    int[] nodeOf = cluster.nodePositions();
-    int nodes = 0;
-    for (int i = 0; i < free.length; i++) {
-      if (free[i]) {
-        int n = nodeOf[i];
-        if (!seen[n]) {
-          seen[n] = true;
-          nodes++;
-        }
-      }
-    }
-    return nodes;
+    return nodesWithFree;
   }
 
   /** How many GPUs a new stage may take, of all types. */
   public int count() {
-    return gpus.size();
+    return total;
   }
 
   /** How many GPUs of type {@code type} a new stage may take (0 for a type with none). */
@@ -251,7 +266,7 @@ public final class Capacity {
       for (GpuType t : cluster.gpuTypes()) {
         byType.put(t.name(), new LinkedHashMap<>());
       }
-      for (Gpu g : gpus) {
+      for (Gpu g : gpus()) {
         byType.get(g.type()).computeIfAbsent(g.node(), n -> new ArrayList<>()).add(g);
       }
       Map<String, Map<String, List<Gpu>>> frozen = new LinkedHashMap<>();

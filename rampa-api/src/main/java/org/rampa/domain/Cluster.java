@@ -60,6 +60,26 @@ public abstract class Cluster {
     return index().nodeOfGpu.clone();
   }
 
+  /** The position in {@link #gpuTypes()} of every GPU's type, in {@link #gpus()} order (a copy, as {@link #nodePositions()}). */
+  public final int[] typePositions() {
+    return index().typeOfGpu.clone();
+  }
+
+  /** The positions in {@link #gpus()} of the GPUs of the node at position {@code nodePosition} of {@link #nodes()}, ascending (a copy). */
+  public final int[] gpuPositionsOn(int nodePosition) {
+    return index().gpusOfNode[nodePosition].clone();
+  }
+
+  /** {@link #nodePositions()} without the copy, for this package's own loops (never written). */
+  final int[] nodePositionsView() {
+    return index().nodeOfGpu;
+  }
+
+  /** {@link #typePositions()} without the copy, for this package's own loops (never written). */
+  final int[] typePositionsView() {
+    return index().typeOfGpu;
+  }
+
   /** The position of {@code gpuId} in {@link #gpus()}, or -1 when the cluster has no such GPU. */
   public final int indexOf(String gpuId) {
     Integer i = index().positions.get(gpuId);
@@ -113,6 +133,8 @@ public abstract class Cluster {
     final Map<String, Integer> positions = new java.util.HashMap<>();
     final Map<String, List<Gpu>> gpusByNode;
     final int[] nodeOfGpu;
+    final int[] typeOfGpu;
+    final int[][] gpusOfNode;
 
     Index(Cluster c) {
       for (GpuType t : c.gpuTypes()) {
@@ -148,9 +170,27 @@ public abstract class Cluster {
       for (Node n : c.nodes()) {
         nodePositions.put(n.id(), nodePositions.size());
       }
+      Map<String, Integer> typePositions = new java.util.HashMap<>();
+      for (GpuType t : c.gpuTypes()) {
+        typePositions.put(t.name(), typePositions.size());
+      }
       nodeOfGpu = new int[c.gpus().size()];
+      typeOfGpu = new int[c.gpus().size()];
       for (int i = 0; i < nodeOfGpu.length; i++) {
         nodeOfGpu[i] = nodePositions.get(c.gpus().get(i).node());
+        typeOfGpu[i] = typePositions.get(c.gpus().get(i).type());
+      }
+      int[] perNode = new int[c.nodes().size()];
+      for (int n : nodeOfGpu) {
+        perNode[n]++;
+      }
+      gpusOfNode = new int[perNode.length][];
+      for (int n = 0; n < perNode.length; n++) {
+        gpusOfNode[n] = new int[perNode[n]];
+        perNode[n] = 0;
+      }
+      for (int i = 0; i < nodeOfGpu.length; i++) {
+        gpusOfNode[nodeOfGpu[i]][perNode[nodeOfGpu[i]]++] = i;
       }
       gpusByNode = Collections.unmodifiableMap(byNode);
     }

@@ -187,19 +187,28 @@ public abstract class ClusterState {
     return capacity;
   }
 
-  /** Hands this state's derived views, updated by {@code change}, to its successor {@code next}. */
+  /**
+   * Hands this state's derived views, updated by {@code change}, to its successor {@code next}. The
+   * ledger index is built here if it was not yet, and a capacity this state never built passes on
+   * as its own seed plus the change, so that a run of changes nobody looked at in between (several
+   * departures before the next arrival) never makes a successor rebuild either from the whole ledger.
+   */
   private ClusterState seeded(ClusterState next, Allocation change, boolean added) {
-    LedgerIndex index = ledgerIndex;
-    if (index != null) {
-      next.ledgerIndex = added ? index.plus(cluster(), change) : index.minus(cluster(), change);
-    }
+    LedgerIndex index = ledgerIndex();
+    next.ledgerIndex = added ? index.plus(cluster(), change) : index.minus(cluster(), change);
     Capacity built = builtCapacity;
-    if (built != null) {
-      List<String> touched = new ArrayList<>(change.holdings().size());
-      for (Holding h : change.holdings()) {
-        touched.add(h.gpu());
-      }
-      next.capacitySeed = new CapacitySeed(built, touched);
+    CapacitySeed pending = capacitySeed;
+    List<String> touched = new ArrayList<>(change.holdings().size() + (built == null && pending != null ? pending.touchedGpus().size() : 0));
+    if (built == null && pending != null) {
+      touched.addAll(pending.touchedGpus());
+    }
+    for (Holding h : change.holdings()) {
+      touched.add(h.gpu());
+    }
+    Capacity from = built != null ? built : pending != null ? pending.predecessor() : null;
+    // past one entry per GPU, rebuilding from the ledger is no dearer than replaying the changes
+    if (from != null && touched.size() <= cluster().gpus().size()) {
+      next.capacitySeed = new CapacitySeed(from, touched);
     }
     return next;
   }
@@ -246,7 +255,7 @@ public abstract class ClusterState {
     if (!conflicts.isEmpty()) {
       throw new AllocationRefusedException(allocation.serviceId(), conflicts);
     }
-    Map<String, Allocation> next = with(allocations(), allocation.serviceId(), allocation);
+    Map<String, Allocation> next = LedgerChange.plus(allocations(), allocation.serviceId(), allocation);
     if (!(this instanceof ImmutableClusterState checked)) {
       return ImmutableClusterState.copyOf(this).withAllocations(next).withVersion(version() + 1);
     }
@@ -256,12 +265,6 @@ public abstract class ClusterState {
     } finally {
       BUILDING_CHECKED_SUCCESSOR.remove();
     }
-  }
-
-  private static <V> Map<String, V> with(Map<String, V> map, String key, V value) {
-    Map<String, V> out = new LinkedHashMap<>(map);
-    out.put(key, value);
-    return out;
   }
 
   /**
@@ -320,8 +323,8 @@ public abstract class ClusterState {
           "serviceId", serviceId, "holds nothing in this cluster state",
           "it was never admitted, was released already, or the state is an older version");
     }
-    Map<String, Allocation> rest = new LinkedHashMap<>(allocations());
-    Allocation gone = rest.remove(serviceId);
+    Allocation gone = allocations().get(serviceId);
+    Map<String, Allocation> rest = LedgerChange.minus(allocations(), serviceId);
     if (!(this instanceof ImmutableClusterState checked)) {
       return ImmutableClusterState.copyOf(this).withAllocations(rest).withVersion(version() + 1);
     }

@@ -1,6 +1,7 @@
 package org.rampa.importance;
 
 import java.util.List;
+import java.util.OptionalDouble;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.Plan;
@@ -27,6 +28,16 @@ public interface GpuCosts {
    */
   default double ofGpu(Gpu gpu) {
     return of(gpu.id());
+  }
+
+  /**
+   * The cost of every GPU of type {@code type}, when this model prices a GPU by its type alone (so
+   * it equals {@link #of(String)} of each of them); empty when GPUs of one type may cost differently
+   * (the default). A strategy that knows it treats the free GPUs of a type as classes of
+   * interchangeable GPUs instead of pricing each of thousands.
+   */
+  default OptionalDouble ofType(String type) {
+    return OptionalDouble.empty();
   }
 
   /**

@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.TreeSet;
 import org.rampa.domain.Cluster;
@@ -96,6 +97,12 @@ public final class StaticImportance implements ImportanceModel {
       public double ofGpu(Gpu gpu) {
         Double w = byGpu.isEmpty() ? null : byGpu.get(gpu.id());
         return w != null ? w : byType.getOrDefault(gpu.type(), 1.0);
+      }
+
+      @Override
+      public OptionalDouble ofType(String type) {
+        // a weight for a single GPU sets it apart from the rest of its type
+        return byGpu.isEmpty() ? OptionalDouble.of(byType.getOrDefault(type, 1.0)) : OptionalDouble.empty();
       }
     };
   }

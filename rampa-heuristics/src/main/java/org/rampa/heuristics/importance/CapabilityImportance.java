@@ -2,6 +2,7 @@ package org.rampa.heuristics.importance;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.OptionalDouble;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
@@ -34,6 +35,11 @@ final class CapabilityImportance implements ImportanceModel {
       @Override
       public double ofGpu(Gpu gpu) {
         return byType.get(gpu.type());
+      }
+
+      @Override
+      public OptionalDouble ofType(String type) {
+        return OptionalDouble.of(byType.get(type));
       }
     };
   }

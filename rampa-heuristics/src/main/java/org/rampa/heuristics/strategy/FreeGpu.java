@@ -18,7 +18,7 @@ import org.rampa.domain.share.Whole;
  * @param shape the type for a whole GPU, else the menu's placement shape: replicas of one stage share it
  * @param alpha the slowdown the GPU's incumbents cause a newcomer (1 on a GPU nobody holds)
  * @param memoryCapBytes the most memory a stage on it may need
- * @param unit the position in the list of units it belongs to
+ * @param unit the position in the list of units it belongs to (its cluster position where no such list is made: {@link WholeGpuClasses})
  */
 record FreeGpu(Gpu gpu, GpuType type, double cost, int clusterIndex, Placement placement, String shape, double alpha,
     long memoryCapBytes, int unit) {

@@ -98,72 +98,29 @@ final class GreedyStrategy implements PlacementStrategy {
     if (!obvious.isEmpty()) {
       return Results.infeasible(NAME, obvious, budget, Map.of("candidatesEvaluated", 0.0));
     }
-    List<FreeGpu> units = c.units(options.sharing());
     int maxReplicas = options.maxReplicas();
     int maxCandidates = options.maxCandidates();
-    boolean transfersMatter = transfersMatter(c, units);
-    Map<String, List<FreeGpu>> byShape = new LinkedHashMap<>();
-    List<FreeGpu> lastShape = null;
-    for (FreeGpu g : units) {
-      // units of a shape come in runs (whole GPUs of a type in cluster order): look the shape up when it changes
-      if (lastShape == null || !lastShape.get(0).shape().equals(g.shape())) {
-        lastShape = byShape.computeIfAbsent(g.shape(), k -> new ArrayList<>());
-      }
-      lastShape.add(g);
-    }
-    // sort keys computed once: cost, then (co-location or best fit) the node's free units of the shape,
-    // then the node's order of first appearance; counted in arrays by node position, not hashed per unit
-    int[] nodeRank = new int[units.size()];
-    int[] nodeOrder = new int[units.size()];
-    int[] nodeOf = c.cluster.nodePositions();
-    int[] orderOfNode = new int[c.cluster.nodes().size()];
-    java.util.Arrays.fill(orderOfNode, -1);
-    int nodesSeen = 0;
-    for (FreeGpu g : units) {
-      int node = nodeOf[g.clusterIndex()];
-      if (orderOfNode[node] < 0) {
-        orderOfNode[node] = nodesSeen++;
-      }
-      nodeOrder[g.unit()] = orderOfNode[node];
-    }
-    int[] freeOnNode = new int[orderOfNode.length];
-    for (List<FreeGpu> gpus : byShape.values()) {
-      for (FreeGpu g : gpus) {
-        freeOnNode[nodeOf[g.clusterIndex()]]++;
-      }
-      for (FreeGpu g : gpus) {
-        int free = freeOnNode[nodeOf[g.clusterIndex()]];
-        nodeRank[g.unit()] = transfersMatter ? -free : free;
-      }
-      for (FreeGpu g : gpus) {
-        freeOnNode[nodeOf[g.clusterIndex()]] = 0;
-      }
-    }
-    // equal cost: GPUs of one node together (fuller or emptier nodes first), then cluster order; one
-    // comparator rather than a chain of key extractors, as units are sorted by the thousand per decision
-    Comparator<FreeGpu> order = (a, b) -> {
-      int by = Double.compare(a.cost(), b.cost());
-      if (by == 0) {
-        by = Integer.compare(nodeRank[a.unit()], nodeRank[b.unit()]);
-      }
-      if (by == 0) {
-        by = Integer.compare(nodeOrder[a.unit()], nodeOrder[b.unit()]);
-      }
-      return by != 0 ? by : Integer.compare(a.clusterIndex(), b.clusterIndex());
-    };
-
-    List<Candidate> candidates = new ArrayList<>();
-    // whole GPUs only: each GPU is one unit, so the order is total and a sort by primitive keys gives it exactly
-    int[] unitAtCluster = sharing ? null : new int[c.cluster.gpus().size()];
     int layers = c.model.size();
     int maxStages = Math.min(c.request.maxStages(), layers);
+    // GPUs priced by type alone and no sharing: classes of interchangeable GPUs, units made only as far as candidates reach
+    Optional<WholeGpuClasses> classes = sharing ? Optional.empty() : WholeGpuClasses.of(c);
+    List<FreeGpu> units = classes.isPresent() ? null : c.units(options.sharing());
+    Map<String, List<FreeGpu>> byShape = new LinkedHashMap<>();
+    Comparator<FreeGpu> order;
+    if (classes.isPresent()) {
+      for (GpuType type : classes.get().types()) {
+        byShape.put(type.name(), classes.get().ordered(type));
+      }
+      order = classes.get().order();
+    } else {
+      order = sortedByShape(c, units, sharing, byShape);
+    }
+
+    List<Candidate> candidates = new ArrayList<>();
     double latencyBudget = SloPredicate.latencyBudgetSeconds(c.request.slo());
     long weights = weightsOnly(c);
     List<FreeGpu> heads = new ArrayList<>();
     for (List<FreeGpu> gpus : byShape.values()) {
-      if (unitAtCluster == null || !sortByKeys(gpus, nodeRank, nodeOrder, unitAtCluster, units)) {
-        gpus.sort(order);
-      }
       // the cheapest maxStages of all whole units are among the cheapest maxStages of their shapes
       heads.addAll(gpus.subList(0, Math.min(maxStages, gpus.size())));
       FreeGpu first = gpus.get(0);
@@ -174,9 +131,11 @@ final class GreedyStrategy implements PlacementStrategy {
         continue; // a request passes every layer on this type: no split can meet the latency bound
       }
       long memory = first.isWhole() ? first.type().memoryBytes() : gpus.stream().mapToLong(FreeGpu::memoryCapBytes).max().orElse(0);
-      double[] prefixCost = new double[gpus.size() + 1];
-      for (int i = 0; i < gpus.size(); i++) {
-        prefixCost[i + 1] = prefixCost[i] + gpus.get(i).cost();
+      // no candidate takes more than maxStages·maxReplicas GPUs of a shape: only those are read
+      int reach = (int) Math.min(gpus.size(), (long) maxStages * maxReplicas);
+      double[] prefixCost = new double[reach + 1];
+      for (int i = 0; i < reach; i++) {
+        prefixCost[i + 1] = prefixCost[i] + WholeGpuClasses.costAt(gpus, i);
       }
       for (int k = 1; k <= maxStages; k++) {
         if (weights > k * memory) {
@@ -190,7 +149,7 @@ final class GreedyStrategy implements PlacementStrategy {
         }
       }
     }
-    addCheapest(candidates, sharing ? units.subList(0, c.free.size()) : heads, order, maxStages, false);
+    addCheapest(candidates, sharing ? units.subList(0, c.free().size()) : heads, order, maxStages, false);
     if (sharing) {
       addCheapest(candidates, units, order, maxStages, true);
     }
@@ -219,10 +178,84 @@ final class GreedyStrategy implements PlacementStrategy {
         "candidates", (double) candidates.size(), "candidatesEvaluated", (double) c.candidatesEvaluated());
     if (best == null) {
       String searched = candidates.size() + " GPU sets by increasing cost"
-          + (sharing ? " (" + (units.size() - c.free.size()) + " shared slots besides " + c.free.size() + " whole free GPUs)" : "");
+          + (sharing ? " (" + (units.size() - c.free().size()) + " shared slots besides " + c.free().size() + " whole free GPUs)" : "");
       return Results.noPlanFound(NAME, Infeasibility.afterSearch(c, searched), budget, stats);
     }
     return Results.withPlan(NAME, SolveStatus.FEASIBLE, best, "cheapest GPU set on which the min-period split meets the SLO", budget, stats);
+  }
+
+  /**
+   * Groups {@code units} by shape into {@code byShape} (shapes in order of their first unit) and
+   * sorts each group into greedy's order, which it returns: cost, then (co-location or best fit)
+   * the node's free units of the shape, then the node's order of first appearance, then cluster order.
+   */
+  private static Comparator<FreeGpu> sortedByShape(PlacementContext c, List<FreeGpu> units, boolean sharing,
+      Map<String, List<FreeGpu>> byShape) {
+    List<GpuType> types = new ArrayList<>();
+    java.util.Set<String> typeNames = new java.util.HashSet<>();
+    GpuType lastType = null;
+    List<FreeGpu> lastShape = null;
+    for (FreeGpu g : units) {
+      // units of a shape come in runs (whole GPUs of a type in cluster order): look the shape up when it changes
+      if (lastShape == null || !lastShape.get(0).shape().equals(g.shape())) {
+        lastShape = byShape.computeIfAbsent(g.shape(), k -> new ArrayList<>());
+      }
+      lastShape.add(g);
+      // per type, not per unit: GPUs of a type come in runs
+      if (g.type() != lastType) {
+        lastType = g.type();
+        if (typeNames.add(lastType.name())) {
+          types.add(lastType);
+        }
+      }
+    }
+    boolean transfersMatter = transfersMatter(c, types);
+    // sort keys computed once: counted in arrays by node position, not hashed per unit
+    int[] nodeRank = new int[units.size()];
+    int[] nodeOrder = new int[units.size()];
+    int[] nodeOf = c.cluster.nodePositions();
+    int[] orderOfNode = new int[c.cluster.nodes().size()];
+    java.util.Arrays.fill(orderOfNode, -1);
+    int nodesSeen = 0;
+    for (FreeGpu g : units) {
+      int node = nodeOf[g.clusterIndex()];
+      if (orderOfNode[node] < 0) {
+        orderOfNode[node] = nodesSeen++;
+      }
+      nodeOrder[g.unit()] = orderOfNode[node];
+    }
+    int[] freeOnNode = new int[orderOfNode.length];
+    for (List<FreeGpu> gpus : byShape.values()) {
+      for (FreeGpu g : gpus) {
+        freeOnNode[nodeOf[g.clusterIndex()]]++;
+      }
+      for (FreeGpu g : gpus) {
+        int free = freeOnNode[nodeOf[g.clusterIndex()]];
+        nodeRank[g.unit()] = transfersMatter ? -free : free;
+      }
+      for (FreeGpu g : gpus) {
+        freeOnNode[nodeOf[g.clusterIndex()]] = 0;
+      }
+    }
+    // one comparator rather than a chain of key extractors, as units are sorted by the thousand per decision
+    Comparator<FreeGpu> order = (a, b) -> {
+      int by = Double.compare(a.cost(), b.cost());
+      if (by == 0) {
+        by = Integer.compare(nodeRank[a.unit()], nodeRank[b.unit()]);
+      }
+      if (by == 0) {
+        by = Integer.compare(nodeOrder[a.unit()], nodeOrder[b.unit()]);
+      }
+      return by != 0 ? by : Integer.compare(a.clusterIndex(), b.clusterIndex());
+    };
+    // whole GPUs only: each GPU is one unit, so the order is total and a sort by primitive keys gives it exactly
+    int[] unitAtCluster = sharing ? null : new int[c.cluster.gpus().size()];
+    for (List<FreeGpu> gpus : byShape.values()) {
+      if (unitAtCluster == null || !sortByKeys(gpus, nodeRank, nodeOrder, unitAtCluster, units)) {
+        gpus.sort(order);
+      }
+    }
+    return order;
   }
 
   /** Bits of each part of a {@link #sortByKeys} key: 17 + 12 + 17 + 17 = 63, so keys stay positive. */
@@ -327,9 +360,10 @@ final class GreedyStrategy implements PlacementStrategy {
 
   /**
    * Transfers matter when they are charged at all and shipping the largest cut over the network
-   * takes more than 1 % of the model's compute on the slowest free GPU type.
+   * takes more than 1 % of the model's compute on the slowest of {@code freeTypes} (the types of the
+   * free units).
    */
-  private static boolean transfersMatter(PlacementContext c, List<FreeGpu> units) {
+  static boolean transfersMatter(PlacementContext c, List<GpuType> freeTypes) {
     if (c.performance.transferMode() == TransferMode.NONE || c.model.size() < 2) {
       return false;
     }
@@ -339,16 +373,8 @@ final class GreedyStrategy implements PlacementStrategy {
     }
     double transfer = c.cluster.network().transferSeconds((double) c.batch * largestCut);
     double compute = 0;
-    java.util.Set<String> seen = new java.util.HashSet<>();
-    GpuType last = null;
-    for (FreeGpu g : units) {
-      // per type, not per unit: modelSeconds is the same for every GPU of a type (which come in runs)
-      if (g.type() != last) {
-        last = g.type();
-        if (seen.add(last.name())) {
-          compute = Math.max(compute, c.modelSeconds(last));
-        }
-      }
+    for (GpuType type : freeTypes) {
+      compute = Math.max(compute, c.modelSeconds(type));
     }
     return transfer > 0.01 * compute;
   }

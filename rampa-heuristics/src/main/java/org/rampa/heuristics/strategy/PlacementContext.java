@@ -51,7 +51,8 @@ final class PlacementContext {
   final PerformanceModel performance;
   final GpuCosts costs;
   final int batch;
-  final List<FreeGpu> free;
+  /** Built on first use: greedy on type-priced GPUs reads the capacity's flags instead ({@link WholeGpuClasses}). */
+  private List<FreeGpu> free;
   private final PeriodSplitter splitter = PeriodSplitters.exact();
   private final Map<String, List<Double>> layerTimesByKind = new HashMap<>();
   private final Map<String, double[]> layerSecondsByType = new HashMap<>();
@@ -72,6 +73,13 @@ final class PlacementContext {
     this.performance = problem.performance();
     this.costs = problem.importance().evaluate(problem.state());
     this.batch = request.slo().batchSize();
+  }
+
+  /** The GPUs a new stage may take whole, one unit each, in cluster order. */
+  List<FreeGpu> free() {
+    if (free != null) {
+      return free;
+    }
     Capacity capacity = problem.state().capacity();
     List<Gpu> gpus = cluster.gpus();
     FreeGpu[] list = new FreeGpu[capacity.count()];
@@ -90,7 +98,8 @@ final class PlacementContext {
         n++;
       }
     }
-    this.free = List.of(list);
+    free = List.of(list);
+    return free;
   }
 
   /**
@@ -100,14 +109,14 @@ final class PlacementContext {
    */
   List<FreeGpu> units(SharingOptions sharing) {
     if (!sharing.enabled()) {
-      return free;
+      return free();
     }
     Map<String, FreeGpu> freeById = new HashMap<>();
-    for (FreeGpu g : free) {
+    for (FreeGpu g : free()) {
       freeById.put(g.id(), g);
     }
     Map<String, Integer> partlyUsedIndex = null;
-    List<FreeGpu> units = new ArrayList<>(free);
+    List<FreeGpu> units = new ArrayList<>(free());
     for (SharedSlotMenu.Slot slot : SharedSlotMenu.of(problem, sharing, costs).slots()) {
       if (slot.placement() instanceof Whole) {
         continue; // already there, as the free GPUs
