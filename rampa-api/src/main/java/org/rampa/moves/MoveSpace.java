@@ -125,6 +125,9 @@ public final class MoveSpace {
       }
       List<MigSlice> layout = state.migLayout(g.id());
       if (mig) {
+        if (layout.isEmpty()) {
+          continue; // a MIG placement needs a configured layout: a mode change comes first
+        }
         for (Placement q : migTargets(state, g.id(), p, s.replicas() == 1)) {
           out.add(new Migration(service, stage, fromGpu, g.id(), q));
         }

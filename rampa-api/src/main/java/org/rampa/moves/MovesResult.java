@@ -30,9 +30,4 @@ public record MovesResult(SolveStatus status, List<Move> moves, double moveCost,
   public Optional<Plan> plan() {
     return status.hasPlan() ? placement.flatMap(PlacementResult::plan) : Optional.empty();
   }
-
-  /** A result without a plan. */
-  static MovesResult none(SolveStatus status, ClusterState state, Optional<PlacementResult> lastTried, String reason, String mover, long explored) {
-    return new MovesResult(status, List.of(), 0, state, lastTried, reason, mover, explored);
-  }
 }
