@@ -25,9 +25,9 @@ import org.rampa.strategy.SolveStatus;
 /**
  * A fast mover: tries the cheap moves first and stops at the first sequence after which the
  * request fits. (1) Every re-cut of a MIG GPU's free part to a maximal layout keeping its held
- * instances, one at a time. (2) Evacuation: the partly held GPUs whose holdings are all movable,
- * least held first (at most {@code maxVictims} of them), each emptied replica by replica, smallest
- * first, every replica to the fullest GPU that takes it ({@link MoveSpace#migrations}, applied by the
+ * instances, one at a time. (2) Evacuation: the partly held GPUs whose replicas the budget can move
+ * and where the request would fit were they empty (at most {@code maxVictims} of them, fewest
+ * replicas and least held first), each emptied replica by replica, smallest first, every replica to the fullest GPU that takes it ({@link MoveSpace#migrations}, applied by the
  * problem's {@link MoveRules}), the request tried after every move; an emptied MIG GPU leaves MIG
  * mode if the budget allows. It proves nothing: when it finds no sequence it says
  * {@code NO_PLAN_FOUND}, never {@code INFEASIBLE} (unless the placer proved the request infeasible
@@ -79,8 +79,9 @@ public final class GreedyMover implements Mover {
       }
     }
     int victims = 0;
-    for (String gpu : victims(p.state())) {
-      if (victims++ == maxVictims || System.nanoTime() > deadline) {
+    for (String gpu : victims(p, explored)) {
+      victims++;
+      if (System.nanoTime() > deadline) {
         break;
       }
       Optional<MovesResult> r = evacuate(p, gpu, explored, deadline);
@@ -89,7 +90,7 @@ public final class GreedyMover implements Mover {
       }
     }
     return new MovesResult(SolveStatus.NO_PLAN_FOUND, List.of(), 0, p.state(), Optional.of(now), "no sequence of at most " + p.budget()
-        + " moves found by re-cuts and by evacuating " + Math.min(victims, maxVictims) + " GPUs (a heuristic: one may exist); without moves: "
+        + " moves found by re-cuts and by evacuating " + victims + " GPUs (a heuristic: one may exist); without moves: "
         + now.reason(), name(), explored[0]);
   }
 
@@ -155,23 +156,40 @@ public final class GreedyMover implements Mover {
         explored);
   }
 
-  /** Partly held GPUs whose every holding can be re-timed (so moved), least held compute first, then cluster order. */
-  private static List<String> victims(ClusterState s) {
-    List<String> out = new ArrayList<>();
+  /**
+   * The GPUs worth evacuating, at most {@code maxVictims}: partly held GPUs whose every holding can
+   * be re-timed and whose replicas the budget can move, fewest replicas first, then least held
+   * compute, then cluster order; of these (at most {@code 4 × maxVictims} probed) those where the
+   * request fits once the services on them are gone (an optimistic probe: it releases their other
+   * stages too), so that moves are spent only where they can help.
+   */
+  private List<String> victims(MoveProblem p, long[] explored) {
+    ClusterState s = p.state();
+    List<String> candidates = new ArrayList<>();
     for (Gpu g : s.cluster().gpus()) {
-      List<Holding> on = s.holdingsOn(g.id());
-      if (on.isEmpty()) {
-        continue;
-      }
-      boolean movable = true;
-      for (String service : s.servicesOn(g.id())) {
-        movable &= s.allocations().get(service).request().isPresent();
-      }
-      if (movable) {
-        out.add(g.id());
+      List<String> services = s.servicesOn(g.id());
+      boolean movable = !services.isEmpty() && services.stream().allMatch(id -> s.allocations().get(id).request().isPresent());
+      if (movable && replicas(s, g.id()).size() <= p.budget()) {
+        candidates.add(g.id());
       }
     }
-    out.sort(Comparator.comparingDouble((String g) -> 1 - s.freeShare(g)).thenComparingInt(s.cluster()::indexOf));
+    candidates.sort(Comparator.comparingInt((String g) -> replicas(s, g).size()).thenComparingDouble(g -> 1 - s.freeShare(g))
+        .thenComparingInt(s.cluster()::indexOf));
+    List<String> out = new ArrayList<>();
+    int probes = 0;
+    for (String g : candidates) {
+      if (out.size() == maxVictims || probes++ == 4 * maxVictims) {
+        break;
+      }
+      ClusterState without = s;
+      for (String id : s.servicesOn(g)) {
+        without = without.release(id);
+      }
+      explored[0]++;
+      if (p.placer().place(without, p.request()).plan().isPresent()) {
+        out.add(g);
+      }
+    }
     return out;
   }
 
