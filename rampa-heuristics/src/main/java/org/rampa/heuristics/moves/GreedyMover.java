@@ -165,15 +165,17 @@ public final class GreedyMover implements Mover {
    */
   private List<String> victims(MoveProblem p, long[] explored) {
     ClusterState s = p.state();
-    List<String> candidates = new ArrayList<>();
+    java.util.Map<String, Integer> replicaCount = new java.util.HashMap<>();
     for (Gpu g : s.cluster().gpus()) {
       List<String> services = s.servicesOn(g.id());
       boolean movable = !services.isEmpty() && services.stream().allMatch(id -> s.allocations().get(id).request().isPresent());
-      if (movable && replicas(s, g.id()).size() <= p.budget()) {
-        candidates.add(g.id());
+      int n = movable ? replicas(s, g.id()).size() : Integer.MAX_VALUE;
+      if (n <= p.budget()) {
+        replicaCount.put(g.id(), n);
       }
     }
-    candidates.sort(Comparator.comparingInt((String g) -> replicas(s, g).size()).thenComparingDouble(g -> 1 - s.freeShare(g))
+    List<String> candidates = new ArrayList<>(replicaCount.keySet());
+    candidates.sort(Comparator.comparingInt((String g) -> replicaCount.get(g)).thenComparingDouble(g -> 1 - s.freeShare(g))
         .thenComparingInt(s.cluster()::indexOf));
     List<String> out = new ArrayList<>();
     int probes = 0;
