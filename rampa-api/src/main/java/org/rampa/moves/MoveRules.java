@@ -94,17 +94,6 @@ public final class MoveRules {
     return o.after().get();
   }
 
-  /** The states after each move of {@code moves} in turn, or the first refusal (an {@link IllegalStateException}). */
-  public List<ClusterState> applyAll(ClusterState state, List<? extends Move> moves) {
-    List<ClusterState> out = new ArrayList<>(moves.size());
-    ClusterState s = state;
-    for (Move m : moves) {
-      s = apply(s, m);
-      out.add(s);
-    }
-    return out;
-  }
-
   /** Tries {@code move} on {@code state}. */
   public Outcome attempt(ClusterState state, Move move) {
     Objects.requireNonNull(state, "state");
@@ -207,7 +196,7 @@ public final class MoveRules {
    * are skipped: the ledger never re-timed them, and a move that only takes a co-runner away from
    * them does not change that.
    */
-  public List<String> stillMeetSlo(ClusterState state, Set<String> gpus, String except) {
+  private List<String> stillMeetSlo(ClusterState state, Set<String> gpus, String except) {
     Set<String> services = new LinkedHashSet<>();
     gpus.forEach(g -> services.addAll(state.servicesOn(g)));
     services.remove(except);
