@@ -22,6 +22,7 @@ module org.rampa.api {
   exports org.rampa.domain.share;
   exports org.rampa.importance;
   exports org.rampa.json;
+  exports org.rampa.moves;
   exports org.rampa.perf;
   exports org.rampa.perf.share;
   exports org.rampa.split;

@@ -12,6 +12,7 @@ module org.rampa.heuristics {
   exports org.rampa.heuristics.colocation;
   exports org.rampa.heuristics.importance;
   exports org.rampa.heuristics.learned;
+  exports org.rampa.heuristics.moves;
   exports org.rampa.heuristics.profiles;
   exports org.rampa.heuristics.split;
 

@@ -65,6 +65,29 @@ public final class ClusterStateHolder {
     return apply(expectedVersion, s -> s.allocate(allocation), s -> s.conflicts(allocation));
   }
 
+  /**
+   * A checked change of the ledger beyond one plan, such as a sequence of moves and an admission
+   * ({@code org.rampa.moves.MoveSequence}): why it cannot be applied to a state, and the state after it.
+   */
+  public interface Change {
+    /** Why the change cannot be applied to {@code state}; empty when it can. */
+    List<String> refusals(ClusterState state);
+
+    /** The state after the change; called only when {@link #refusals} found none on the same state. */
+    ClusterState applyTo(ClusterState state);
+  }
+
+  /**
+   * Applies {@code change} in one step if the state is still at {@code expectedVersion} and the
+   * change finds no refusal on it: all of it or, STALE or REFUSED, nothing. A sequence of moves
+   * committed move by move, each with the version the previous commit returned, stops at the
+   * first move that no longer applies, in a legal state.
+   */
+  public CommitResult apply(Change change, long expectedVersion) {
+    java.util.Objects.requireNonNull(change, "change");
+    return apply(expectedVersion, change::applyTo, change::refusals);
+  }
+
   /** Releases {@code serviceId} if the state is still at {@code expectedVersion}. */
   public CommitResult release(String serviceId, long expectedVersion) {
     java.util.Objects.requireNonNull(serviceId, "serviceId");

@@ -49,6 +49,12 @@ public abstract class ProblemDocument {
     return StrategyOptions.defaults();
   }
 
+  /** The moves the planner may make to admit the request; none unless a budget is given. */
+  @Value.Default
+  public MovesDocument moves() {
+    return MovesDocument.none();
+  }
+
   /** Importance weight per GPU type name; types not listed weigh 1. */
   public abstract Map<String, Double> importanceByType();
 

@@ -14,6 +14,7 @@ import me.tongfei.progressbar.ProgressBarStyle;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.Invalid;
 import org.rampa.examples.experiment.Presets;
+import org.rampa.examples.experiment.Schedulers;
 import org.rampa.examples.experiment.SharingExperiment;
 import org.rampa.examples.sim.ArrivalTrace;
 import org.rampa.strategy.StrategyOptions;
@@ -73,6 +74,11 @@ final class VastPipeE4Command implements Callable<Integer> {
       description = "Time limit per placement decision (ISO-8601), at most PT24H. Default: ${DEFAULT-VALUE}.")
   Duration timeLimit;
 
+  @Option(names = "--with-moves",
+      description = "Also run every sharing planner with moves (issue 25): an arrival refused as the cluster stands is admitted after at most "
+          + Schedulers.MOVE_BUDGET + " moves (migrations, MIG re-cuts, mode changes) found by the heuristic mover, if it finds some.")
+  boolean withMoves;
+
   @Option(names = "--out", defaultValue = "rampa-results/e4", paramLabel = "DIR",
       description = "Output folder, created if needed. Default: ${DEFAULT-VALUE}.")
   Path out;
@@ -98,7 +104,7 @@ final class VastPipeE4Command implements Callable<Integer> {
     SharingExperiment experiment;
     try {
       experiment = new SharingExperiment(new SharingExperiment.Settings(cluster, byWorkload, arrivals, lifetime, seed, seeds, planners,
-          options, threads == null ? Runtime.getRuntime().availableProcessors() : threads));
+          options, threads == null ? Runtime.getRuntime().availableProcessors() : threads, withMoves));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--planners: " + e.getMessage(), e);
     }

@@ -26,7 +26,8 @@ import org.rampa.strategy.StrategyOptions;
  * The schedulers the experiment compares, by name: the baselines ("performance-first",
  * "fewest-gpus", "even-split", "compute-balanced", "first-fit") and RAMPA as
  * "rampa-{greedy|dp|exact}/{importance}" with importance one of {@link #IMPORTANCES}, and any
- * RAMPA planner whose strategy can share GPUs with {@value #SHARING_SUFFIX} appended.
+ * RAMPA planner whose strategy can share GPUs with {@value #SHARING_SUFFIX} appended (and then
+ * {@value #MOVES_SUFFIX}, to admit with moves).
  *
  * <p>Forecast-driven importances (scarcity, marginal loss) learn the workload online from a
  * sliding window of the last {@value #FORECAST_WINDOW} arrivals; nothing is told in advance.
@@ -66,6 +67,16 @@ public final class Schedulers {
    */
   public static final String SHARING_SUFFIX = "+sharing";
 
+  /**
+   * Appended to a sharing planner's name ("rampa-greedy/capability+sharing+moves"), lets the simulator
+   * admit an arrival the planner refuses after at most {@link #DEFAULT_MOVE_BUDGET} moves found by the
+   * heuristic mover (issue 25).
+   */
+  public static final String MOVES_SUFFIX = "+moves";
+
+  /** The move budget of a "+moves" planner per refused arrival. */
+  public static final int MOVE_BUDGET = 2;
+
   /** The RAMPA strategies that can place shares ({@link SharingOptions}); the baselines hold whole GPUs. */
   public static final List<String> SHARING_STRATEGIES = List.of("greedy", "dp", "exact");
 
@@ -85,6 +96,32 @@ public final class Schedulers {
    * in {@value #SHARING_SUFFIX} is that planner with sharing on.
    */
   public static SchedulerSpec named(String name, StrategyOptions options) {
+    if (name.endsWith(MOVES_SUFFIX)) {
+      String base = name.substring(0, name.length() - MOVES_SUFFIX.length());
+      if (!base.endsWith(SHARING_SUFFIX)) {
+        throw Invalid.value("planner", name, "moves need a sharing planner", "rampa-greedy/capability" + SHARING_SUFFIX + MOVES_SUFFIX);
+      }
+      SchedulerSpec sharing = named(base, options);
+      return new SchedulerSpec(name, cluster -> {
+        Scheduler inner = sharing.create(cluster);
+        return new Scheduler() {
+          @Override
+          public Rampa.Placer placer() {
+            return inner.placer();
+          }
+
+          @Override
+          public int moveBudget() {
+            return MOVE_BUDGET;
+          }
+
+          @Override
+          public void observe(ServiceRequest arrival) {
+            inner.observe(arrival);
+          }
+        };
+      }, true);
+    }
     if (name.endsWith(SHARING_SUFFIX)) {
       String base = name.substring(0, name.length() - SHARING_SUFFIX.length());
       if (!canShare(base)) {

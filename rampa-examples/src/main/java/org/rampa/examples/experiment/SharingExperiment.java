@@ -35,7 +35,13 @@ public final class SharingExperiment {
    * @param loads offered loads (Erlangs) per workload name ("standard", "light"), in run order
    */
   public record Settings(Cluster cluster, Map<String, List<Double>> loads, int arrivals, double meanLifetimeSeconds,
-      long firstSeed, int seeds, List<String> planners, StrategyOptions options, int threads) {
+      long firstSeed, int seeds, List<String> planners, StrategyOptions options, int threads, boolean withMoves) {
+
+    /** Without the "with moves" variant. */
+    public Settings(Cluster cluster, Map<String, List<Double>> loads, int arrivals, double meanLifetimeSeconds, long firstSeed, int seeds,
+        List<String> planners, StrategyOptions options, int threads) {
+      this(cluster, loads, arrivals, meanLifetimeSeconds, firstSeed, seeds, planners, options, threads, false);
+    }
 
     public Settings {
       if (loads.isEmpty()) {
@@ -46,7 +52,7 @@ public final class SharingExperiment {
       planners = List.copyOf(planners);
     }
 
-    /** Every planner, then with sharing every one that can share. */
+    /** Every planner, then with sharing every one that can share, and with {@code withMoves} that one with moves too. */
     List<String> schedulers() {
       List<String> out = new ArrayList<>();
       for (String p : planners) {
@@ -54,6 +60,9 @@ public final class SharingExperiment {
         // a planner named with its sharing suffix already shares: no second, identical sharing run
         if (Schedulers.canShare(p) && !p.endsWith(Schedulers.SHARING_SUFFIX)) {
           out.add(p + Schedulers.SHARING_SUFFIX);
+        }
+        if (withMoves && (Schedulers.canShare(p) || p.endsWith(Schedulers.SHARING_SUFFIX))) {
+          out.add((p.endsWith(Schedulers.SHARING_SUFFIX) ? p : p + Schedulers.SHARING_SUFFIX) + Schedulers.MOVES_SUFFIX);
         }
       }
       return out;
@@ -76,14 +85,26 @@ public final class SharingExperiment {
    * @param gainOverWhole with sharing, the gain over the same planner on whole GPUs; empty without
    * @param gainOverPerformanceFirst the gain over performance-first on whole GPUs, when it ran
    * @param violations plans refused by the verifier or the commit, plus audit findings, over all seeds
+   * @param moves whether the planner admitted with moves (issue 25; sharing on)
+   * @param gainOverSharing with moves, the gain over the same planner with sharing alone; empty without
+   * @param movesPerAdmitted with moves, moves applied per admitted service; empty without
    */
   public record Row(String workload, String planner, boolean sharing, double load, int seeds, Interval admitted,
       java.util.Optional<Interval> gainOverWhole, java.util.Optional<Interval> gainOverPerformanceFirst, Interval stranded,
-      Interval free, Interval sharedPlans, int violations) {
+      Interval free, Interval sharedPlans, int violations, boolean moves, java.util.Optional<Interval> gainOverSharing,
+      java.util.Optional<Interval> movesPerAdmitted) {
 
-    /** "rampa-greedy/scarcity, sharing on". */
+    /** A row of a planner without moves. */
+    public Row(String workload, String planner, boolean sharing, double load, int seeds, Interval admitted,
+        java.util.Optional<Interval> gainOverWhole, java.util.Optional<Interval> gainOverPerformanceFirst, Interval stranded,
+        Interval free, Interval sharedPlans, int violations) {
+      this(workload, planner, sharing, load, seeds, admitted, gainOverWhole, gainOverPerformanceFirst, stranded, free, sharedPlans,
+          violations, false, java.util.Optional.empty(), java.util.Optional.empty());
+    }
+
+    /** "rampa-greedy/scarcity, sharing on" (", sharing + moves" with moves). */
     public String label() {
-      return planner + (sharing ? ", sharing on" : ", sharing off");
+      return planner + (moves ? ", sharing + moves" : sharing ? ", sharing on" : ", sharing off");
     }
   }
 
@@ -121,13 +142,17 @@ public final class SharingExperiment {
         for (String scheduler : r.schedulers()) {
           List<RunResult> runs = r.runs(scheduler, load);
           boolean sharing = runs.get(0).capacity().sharing();
+          boolean moves = scheduler.endsWith(Schedulers.MOVES_SUFFIX);
           String planner = baseName(scheduler);
           // a gain is empty when its reference did not run (a sharing planner alone): nothing to compare with
           rows.add(new Row(w.workload(), planner, sharing, load, runs.size(), r.admitted(scheduler, load),
               sharing ? r.gainPercent(scheduler, planner, load) : java.util.Optional.empty(),
               hasReference ? r.gainPercent(scheduler, ExperimentSummary.PERFORMANCE_FIRST, load) : java.util.Optional.empty(),
               over(runs, x -> x.capacity().meanStrandedGpuEquivalents()), over(runs, x -> x.capacity().meanFreeGpuEquivalents()),
-              sharedPlans(runs), violations(runs)));
+              sharedPlans(runs), violations(runs), moves,
+              moves ? r.gainPercent(scheduler, planner + Schedulers.SHARING_SUFFIX, load) : java.util.Optional.empty(),
+              moves ? java.util.Optional.of(over(runs, x -> (double) x.capacity().moves() / Math.max(1, x.admitted())))
+                  : java.util.Optional.empty()));
         }
       }
     }
@@ -135,6 +160,9 @@ public final class SharingExperiment {
   }
 
   private static String baseName(String scheduler) {
+    if (scheduler.endsWith(Schedulers.MOVES_SUFFIX)) {
+      return baseName(scheduler.substring(0, scheduler.length() - Schedulers.MOVES_SUFFIX.length()));
+    }
     return scheduler.endsWith(Schedulers.SHARING_SUFFIX)
         ? scheduler.substring(0, scheduler.length() - Schedulers.SHARING_SUFFIX.length())
         : scheduler;
@@ -172,13 +200,16 @@ public final class SharingExperiment {
       out.println("Nothing to compare: neither a planner on whole GPUs next to its sharing run nor performance-first ran, so no gain is "
           + "reported; admissions and capacity are below and in the CSV files.");
     }
-    out.printf("%-9s %6s %-38s %5s %21s %21s %21s %5s %21s %21s %8s%n", "workload", "load", "planner", "seeds", "admitted",
-        "gain vs whole %", "gain vs perf-1st", "viol", "stranded GPUs", "free GPUs", "shared");
+    boolean moves = rows.stream().anyMatch(Row::moves);
+    out.printf("%-9s %6s %-38s %5s %21s %21s %21s %5s %21s %21s %8s%s%n", "workload", "load", "planner", "seeds", "admitted",
+        "gain vs whole %", "gain vs perf-1st", "viol", "stranded GPUs", "free GPUs", "shared",
+        moves ? String.format(" %21s %21s", "gain vs sharing %", "moves/admitted") : "");
     for (Row r : rows) {
-      out.printf(Locale.ROOT, "%-9s %6.1f %-38s %5d %21s %21s %21s %5d %21s %21s %8.1f%n", r.workload(), r.load(), r.label(), r.seeds(),
+      out.printf(Locale.ROOT, "%-9s %6.1f %-38s %5d %21s %21s %21s %5d %21s %21s %8.1f%s%n", r.workload(), r.load(), r.label(), r.seeds(),
           r.admitted().format(1), r.gainOverWhole().map(i -> i.format(1)).orElse("-"),
           r.gainOverPerformanceFirst().map(i -> i.format(1)).orElse("-"), r.violations(), r.stranded().format(2), r.free().format(2),
-          r.sharedPlans().mean());
+          r.sharedPlans().mean(), moves ? String.format(" %21s %21s", r.gainOverSharing().map(i -> i.format(1)).orElse("-"),
+              r.movesPerAdmitted().map(i -> i.format(3)).orElse("-")) : "");
     }
   }
 
@@ -186,14 +217,15 @@ public final class SharingExperiment {
   public static void writeCsv(List<WorkloadResult> results, Path file) {
     StringBuilder b = new StringBuilder("workload,planner,sharing,offered_load,seed,arrivals,admitted,admission_ratio,"
         + "refused_by_verifier_or_commit,audited_slo_violations,shared_plans,mean_free_gpu_equivalents,mean_stranded_gpu_equivalents,"
-        + "decision_p50_ms,decision_p99_ms,wall_s\n");
+        + "decision_p50_ms,decision_p99_ms,wall_s,moves,admitted_with_moves\n");
     for (WorkloadResult w : results) {
       for (RunResult r : w.result().runs()) {
         String planner = baseName(r.scheduler());
-        b.append(String.format(Locale.ROOT, "%s,%s,%s,%.3f,%d,%d,%d,%.5f,%d,%d,%d,%.4f,%.4f,%.4f,%.4f,%.3f%n", w.workload(), planner,
-            r.capacity().sharing() ? "on" : "off", r.offeredLoad(), r.seed(), r.arrivals(), r.admitted(), r.admissionRatio(),
+        b.append(String.format(Locale.ROOT, "%s,%s,%s,%.3f,%d,%d,%d,%.5f,%d,%d,%d,%.4f,%.4f,%.4f,%.4f,%.3f,%d,%d%n", w.workload(), planner,
+            r.scheduler().endsWith(Schedulers.MOVES_SUFFIX) ? "moves" : r.capacity().sharing() ? "on" : "off", r.offeredLoad(), r.seed(), r.arrivals(), r.admitted(), r.admissionRatio(),
             r.violations(), r.capacity().auditFindings().size(), r.capacity().sharedPlans(), r.capacity().meanFreeGpuEquivalents(),
-            r.capacity().meanStrandedGpuEquivalents(), r.decisionMillis(0.5), r.decisionMillis(0.99), r.wallSeconds()));
+            r.capacity().meanStrandedGpuEquivalents(), r.decisionMillis(0.5), r.decisionMillis(0.99), r.wallSeconds(), r.capacity().moves(),
+            r.capacity().admittedWithMoves()));
       }
     }
     TextFiles.write(file, b);
@@ -203,14 +235,16 @@ public final class SharingExperiment {
   public static void writeSummaryCsv(List<Row> rows, Path file) {
     StringBuilder b = new StringBuilder("workload,planner,sharing,offered_load,seeds");
     for (String m : List.of("admitted", "gain_vs_whole_percent", "gain_vs_performance_first_percent", "stranded_gpu_eq", "free_gpu_eq",
-        "shared_plans")) {
+        "shared_plans", "gain_vs_sharing_percent", "moves_per_admitted")) {
       b.append(',').append(m).append("_mean,").append(m).append("_low,").append(m).append("_high");
     }
     b.append(",slo_violations\n");
     for (Row r : rows) {
-      b.append(String.format(Locale.ROOT, "%s,%s,%s,%.3f,%d", r.workload(), r.planner(), r.sharing() ? "on" : "off", r.load(), r.seeds()));
+      b.append(String.format(Locale.ROOT, "%s,%s,%s,%.3f,%d", r.workload(), r.planner(), r.moves() ? "moves" : r.sharing() ? "on" : "off",
+          r.load(), r.seeds()));
       for (java.util.Optional<Interval> i : List.of(java.util.Optional.of(r.admitted()), r.gainOverWhole(), r.gainOverPerformanceFirst(),
-          java.util.Optional.of(r.stranded()), java.util.Optional.of(r.free()), java.util.Optional.of(r.sharedPlans()))) {
+          java.util.Optional.of(r.stranded()), java.util.Optional.of(r.free()), java.util.Optional.of(r.sharedPlans()), r.gainOverSharing(),
+          r.movesPerAdmitted())) {
         b.append(i.map(x -> String.format(Locale.ROOT, ",%.4f,%.4f,%.4f", x.mean(), x.low(), x.high())).orElse(",,,"));
       }
       b.append(String.format(Locale.ROOT, ",%d%n", r.violations()));
@@ -254,7 +288,8 @@ public final class SharingExperiment {
         XYSeries line = Charts.points(chart, label, series.stream().mapToDouble(Row::load).toArray(),
             series.stream().map(Row::admitted).toArray(Interval[]::new), Charts.colour(chart, planners.indexOf(series.get(0).planner())));
         // the planner's colour in both modes; the marker tells the mode apart (and the line style, where lines are drawn)
-        line.setMarker(series.get(0).sharing() ? org.knowm.xchart.style.markers.SeriesMarkers.CIRCLE
+        line.setMarker(series.get(0).moves() ? org.knowm.xchart.style.markers.SeriesMarkers.DIAMOND
+            : series.get(0).sharing() ? org.knowm.xchart.style.markers.SeriesMarkers.CIRCLE
             : org.knowm.xchart.style.markers.SeriesMarkers.CROSS);
         if (!series.get(0).sharing()) {
           line.setLineStyle(org.knowm.xchart.style.lines.SeriesLines.DASH_DASH);

@@ -29,6 +29,23 @@ final class AdmissionAudit {
    * {@code before} is the state it was admitted to, {@code after} the state with it. Each entry is
    * "service: first violation".
    */
+  /**
+   * The services of {@code ids} that {@code state} holds with their requests and that fail the
+   * verifier against {@code state} without them: after moves, every moved service. Each entry is
+   * "service: first violation".
+   */
+  List<String> services(ClusterState state, java.util.Collection<String> ids) {
+    List<String> out = new ArrayList<>();
+    for (String id : ids) {
+      Allocation a = state.allocations().get(id);
+      Verification v = verifier.verify(a.request().orElseThrow(), a.plan().orElseThrow(), state.release(id));
+      if (!v.ok()) {
+        out.add(id + " (moved): " + v.violations().get(0));
+      }
+    }
+    return out;
+  }
+
   List<String> violations(ClusterState before, ClusterState after, ServiceRequest request, Plan plan) {
     List<String> out = new ArrayList<>();
     Verification newcomer = verifier.verify(request, plan, before);

@@ -51,9 +51,11 @@ public record RunResult(
    *     GPUs, MPS compute left, unheld MIG instances)
    * @param meanStrandedGpuEquivalents at arrivals, the mean part of it no class of the workload could
    *     use ({@link StrandedCapacity})
+   * @param moves moves applied to admit arrivals the planner refused as the cluster stood (issue 25)
+   * @param admittedWithMoves arrivals admitted only after moves
    */
   public record CapacityUse(boolean sharing, int sharedPlans, boolean audited, List<String> auditFindings, double meanFreeGpuEquivalents,
-      double meanStrandedGpuEquivalents) {
+      double meanStrandedGpuEquivalents, int moves, int admittedWithMoves) {
 
     public CapacityUse {
       auditFindings = List.copyOf(auditFindings);

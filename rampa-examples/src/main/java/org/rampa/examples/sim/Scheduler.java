@@ -14,6 +14,14 @@ public interface Scheduler {
   /** The placer configuration; the simulator sets its state before every decision. */
   Rampa.Placer placer();
 
+  /**
+   * How many moves (issue 25: migrations, re-cuts, mode changes) the simulator may make to admit an
+   * arrival the planner refuses as the cluster stands; 0, the default, never moves anything.
+   */
+  default int moveBudget() {
+    return 0;
+  }
+
   /** Called for every arrival before it is planned, admitted or not. */
   default void observe(ServiceRequest arrival) {}
 }

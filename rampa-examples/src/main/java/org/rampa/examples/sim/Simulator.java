@@ -5,10 +5,12 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.TreeMap;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
@@ -21,6 +23,12 @@ import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.share.Whole;
 import org.rampa.heuristics.importance.ServiceClass;
+import org.rampa.heuristics.moves.GreedyMover;
+import org.rampa.moves.Move;
+import org.rampa.moves.MoveCosts;
+import org.rampa.moves.MoveProblem;
+import org.rampa.moves.MoveSequence;
+import org.rampa.moves.MovesResult;
 import org.rampa.heuristics.importance.WorkloadForecast;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
@@ -117,6 +125,8 @@ public final class Simulator {
     int violations = 0;
     int rejected = 0;
     int sharedPlans = 0;
+    int moves = 0;
+    int admittedWithMoves = 0;
     List<String> auditFindings = new ArrayList<>();
     boolean audits = stranded.isPresent() || spec.sharing();
     double freePerNodeSum = 0;
@@ -186,6 +196,21 @@ public final class Simulator {
         violations++;
         reasons.merge("commit refused: " + commit.reasons().get(0), 1, Integer::sum);
       } else {
+        if (scheduler.moveBudget() > 0) {
+          long m0 = System.nanoTime();
+          Optional<List<Move>> applied = admitWithMoves(holder, scheduler, state, request, heldShareByType, auditFindings);
+          decisions[i] += System.nanoTime() - m0;
+          if (applied.isPresent()) {
+            moves += applied.get().size();
+            admittedWithMoves++;
+            sharedPlans += holdsShares(holder.current().allocations().get(request.id()).plan().orElseThrow()) ? 1 : 0;
+            changeHeld(heldShareByType, holder.current(), request.id(), +1);
+            departures.add(new Departure(a.timeSeconds() + a.lifetimeSeconds(), request.id()));
+            admitted++;
+            admittedByClass.merge(className, 1, Integer::sum);
+            continue;
+          }
+        }
         reasons.merge(reasonCategory(result.reason()), 1, Integer::sum);
       }
       rejected = recordRejection(state, freeAtRejection, rejected);
@@ -203,7 +228,43 @@ public final class Simulator {
         arrivals.isEmpty() ? 0 : freePerNodeSum / arrivals.size(), decisions, statuses, admittedByClass, arrivalsByClass,
         reasons, freeAtRejection, (System.nanoTime() - wallStart) / 1e9,
         new RunResult.CapacityUse(spec.sharing(), sharedPlans, audits, auditFindings, arrivals.isEmpty() ? 0 : freeEquivalentSum / arrivals.size(),
-            arrivals.isEmpty() ? 0 : strandedSum / arrivals.size()));
+            arrivals.isEmpty() ? 0 : strandedSum / arrivals.size(), moves, admittedWithMoves));
+  }
+
+  /** The heuristic mover of experiment E4's "with moves" variant. */
+  private static final GreedyMover MOVER = new GreedyMover();
+
+  /**
+   * Admits {@code request}, refused on {@code state} as it stands, after at most the scheduler's
+   * budget of moves ({@link GreedyMover}, default prices), the moves and the admission committed as
+   * one change through the interference guard; the moved services and the newcomer are audited.
+   * Returns the moves applied, or empty when the mover found none or the commit refused them.
+   */
+  private Optional<List<Move>> admitWithMoves(ClusterStateHolder holder, Scheduler scheduler, ClusterState state, ServiceRequest request,
+      Map<String, Double> heldShareByType, List<String> auditFindings) {
+    MoveProblem problem = MoveProblem.of(scheduler.placer().state(state), request, scheduler.moveBudget(), MoveCosts.defaults());
+    MovesResult found = MOVER.admit(problem);
+    if (found.plan().isEmpty()) {
+      return Optional.empty();
+    }
+    Plan plan = found.plan().get();
+    PlacementProblem p = scheduler.placer().state(found.afterMoves()).problem(request);
+    InterferenceGuard guard = new InterferenceGuard(p.performance(), p.interference());
+    Set<String> moved = new LinkedHashSet<>();
+    found.moves().forEach(m -> {
+      if (m.service() != null) {
+        moved.add(m.service());
+      }
+    });
+    CommitResult commit = holder.apply(MoveSequence.admitting(problem.rules(), found.moves(), request, plan, guard), state.version());
+    if (commit.outcome() != Outcome.COMMITTED) {
+      return Optional.empty();
+    }
+    moved.forEach(id -> changeHeld(heldShareByType, state, id, -1));
+    moved.forEach(id -> changeHeld(heldShareByType, commit.state(), id, +1));
+    auditFindings.addAll(audit.violations(found.afterMoves(), commit.state(), request, plan));
+    auditFindings.addAll(audit.services(commit.state(), moved));
+    return Optional.of(found.moves());
   }
 
   /** Counts one rejection and the free GPUs by type it happened with; returns the new count. */

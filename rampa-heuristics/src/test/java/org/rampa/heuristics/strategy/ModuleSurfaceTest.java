@@ -25,7 +25,8 @@ class ModuleSurfaceTest {
     ModuleDescriptor descriptor = module.getDescriptor();
     assertThat(descriptor.exports()).allSatisfy(e -> assertThat(e.isQualified()).as(e.source()).isFalse());
     assertThat(descriptor.exports().stream().map(Exports::source).collect(Collectors.toSet())).isEqualTo(Set.of(
-        "org.rampa.heuristics.colocation", "org.rampa.heuristics.importance", "org.rampa.heuristics.learned", "org.rampa.heuristics.profiles",
+        "org.rampa.heuristics.colocation", "org.rampa.heuristics.importance", "org.rampa.heuristics.learned", "org.rampa.heuristics.moves",
+        "org.rampa.heuristics.profiles",
         "org.rampa.heuristics.split"));
     assertThat(descriptor.opens()).isEmpty();
   }

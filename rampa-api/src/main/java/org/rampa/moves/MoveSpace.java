@@ -1,0 +1,256 @@
+package org.rampa.moves;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.rampa.domain.Allocation;
+import org.rampa.domain.ClusterState;
+import org.rampa.domain.Gpu;
+import org.rampa.domain.Holding;
+import org.rampa.domain.Plan;
+import org.rampa.domain.Stage;
+import org.rampa.domain.share.GpuPartitioning;
+import org.rampa.domain.share.MigGeometry;
+import org.rampa.domain.share.MigProfile;
+import org.rampa.domain.share.MigSlice;
+import org.rampa.domain.share.MigSliceMps;
+import org.rampa.domain.share.Placement;
+
+/**
+ * The candidate moves of a state: the neighbourhood every mover searches, and the one a brute-force
+ * check enumerates. It is the set of moves {@link MoveRules} may accept, less moves that can never
+ * be needed for a cheapest sequence:
+ *
+ * <ul>
+ *   <li><b>migrations</b>: every replica of every stage of every service admitted with its request, to
+ *       every other GPU, keeping its placement (a MIG replica of a one-replica stage may take any
+ *       unheld instance of its profile on the target; a MIG profile only exists on its own GPU type);
+ *       among GPUs nobody holds and with no MIG layout, only the first of each type on each node is a
+ *       target, since such GPUs are interchangeable (swapping two of them maps states onto
+ *       equivalent states, so a cheapest sequence through one exists through the other);
+ *   <li><b>re-cuts</b>: of every MIG GPU, to every <em>maximal</em> legal layout that keeps its held
+ *       instances: an unheld instance never hinders anything (the ledger ignores it), so a layout is
+ *       dominated by any legal layout that contains it;
+ *   <li><b>mode changes</b>: an empty MIG GPU out of MIG mode; an empty GPU without a layout into MIG
+ *       mode with every maximal layout (the first of each type on each node, as for migrations).
+ * </ul>
+ *
+ * Candidates are not yet checked against the SLO: {@link MoveRules#attempt} decides.
+ */
+public final class MoveSpace {
+
+  private static final Map<MigGeometry, List<MigSlice>> INSTANCES = new ConcurrentHashMap<>();
+  private static final Map<MigGeometry, List<List<MigSlice>>> MAXIMAL = new ConcurrentHashMap<>();
+
+  private MoveSpace() {}
+
+  /** Every candidate move of {@code state}: re-cuts and mode changes first (they are cheap to try), then migrations. */
+  public static List<Move> candidates(ClusterState state) {
+    List<Move> out = new ArrayList<>(layoutMoves(state));
+    for (Allocation a : state.allocations().values()) {
+      out.addAll(migrations(state, a.serviceId()));
+    }
+    return out;
+  }
+
+  /** The re-cuts and mode changes of {@code state}. */
+  public static List<Move> layoutMoves(ClusterState state) {
+    List<Move> out = new ArrayList<>();
+    Set<String> interchangeable = new HashSet<>();
+    for (Gpu g : state.cluster().gpus()) {
+      GpuPartitioning parts = state.partitioning(g.id());
+      if (parts.mig().isEmpty()) {
+        continue;
+      }
+      List<MigSlice> layout = state.migLayout(g.id());
+      if (layout.isEmpty()) {
+        if (state.isFree(g.id()) && interchangeable.add(g.type() + "\n" + g.node())) {
+          for (List<MigSlice> to : maximalLayouts(parts.requireMig(), List.of())) {
+            out.add(new ModeChange(g.id(), List.of(), to));
+          }
+        }
+        continue;
+      }
+      if (state.isFree(g.id())) {
+        out.add(new ModeChange(g.id(), layout, List.of()));
+      }
+      List<MigSlice> held = new ArrayList<>();
+      for (Holding h : state.holdingsOn(g.id())) {
+        held.add(MoveRules.instance(h));
+      }
+      Set<MigSlice> current = new HashSet<>(layout);
+      for (List<MigSlice> to : maximalLayouts(parts.requireMig(), held)) {
+        if (!new HashSet<>(to).equals(current)) {
+          out.add(new Recut(g.id(), layout, to));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The candidate migrations of every replica of {@code service} (none when it was admitted without its request). */
+  public static List<Migration> migrations(ClusterState state, String service) {
+    Allocation a = state.allocations().get(service);
+    List<Migration> out = new ArrayList<>();
+    if (a == null || a.plan().isEmpty()) {
+      return out;
+    }
+    Plan plan = a.plan().get();
+    for (int k = 0; k < plan.stages().size(); k++) {
+      Stage s = plan.stages().get(k);
+      for (String from : s.gpus()) {
+        out.addAll(migrations(state, service, k, from));
+      }
+    }
+    return out;
+  }
+
+  /** The candidate migrations of the replica of stage {@code stage} of {@code service} on {@code fromGpu}. */
+  public static List<Migration> migrations(ClusterState state, String service, int stage, String fromGpu) {
+    Stage s = state.allocations().get(service).plan().orElseThrow().stages().get(stage);
+    String fromType = state.cluster().gpu(fromGpu).type();
+    Placement p = s.placement();
+    boolean mig = p instanceof MigSlice || p instanceof MigSliceMps;
+    List<Migration> out = new ArrayList<>();
+    Set<String> interchangeable = new HashSet<>();
+    for (Gpu g : state.cluster().gpus()) {
+      if (g.id().equals(fromGpu) || s.gpus().contains(g.id())) {
+        continue;
+      }
+      if ((s.replicas() > 1 || mig) && !g.type().equals(fromType)) {
+        continue;
+      }
+      List<MigSlice> layout = state.migLayout(g.id());
+      if (mig) {
+        if (layout.isEmpty()) {
+          continue; // a MIG placement needs a configured layout: a mode change comes first
+        }
+        for (Placement q : migTargets(state, g.id(), p, s.replicas() == 1)) {
+          out.add(new Migration(service, stage, fromGpu, g.id(), q));
+        }
+        continue;
+      }
+      if (!layout.isEmpty()) {
+        continue; // only MIG placements go on a MIG GPU
+      }
+      boolean free = state.isFree(g.id());
+      if (free && !interchangeable.add(g.type() + "\n" + g.node())) {
+        continue;
+      }
+      if (free || fits(state, g.id(), p)) {
+        out.add(new Migration(service, stage, fromGpu, g.id(), p));
+      }
+    }
+    return out;
+  }
+
+  /** A cheap necessary condition for a contended placement on a partly held GPU: its mode and free compute. */
+  private static boolean fits(ClusterState state, String gpu, Placement p) {
+    List<Holding> on = state.holdingsOn(gpu);
+    if (on.isEmpty()) {
+      return true;
+    }
+    if (on.get(0).placement().getClass() != p.getClass()) {
+      return false;
+    }
+    try {
+      return p.computeFraction(state.partitioning(gpu)) <= state.freeShare(gpu) + 1e-9 + state.mpsOvercommit();
+    } catch (IllegalArgumentException e) {
+      return false; // the placement does not exist on this GPU's type
+    }
+  }
+
+  /** The unheld instances of {@code p}'s profile on {@code gpu} (only {@code p}'s own start unless {@code anyStart}), as placements like {@code p}. */
+  private static List<Placement> migTargets(ClusterState state, String gpu, Placement p, boolean anyStart) {
+    MigSlice wanted = p instanceof MigSliceMps mm ? mm.slice() : (MigSlice) p;
+    Set<MigSlice> held = new HashSet<>();
+    for (Holding h : state.holdingsOn(gpu)) {
+      held.add(MoveRules.instance(h));
+    }
+    List<Placement> out = new ArrayList<>();
+    for (MigSlice s : state.migLayout(gpu)) {
+      if (held.contains(s) || !s.profile().equals(wanted.profile()) || (!anyStart && s.start() != wanted.start())) {
+        continue;
+      }
+      out.add(p instanceof MigSliceMps mm ? new MigSliceMps(s.profile(), s.start(), mm.processes(), mm.processMemoryBytes()) : s);
+    }
+    return out;
+  }
+
+  /**
+   * The maximal legal layouts of {@code geometry} that contain every instance of {@code held}: no
+   * further instance fits at an allowed start into the memory slices left free. Empty when
+   * {@code held} itself overlaps.
+   */
+  public static List<List<MigSlice>> maximalLayouts(MigGeometry geometry, List<MigSlice> held) {
+    if (held.isEmpty()) {
+      return MAXIMAL.computeIfAbsent(geometry, g -> List.copyOf(extendMaximal(g, List.of())));
+    }
+    return extendMaximal(geometry, held);
+  }
+
+  private static List<List<MigSlice>> extendMaximal(MigGeometry g, List<MigSlice> held) {
+    boolean[] used = new boolean[g.memorySlices()];
+    for (MigSlice s : held) {
+      int size = g.profile(s.profile()).memorySlices();
+      if (!free(used, s.start(), size)) {
+        return List.of();
+      }
+      mark(used, s.start(), size, true);
+    }
+    List<MigSlice> all = INSTANCES.computeIfAbsent(g, MoveSpace::instances);
+    List<List<MigSlice>> out = new ArrayList<>();
+    extend(g, all, 0, used, new ArrayList<>(held), out);
+    return out;
+  }
+
+  private static List<MigSlice> instances(MigGeometry g) {
+    List<MigSlice> out = new ArrayList<>();
+    for (MigProfile p : g.profiles()) {
+      for (int s : p.allowedStarts()) {
+        out.add(new MigSlice(p.name(), s));
+      }
+    }
+    return out;
+  }
+
+  /** Adds instances from index {@code from} on; records {@code current} when nothing at all can be added. */
+  private static void extend(MigGeometry g, List<MigSlice> all, int from, boolean[] used, List<MigSlice> current, List<List<MigSlice>> out) {
+    for (int i = from; i < all.size(); i++) {
+      MigSlice s = all.get(i);
+      int size = g.profile(s.profile()).memorySlices();
+      if (free(used, s.start(), size)) {
+        mark(used, s.start(), size, true);
+        current.add(s);
+        extend(g, all, i + 1, used, current, out);
+        current.remove(current.size() - 1);
+        mark(used, s.start(), size, false);
+      }
+    }
+    // maximal: no instance at all (also one skipped earlier in the order) still fits
+    for (MigSlice s : all) {
+      if (free(used, s.start(), g.profile(s.profile()).memorySlices())) {
+        return;
+      }
+    }
+    out.add(List.copyOf(current));
+  }
+
+  private static boolean free(boolean[] used, int start, int size) {
+    for (int i = start; i < start + size; i++) {
+      if (used[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static void mark(boolean[] used, int start, int size, boolean value) {
+    for (int i = start; i < start + size; i++) {
+      used[i] = value;
+    }
+  }
+}

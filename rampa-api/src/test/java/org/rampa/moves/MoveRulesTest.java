@@ -1,0 +1,158 @@
+package org.rampa.moves;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.rampa.catalog.ClusterPresets;
+import org.rampa.domain.Cluster;
+import org.rampa.domain.ClusterState;
+import org.rampa.domain.ClusterStateHolder;
+import org.rampa.domain.ClusterStateHolder.Outcome;
+import org.rampa.domain.share.MigGeometry;
+import org.rampa.domain.share.MigLayout;
+import org.rampa.domain.share.MigSlice;
+import org.rampa.domain.share.MpsShare;
+import org.rampa.testing.DecodeServices;
+import org.rampa.testing.DecodeServices.Admission;
+import org.rampa.verify.InterferenceGuard;
+
+/**
+ * The rules of each kind of move on two A100-SXM4-80GB GPUs with Llama-2-7B decode steps (context 512,
+ * batch 1) whose latency bounds leave a chosen room for co-runners (linear interference, 5 % each).
+ */
+class MoveRulesTest {
+
+  private final Cluster cluster = ClusterPresets.of(Map.of("A100-SXM4-80GB", 2), 2, ClusterPresets.NETWORK_100G);
+  private final String g0 = cluster.gpus().get(0).id();
+  private final String g1 = cluster.gpus().get(1).id();
+  private final DecodeServices services = new DecodeServices(cluster, "test");
+  private final InterferenceGuard guard = InterferenceGuard.defaults();
+  private final MoveRules rules = MoveRules.defaults();
+
+  private MpsShare mps(double fraction) {
+    return new MpsShare(fraction, services.memory());
+  }
+
+  private ClusterState admit(ClusterState state, Admission a) {
+    return guard.admit(state, a.request(), a.plan());
+  }
+
+  /** "chat" (0.5) on g0 with room for one co-runner, "batch" (0.5) on g1. */
+  private ClusterState twoServices(double chatSlack) {
+    ClusterState s = admit(ClusterState.empty(cluster), services.service("chat", g0, mps(0.5), chatSlack));
+    return admit(s, services.service("batch", g1, mps(0.5), 2.0));
+  }
+
+  @Test
+  void aMigrationRestartsTheReplicaOnItsTargetAndRePredictsItsPlan() {
+    ClusterState before = twoServices(1.08);
+    Migration m = new Migration("batch", 0, g1, g0, mps(0.5));
+    ClusterState after = rules.apply(before, m);
+    assertThat(after.servicesOn(g0)).containsExactly("chat", "batch");
+    assertThat(after.isFree(g1)).isTrue();
+    assertThat(after.allocations().get("batch").plan().orElseThrow().stages().get(0).gpus()).containsExactly(g0);
+    assertThat(after.version()).isEqualTo(before.version() + 2); // release, then allocate
+    assertThat(m.kind()).isEqualTo("migrate");
+    assertThat(m.from()).isEqualTo(g1);
+    assertThat(m.to()).isEqualTo(g0 + " mps 0.5");
+    assertThat(m.cost(MoveCosts.defaults())).isGreaterThan(MoveCosts.defaults().recut());
+  }
+
+  @Test
+  void aMigrationThatWouldPushAnIncumbentPastItsSloIsRefusedNamingIt() {
+    ClusterState before = twoServices(1.03);
+    List<String> refusals = rules.refusals(before, new Migration("batch", 0, g1, g0, mps(0.5)));
+    assertThat(refusals).isNotEmpty();
+    assertThat(String.join("\n", refusals)).contains("\"chat\"", "INTERFERENCE");
+    assertThatThrownBy(() -> rules.apply(before, new Migration("batch", 0, g1, g0, mps(0.5))))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("move refused");
+  }
+
+  @Test
+  void aMigrationMustNameTheReplicaWhereItIs() {
+    ClusterState before = twoServices(1.08);
+    assertThat(rules.refusals(before, new Migration("batch", 0, g0, g1, mps(0.5)))).singleElement().asString()
+        .contains("is not on GPU \"" + g0 + "\"");
+    assertThat(rules.refusals(before, new Migration("nobody", 0, g0, g1, mps(0.5)))).singleElement().asString().contains("holds nothing");
+    assertThat(rules.refusals(before, new Migration("batch", 3, g1, g0, mps(0.5)))).singleElement().asString().contains("no stage 3");
+  }
+
+  @Test
+  void aRecutKeepsEveryHeldInstanceAndRefusesToDestroyOne() {
+    List<MigSlice> layout = List.of(new MigSlice("3g.40gb", 0), new MigSlice("3g.40gb", 4));
+    ClusterState mig = ClusterState.empty(cluster).configureMig(g0, layout);
+    ClusterState held = admit(mig, services.service("chat", g0, new MigSlice("3g.40gb", 4), 1.0001));
+    List<MigSlice> recut = List.of(new MigSlice("1g.10gb", 0), new MigSlice("1g.10gb", 1), new MigSlice("2g.20gb", 2), new MigSlice("3g.40gb", 4));
+    ClusterState after = rules.apply(held, new Recut(g0, layout, recut));
+    assertThat(after.migLayout(g0)).containsExactlyElementsOf(recut);
+    assertThat(after.servicesOn(g0)).containsExactly("chat");
+    assertThat(rules.refusals(held, new Recut(g0, layout, List.of(new MigSlice("7g.80gb", 0))))).singleElement().asString()
+        .contains("would destroy instance 3g.40gb@4", "chat");
+    assertThat(rules.refusals(held, new Recut(g0, recut, layout))).singleElement().asString().contains("made for another state");
+    assertThat(rules.refusals(held, new Recut(g0, layout, List.of(new MigSlice("4g.40gb", 0), new MigSlice("3g.40gb", 4), new MigSlice("1g.10gb", 3)))))
+        .singleElement().asString().contains("illegal", "MIG_OVERLAP");
+  }
+
+  @Test
+  void aModeChangeNeedsAnEmptyGpu() {
+    ClusterState before = twoServices(1.08);
+    List<MigSlice> full = List.of(new MigSlice("7g.80gb", 0));
+    assertThat(rules.refusals(before, new ModeChange(g1, List.of(), full))).singleElement().asString().contains("needs an empty GPU", "batch");
+    ClusterState emptied = rules.apply(before, new Migration("batch", 0, g1, g0, mps(0.5)));
+    ClusterState mig = rules.apply(emptied, new ModeChange(g1, List.of(), full));
+    assertThat(mig.migLayout(g1)).isEqualTo(full);
+    assertThat(rules.apply(mig, new ModeChange(g1, full, List.of())).migLayout(g1)).isEmpty();
+    assertThatThrownBy(() -> new ModeChange(g1, List.of(), List.of())).hasMessageContaining("exactly one of fromLayout and toLayout");
+    assertThatThrownBy(() -> new MoveCosts(0, 1, 1)).hasMessageContaining("moves.costs.migration = 0");
+  }
+
+  @Test
+  void theHolderAppliesASequenceAtOnceOrMoveByMoveWithTheVersionCheck() {
+    ClusterState start = twoServices(1.08);
+    List<Move> moves = List.of(new Migration("batch", 0, g1, g0, mps(0.5)), new ModeChange(g1, List.of(), List.of(new MigSlice("7g.80gb", 0))));
+    ClusterStateHolder atOnce = new ClusterStateHolder(start);
+    assertThat(atOnce.apply(MoveSequence.of(rules, moves), start.version() - 1).outcome()).isEqualTo(Outcome.STALE);
+    ClusterStateHolder.CommitResult done = atOnce.apply(MoveSequence.of(rules, moves), start.version());
+    assertThat(done.outcome()).isEqualTo(Outcome.COMMITTED);
+    assertThat(done.state().migLayout(g1)).hasSize(1);
+    // applied again on the new state the first move no longer applies: refused, nothing changed
+    ClusterStateHolder.CommitResult again = atOnce.apply(MoveSequence.of(rules, moves), done.state().version());
+    assertThat(again.outcome()).isEqualTo(Outcome.REFUSED);
+    assertThat(again.reasons().get(0)).startsWith("move 1 of 2: ");
+    assertThat(atOnce.current()).isSameAs(done.state());
+
+    ClusterStateHolder stepwise = new ClusterStateHolder(start);
+    long version = start.version();
+    for (Move m : moves) {
+      ClusterStateHolder.CommitResult r = stepwise.apply(MoveSequence.of(rules, List.of(m)), version);
+      assertThat(r.outcome()).isEqualTo(Outcome.COMMITTED);
+      version = r.state().version();
+    }
+    assertThat(stepwise.current().allocations()).isEqualTo(done.state().allocations());
+    assertThat(stepwise.current().migLayouts()).isEqualTo(done.state().migLayouts());
+  }
+
+  @Test
+  void maximalLayoutsAreLegalKeepTheHeldInstancesAndTakeNoFurtherInstance() {
+    MigGeometry a100 = ClusterState.empty(cluster).partitioning(g0).requireMig();
+    List<MigSlice> held = List.of(new MigSlice("2g.20gb", 2));
+    List<List<MigSlice>> all = MoveSpace.maximalLayouts(a100, List.of());
+    assertThat(all).isNotEmpty().doesNotHaveDuplicates();
+    for (List<MigSlice> layout : MoveSpace.maximalLayouts(a100, held)) {
+      assertThat(MigLayout.check(a100, layout)).isEmpty();
+      assertThat(layout).containsAll(held);
+      assertThat(all).anySatisfy(l -> assertThat(new HashSet<>(l)).isEqualTo(new HashSet<>(layout)));
+      for (var p : a100.profiles()) {
+        for (int s : p.allowedStarts()) {
+          List<MigSlice> more = new java.util.ArrayList<>(layout);
+          more.add(new MigSlice(p.name(), s));
+          assertThat(MigLayout.check(a100, more)).as("adding %s@%d to %s", p.name(), s, layout).isPresent();
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,42 @@
+package org.rampa.examples.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rampa.examples.sim.RunResult;
+import org.rampa.strategy.StrategyOptions;
+
+/** E4's "with moves" variant: the same arrivals, every admission and every moved service audited. */
+class MovesExperimentTest {
+
+  @Test
+  void withMovesEveryAdmissionAndEveryMovedServiceIsAuditedAndTheMovesAreCounted(@TempDir Path dir) throws Exception {
+    var settings = new SharingExperiment.Settings(Presets.cluster("small"), Map.of("light", List.of(384.0)), 120, 3600, 1, 1,
+        List.of("rampa-greedy/capability+sharing"), StrategyOptions.builder().timeLimit(Duration.ofSeconds(2)).build(), 2, true);
+    List<SharingExperiment.WorkloadResult> results = new SharingExperiment(settings).run(() -> {});
+    ExperimentResult r = results.get(0).result();
+    assertThat(r.schedulers()).containsExactly("rampa-greedy/capability+sharing", "rampa-greedy/capability+sharing+moves");
+    for (RunResult run : r.runs()) {
+      assertThat(run.violations()).as(run.scheduler()).isZero();
+      assertThat(run.capacity().auditFindings()).as(run.scheduler()).isEmpty();
+      boolean moves = run.scheduler().endsWith(Schedulers.MOVES_SUFFIX);
+      assertThat(run.capacity().admittedWithMoves()).isBetween(0, moves ? run.admitted() : 0);
+      assertThat(run.capacity().moves()).isBetween(run.capacity().admittedWithMoves(), Schedulers.MOVE_BUDGET * run.capacity().admittedWithMoves());
+    }
+    List<SharingExperiment.Row> rows = SharingExperiment.summarise(results);
+    assertThat(rows).extracting(SharingExperiment.Row::label)
+        .containsExactly("rampa-greedy/capability, sharing on", "rampa-greedy/capability, sharing + moves");
+    assertThat(rows.get(1).movesPerAdmitted()).isPresent();
+    assertThat(rows.get(1).gainOverSharing()).isPresent();
+    assertThat(rows.get(0).movesPerAdmitted()).isEmpty();
+    SharingExperiment.writeCsv(results, dir.resolve("e4.csv"));
+    assertThat(Files.readAllLines(dir.resolve("e4.csv")).get(0)).endsWith(",moves,admitted_with_moves");
+    assertThat(Files.readAllLines(dir.resolve("e4.csv")).get(2)).contains(",moves,");
+  }
+}

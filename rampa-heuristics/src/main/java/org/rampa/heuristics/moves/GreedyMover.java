@@ -1,0 +1,215 @@
+package org.rampa.heuristics.moves;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import org.rampa.domain.ClusterState;
+import org.rampa.domain.Gpu;
+import org.rampa.domain.Holding;
+import org.rampa.domain.Plan;
+import org.rampa.domain.Stage;
+import org.rampa.domain.share.MigSlice;
+import org.rampa.moves.Migration;
+import org.rampa.moves.ModeChange;
+import org.rampa.moves.Move;
+import org.rampa.moves.MoveProblem;
+import org.rampa.moves.MoveRules;
+import org.rampa.moves.MoveSpace;
+import org.rampa.moves.Mover;
+import org.rampa.moves.MovesResult;
+import org.rampa.moves.Recut;
+import org.rampa.strategy.PlacementResult;
+import org.rampa.strategy.SolveStatus;
+
+/**
+ * A fast mover: tries the cheap moves first and stops at the first sequence after which the
+ * request fits. (1) Every re-cut of a MIG GPU's free part to a maximal layout keeping its held
+ * instances, one at a time. (2) Evacuation: the partly held GPUs whose replicas the budget can move
+ * and where the request would fit were they empty (at most {@code maxVictims} of them, fewest
+ * replicas and least held first), each emptied replica by replica, smallest first, every replica to the fullest GPU that takes it ({@link MoveSpace#migrations}, applied by the
+ * problem's {@link MoveRules}), the request tried after every move; an emptied MIG GPU leaves MIG
+ * mode if the budget allows. It proves nothing: when it finds no sequence it says
+ * {@code NO_PLAN_FOUND}, never {@code INFEASIBLE} (unless the placer proved the request infeasible
+ * on the state as it is and the budget is 0).
+ */
+public final class GreedyMover implements Mover {
+
+  /** GPUs tried for evacuation by default. */
+  public static final int DEFAULT_MAX_VICTIMS = 8;
+
+  private final int maxVictims;
+
+  public GreedyMover() {
+    this(DEFAULT_MAX_VICTIMS);
+  }
+
+  /** A mover that tries to evacuate at most {@code maxVictims} GPUs per request. */
+  public GreedyMover(int maxVictims) {
+    if (maxVictims < 1) {
+      throw org.rampa.domain.Invalid.value("moves.maxVictims", maxVictims, "must be >= 1");
+    }
+    this.maxVictims = maxVictims;
+  }
+
+  @Override
+  public String name() {
+    return "greedy-moves";
+  }
+
+  @Override
+  public MovesResult admit(MoveProblem p) {
+    long deadline = System.nanoTime() + p.timeLimit().toNanos();
+    PlacementResult now = p.placer().place(p.state(), p.request());
+    long[] explored = {1};
+    if (now.plan().isPresent()) {
+      return found(p, List.of(), p.state(), now, "fits without moves", explored[0]);
+    }
+    if (p.budget() == 0) {
+      return new MovesResult(now.status() == SolveStatus.INFEASIBLE ? SolveStatus.INFEASIBLE : SolveStatus.NO_PLAN_FOUND, List.of(), 0,
+          p.state(), Optional.of(now), "moves budget 0: " + now.reason(), name(), explored[0]);
+    }
+    for (Move m : MoveSpace.layoutMoves(p.state())) {
+      if (!(m instanceof Recut) || System.nanoTime() > deadline) {
+        continue;
+      }
+      Optional<MovesResult> r = tryMoves(p, p.state(), List.of(), m, explored);
+      if (r.isPresent()) {
+        return r.get();
+      }
+    }
+    int victims = 0;
+    for (String gpu : victims(p, explored)) {
+      victims++;
+      if (System.nanoTime() > deadline) {
+        break;
+      }
+      Optional<MovesResult> r = evacuate(p, gpu, explored, deadline);
+      if (r.isPresent()) {
+        return r.get();
+      }
+    }
+    return new MovesResult(SolveStatus.NO_PLAN_FOUND, List.of(), 0, p.state(), Optional.of(now), "no sequence of at most " + p.budget()
+        + " moves found by re-cuts and by evacuating " + victims + " GPUs (a heuristic: one may exist); without moves: "
+        + now.reason(), name(), explored[0]);
+  }
+
+  /** Empties {@code gpu} replica by replica into the fullest GPUs that take them, trying the request after each move. */
+  private Optional<MovesResult> evacuate(MoveProblem p, String gpu, long[] explored, long deadline) {
+    ClusterState s = p.state();
+    List<Move> moves = new ArrayList<>();
+    for (Replica replica : replicas(s, gpu)) {
+      if (moves.size() == p.budget() || System.nanoTime() > deadline) {
+        return Optional.empty();
+      }
+      Optional<Move> m = bestTarget(p, s, replica.service(), replica.stage(), gpu);
+      if (m.isEmpty()) {
+        return Optional.empty();
+      }
+      Optional<MovesResult> r = tryMoves(p, s, moves, m.get(), explored);
+      if (r.isPresent()) {
+        return r;
+      }
+      s = p.rules().apply(s, m.get());
+      moves.add(m.get());
+    }
+    List<MigSlice> layout = s.migLayout(gpu);
+    if (!layout.isEmpty() && s.isFree(gpu) && moves.size() < p.budget()) {
+      return tryMoves(p, s, moves, new ModeChange(gpu, layout, List.of()), explored);
+    }
+    return Optional.empty();
+  }
+
+  /** The migration of the replica to the fullest GPU (least free compute) that the rules accept. */
+  private static Optional<Move> bestTarget(MoveProblem p, ClusterState s, String service, int stage, String gpu) {
+    List<Migration> candidates = new ArrayList<>(MoveSpace.migrations(s, service, stage, gpu));
+    candidates.sort(Comparator.comparingDouble((Migration m) -> s.freeShare(m.toGpu())).thenComparingInt(m -> s.cluster().indexOf(m.toGpu())));
+    for (Migration m : candidates) {
+      if (p.rules().attempt(s, m).applied()) {
+        return Optional.of(m);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** {@code moves} then {@code next} on {@code state}, if {@code next} applies and the request then fits. */
+  private Optional<MovesResult> tryMoves(MoveProblem p, ClusterState state, List<Move> moves, Move next, long[] explored) {
+    MoveRules.Outcome o = p.rules().attempt(state, next);
+    if (!o.applied()) {
+      return Optional.empty();
+    }
+    ClusterState after = o.after().get();
+    PlacementResult r = p.placer().place(after, p.request());
+    explored[0]++;
+    if (r.plan().isEmpty()) {
+      return Optional.empty();
+    }
+    List<Move> all = new ArrayList<>(moves);
+    all.add(next);
+    return Optional.of(found(p, all, after, r, "fits after " + all.size() + " moves (heuristic: fewer may do)", explored[0]));
+  }
+
+  private MovesResult found(MoveProblem p, List<Move> moves, ClusterState after, PlacementResult r, String reason, long explored) {
+    double cost = moves.stream().mapToDouble(p.costs()::of).sum();
+    // no moves is the least any sequence can cost; with moves the heuristic proves nothing
+    return new MovesResult(moves.isEmpty() ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE, moves, cost, after, Optional.of(r), reason, name(),
+        explored);
+  }
+
+  /**
+   * The GPUs worth evacuating, at most {@code maxVictims}: partly held GPUs whose every holding can
+   * be re-timed and whose replicas the budget can move, fewest replicas first, then least held
+   * compute, then cluster order; of these (at most {@code 4 × maxVictims} probed) those where the
+   * request fits once the services on them are gone (an optimistic probe: it releases their other
+   * stages too), so that moves are spent only where they can help.
+   */
+  private List<String> victims(MoveProblem p, long[] explored) {
+    ClusterState s = p.state();
+    java.util.Map<String, Integer> replicaCount = new java.util.HashMap<>();
+    for (Gpu g : s.cluster().gpus()) {
+      List<String> services = s.servicesOn(g.id());
+      boolean movable = !services.isEmpty() && services.stream().allMatch(id -> s.allocations().get(id).request().isPresent());
+      int n = movable ? replicas(s, g.id()).size() : Integer.MAX_VALUE;
+      if (n <= p.budget()) {
+        replicaCount.put(g.id(), n);
+      }
+    }
+    List<String> candidates = new ArrayList<>(replicaCount.keySet());
+    candidates.sort(Comparator.comparingInt((String g) -> replicaCount.get(g)).thenComparingDouble(g -> 1 - s.freeShare(g))
+        .thenComparingInt(s.cluster()::indexOf));
+    List<String> out = new ArrayList<>();
+    int probes = 0;
+    for (String g : candidates) {
+      if (out.size() == maxVictims || probes++ == 4 * maxVictims) {
+        break;
+      }
+      ClusterState without = s;
+      for (String id : s.servicesOn(g)) {
+        without = without.release(id);
+      }
+      explored[0]++;
+      if (p.placer().place(without, p.request()).plan().isPresent()) {
+        out.add(g);
+      }
+    }
+    return out;
+  }
+
+  private record Replica(String service, int stage, double share) {}
+
+  /** The stage replicas on {@code gpu}, smallest compute share first (then ledger order). */
+  private static List<Replica> replicas(ClusterState s, String gpu) {
+    List<Replica> out = new ArrayList<>();
+    for (String service : s.servicesOn(gpu)) {
+      Plan plan = s.allocations().get(service).plan().orElseThrow();
+      for (int k = 0; k < plan.stages().size(); k++) {
+        Stage st = plan.stages().get(k);
+        if (st.gpus().contains(gpu)) {
+          out.add(new Replica(service, k, st.placement().computeFraction(s.partitioning(gpu))));
+        }
+      }
+    }
+    out.sort(Comparator.comparingDouble(Replica::share));
+    return out;
+  }
+}
