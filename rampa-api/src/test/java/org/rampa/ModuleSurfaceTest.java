@@ -29,7 +29,7 @@ class ModuleSurfaceTest {
     ModuleDescriptor descriptor = module.getDescriptor();
     assertThat(descriptor.exports().stream().filter(e -> !e.isQualified()).map(Exports::source).collect(Collectors.toSet())).isEqualTo(Set.of(
         "org.rampa", "org.rampa.catalog", "org.rampa.colocation", "org.rampa.domain", "org.rampa.domain.share", "org.rampa.importance", "org.rampa.json",
-        "org.rampa.perf", "org.rampa.perf.share", "org.rampa.split", "org.rampa.strategy", "org.rampa.verify"));
+        "org.rampa.moves", "org.rampa.perf", "org.rampa.perf.share", "org.rampa.split", "org.rampa.strategy", "org.rampa.verify"));
   }
 
   @Test
