@@ -14,6 +14,7 @@ import org.rampa.domain.Plan;
 import org.rampa.domain.Stage;
 import org.rampa.domain.share.GpuPartitioning;
 import org.rampa.domain.share.MigGeometry;
+import org.rampa.domain.share.MigLayout;
 import org.rampa.domain.share.MigProfile;
 import org.rampa.domain.share.MigSlice;
 import org.rampa.domain.share.MigSliceMps;
@@ -193,17 +194,16 @@ public final class MoveSpace {
   }
 
   private static List<List<MigSlice>> extendMaximal(MigGeometry g, List<MigSlice> held) {
-    boolean[] used = new boolean[g.memorySlices()];
+    MigLayout layout = MigLayout.empty(g);
     for (MigSlice s : held) {
-      int size = g.profile(s.profile()).memorySlices();
-      if (!free(used, s.start(), size)) {
+      if (!layout.fits(g.profile(s.profile()), s.start())) {
         return List.of();
       }
-      mark(used, s.start(), size, true);
+      layout = layout.with(s.profile(), s.start());
     }
     List<MigSlice> all = INSTANCES.computeIfAbsent(g, MoveSpace::instances);
     List<List<MigSlice>> out = new ArrayList<>();
-    extend(g, all, 0, used, new ArrayList<>(held), out);
+    extend(all, 0, layout, new ArrayList<>(held), out);
     return out;
   }
 
@@ -218,39 +218,22 @@ public final class MoveSpace {
   }
 
   /** Adds instances from index {@code from} on; records {@code current} when nothing at all can be added. */
-  private static void extend(MigGeometry g, List<MigSlice> all, int from, boolean[] used, List<MigSlice> current, List<List<MigSlice>> out) {
+  private static void extend(List<MigSlice> all, int from, MigLayout layout, List<MigSlice> current, List<List<MigSlice>> out) {
+    MigGeometry g = layout.geometry();
     for (int i = from; i < all.size(); i++) {
       MigSlice s = all.get(i);
-      int size = g.profile(s.profile()).memorySlices();
-      if (free(used, s.start(), size)) {
-        mark(used, s.start(), size, true);
+      if (layout.fits(g.profile(s.profile()), s.start())) {
         current.add(s);
-        extend(g, all, i + 1, used, current, out);
+        extend(all, i + 1, layout.with(s.profile(), s.start()), current, out);
         current.remove(current.size() - 1);
-        mark(used, s.start(), size, false);
       }
     }
     // maximal: no instance at all (also one skipped earlier in the order) still fits
     for (MigSlice s : all) {
-      if (free(used, s.start(), g.profile(s.profile()).memorySlices())) {
+      if (layout.fits(g.profile(s.profile()), s.start())) {
         return;
       }
     }
     out.add(List.copyOf(current));
-  }
-
-  private static boolean free(boolean[] used, int start, int size) {
-    for (int i = start; i < start + size; i++) {
-      if (used[i]) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static void mark(boolean[] used, int start, int size, boolean value) {
-    for (int i = start; i < start + size; i++) {
-      used[i] = value;
-    }
   }
 }
