@@ -1,15 +1,11 @@
 package org.rampa.perf.share;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalDouble;
-import org.rampa.catalog.ModelCatalog;
 import org.rampa.domain.GpuType;
 import org.rampa.domain.Invalid;
 import org.rampa.domain.Layer;
 import org.rampa.domain.Model;
-import org.rampa.domain.share.MpsShare;
-import org.rampa.domain.share.Placement;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.Roofline;
 
@@ -27,10 +23,11 @@ import org.rampa.perf.Roofline;
  * masks): a few SMs cannot pull the whole bus. Never {@code time / share}.
  *
  * <p>β = 0.45 is docs/SHARING.md's reading of MuxServe's decode measurements (modelled, not fitted
- * here). The floor is calibrated: the per-layer time that best reproduces, in least squares on log
- * slowdowns, MuxServe's measured slowdowns of LLaMA-7B on one A100-80GB (every batch, sequence
- * length, phase and MPS share of the table), predicting with the catalog's Llama-2-7B. It is the
- * serving runtime's launch cost, so other GPU types take the same value: an assumption.
+ * here). The floor is calibrated ({@link #fitFloor}): the per-layer time that best reproduces, in
+ * least squares on log slowdowns, MuxServe's measured slowdowns of LLaMA-7B on one A100-80GB
+ * (every batch, sequence length, phase and MPS share of the table), predicting with the catalog's
+ * Llama-2-7B. It is the serving runtime's launch cost, so other GPU types take the same value: an
+ * assumption.
  */
 public final class AnalyticShareTimeModel implements ShareTimeModel {
 
@@ -39,7 +36,17 @@ public final class AnalyticShareTimeModel implements ShareTimeModel {
 
   private static final double FLOOR_SEARCH_MAX_SECONDS = 2e-3;
 
-  private static final AnalyticShareTimeModel CALIBRATED = calibrate();
+  /**
+   * {@link #fitFloor} on MuxServe's single-GPU LLaMA-7B slowdowns (every batch, sequence length,
+   * phase and MPS share against 100 %), predicted with the catalog's Llama-2-7B on the A100-SXM4-80GB
+   * at β = 0.45. Recorded here rather than fitted on load, since the fit needs the GPU and model
+   * catalogs, which are calibrated with this package's roofline (a package cycle otherwise);
+   * {@code CalibratedFloorsTest} fits it again from the tables and requires the same double.
+   */
+  static final double MUXSERVE_FLOOR_SECONDS = 1.6038034416636756E-4;
+
+  private static final AnalyticShareTimeModel CALIBRATED =
+      new AnalyticShareTimeModel(DEFAULT_BANDWIDTH_SATURATION, MUXSERVE_FLOOR_SECONDS);
 
   private final double bandwidthSaturation;
   private final double floorSeconds;
@@ -123,47 +130,42 @@ public final class AnalyticShareTimeModel implements ShareTimeModel {
     return fixed + Math.max(k * r.computeSeconds() / sc, k * r.memorySeconds() / bw);
   }
 
-  /** One MuxServe measurement turned into a slowdown to reproduce: stage at share s vs at 100 %. */
-  private record Slowdown(SharedStage atShare, SharedStage whole, double measured) {}
-
-  private static AnalyticShareTimeModel calibrate() {
-    String typeName = PublishedShareTables.A100_80GB.get(0);
-    GpuType type = org.rampa.catalog.GpuCatalog.standard().type(typeName);
-    var gpu = type.partitioning();
-    List<Slowdown> points = new ArrayList<>();
-    for (ShareSeries s : PublishedShareTables.muxServe()) {
-      String[] f = s.name().split("-");
-      // single-GPU LLaMA-7B series only: "llama-7b-prefill-512", "llama-7b-decode-128"
-      if (f.length != 4 || !f[1].equals("7b") || s.shares().get(s.shares().size() - 1) != 1.0) {
-        continue;
-      }
-      int tokens = Integer.parseInt(f[3]);
-      Model model = f[2].equals("prefill") ? ModelCatalog.prefill("llama2-7b", tokens) : ModelCatalog.decode("llama2-7b", tokens);
-      double whole = s.seconds().get(s.seconds().size() - 1);
-      SharedStage full = SharedStage.wholeModel(model, s.batch(), type, gpu, new MpsShare(1, 0));
-      for (int i = 0; i < s.shares().size() - 1; i++) {
-        Placement p = new MpsShare(s.shares().get(i), 0);
-        points.add(new Slowdown(SharedStage.wholeModel(model, s.batch(), type, gpu, p), full, s.seconds().get(i) / whole));
-      }
+  /**
+   * One measured slowdown to reproduce: the time of {@code atShare} over that of {@code whole}
+   * (the same stage on a larger placement) was {@code measured}.
+   */
+  public record Slowdown(SharedStage atShare, SharedStage whole, double measured) {
+    public Slowdown {
+      Invalid.requireFinitePositive("slowdown.measured", measured);
     }
-    // golden-section search: the squared log error is unimodal in the floor over this range
+  }
+
+  /**
+   * The per-layer floor that best reproduces {@code points} at saturation {@code bandwidthSaturation}:
+   * least squares on log slowdowns, by golden-section search over [0, 2 ms] (the squared log error is
+   * unimodal in the floor there). How {@link #calibrated()}'s floor was obtained.
+   */
+  public static double fitFloor(double bandwidthSaturation, List<Slowdown> points) {
+    if (points.isEmpty()) {
+      throw Invalid.value("points", 0, "a floor needs at least one measured slowdown");
+    }
     double lo = 0;
     double hi = FLOOR_SEARCH_MAX_SECONDS;
     double g = (Math.sqrt(5) - 1) / 2;
     while (hi - lo > 1e-8) {
       double a = hi - g * (hi - lo);
       double b = lo + g * (hi - lo);
-      if (error(points, a) <= error(points, b)) {
+      if (error(bandwidthSaturation, points, a) <= error(bandwidthSaturation, points, b)) {
         hi = b;
       } else {
         lo = a;
       }
     }
-    return new AnalyticShareTimeModel(DEFAULT_BANDWIDTH_SATURATION, (lo + hi) / 2);
+    return (lo + hi) / 2;
   }
 
-  private static double error(List<Slowdown> points, double floor) {
-    AnalyticShareTimeModel m = new AnalyticShareTimeModel(DEFAULT_BANDWIDTH_SATURATION, floor);
+  private static double error(double bandwidthSaturation, List<Slowdown> points, double floor) {
+    AnalyticShareTimeModel m = new AnalyticShareTimeModel(bandwidthSaturation, floor);
     double sum = 0;
     for (Slowdown p : points) {
       double predicted = m.seconds(p.atShare()).getAsDouble() / m.seconds(p.whole()).getAsDouble();
