@@ -14,11 +14,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.rampa.domain.ServingRuntime;
 
 /**
  * Reads the measured share tables RAMPA ships: ParvaGPU's A100-80GB MIG profiles (MIT) and
  * MuxServe's A100-80GB MPS table (Apache-2.0); licences and notices sit next to the files. Neither
  * source states the A100's form factor, so both answer for the catalog's two A100 80 GB types.
+ * ParvaGPU ran PyTorch in eager mode, MuxServe its own LLM engine: each series carries that runtime
+ * ({@link ServingRuntime#PYTORCH_EAGER}, {@link ServingRuntime#MUXSERVE}).
  */
 final class PublishedShareTables {
   private PublishedShareTables() {}
@@ -64,7 +67,7 @@ final class PublishedShareTables {
       points.forEach((key, byShare) -> {
         if (byShare.size() >= 2) {
           out.add(new ShareSeries(model, A100_80GB, ShareSeries.Kind.MIG, key.get(1), key.get(0),
-              List.copyOf(byShare.keySet()), List.copyOf(byShare.values())));
+              List.copyOf(byShare.keySet()), List.copyOf(byShare.values()), ServingRuntime.PYTORCH_EAGER));
         }
       });
     }
@@ -120,7 +123,7 @@ final class PublishedShareTables {
     points.forEach((key, byShare) -> {
       if (byShare.size() >= 2) {
         out.add(new ShareSeries(names.get(key), A100_80GB, ShareSeries.Kind.MPS, 1, batches.get(key),
-            List.copyOf(byShare.keySet()), List.copyOf(byShare.values())));
+            List.copyOf(byShare.keySet()), List.copyOf(byShare.values()), ServingRuntime.MUXSERVE));
       }
     });
     return out;
