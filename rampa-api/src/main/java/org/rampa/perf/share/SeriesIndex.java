@@ -7,8 +7,6 @@ import java.util.OptionalDouble;
 import java.util.function.BiFunction;
 import java.util.stream.Collectors;
 import org.rampa.domain.ServingRuntime;
-import org.rampa.domain.share.MigGeometry;
-import org.rampa.domain.share.MigProfile;
 import org.rampa.domain.share.MigSlice;
 import org.rampa.domain.share.MigSliceMps;
 import org.rampa.domain.share.MpsShare;
@@ -52,23 +50,10 @@ final class SeriesIndex {
     if (p instanceof MigSlice) {
       return lookup(stage, ShareSeries.Kind.MIG, 1, stage.computeFraction(), atShare);
     }
-    if (p instanceof MpsShare) {
+    if (p instanceof MpsShare || p instanceof Whole) {
       return lookup(stage, ShareSeries.Kind.MPS, 1, stage.computeFraction(), atShare);
     }
-    if (p instanceof Whole) {
-      OptionalDouble mps = lookup(stage, ShareSeries.Kind.MPS, 1, stage.computeFraction(), atShare);
-      // a runtime measured only on MIG instances (ParvaGPU's PyTorch): its whole GPU is the full instance (7g.80gb)
-      return mps.isPresent() ? mps : stage.gpu().mig()
-          .map(g -> lookup(stage, ShareSeries.Kind.MIG, 1, g.computeFraction(fullInstance(g)), atShare))
-          .orElse(OptionalDouble.empty());
-    }
     return OptionalDouble.empty();
-  }
-
-  /** The profile that spans the card: the most SMs, then the most memory. */
-  private static MigProfile fullInstance(MigGeometry g) {
-    return g.profiles().stream()
-        .max(Comparator.comparingInt(MigProfile::smCount).thenComparingInt(MigProfile::memorySlices)).orElseThrow();
   }
 
   private OptionalDouble lookup(SharedStage stage, ShareSeries.Kind kind, int processes, double share,

@@ -46,9 +46,12 @@ class ShareTimeModelTest {
     Placement sevenG = new MigSlice("7g.80gb", 0);
     assertThat(measured.seconds(stage(tensorRt, 1, sevenG))).as("ParvaGPU's PyTorch table for a TensorRT ResNet-50").isEmpty();
     assertThat(fitted.seconds(stage(tensorRt, 1, sevenG))).isEmpty();
-    // ParvaGPU resnet50.csv: 7g, batch 1, 1 process: 195.826 samples/s; the whole GPU of this runtime is that instance
+    // ParvaGPU resnet50.csv: 7g, batch 1, 1 process: 195.826 samples/s; in the default tiers the whole GPU of this runtime is that instance
     assertThat(seconds(measured, resnet, 1, sevenG)).isCloseTo(1 / 195.826, within(1e-12));
-    assertThat(seconds(measured, resnet, 1, new Whole())).isEqualTo(seconds(measured, resnet, 1, sevenG));
+    assertThat(measured.seconds(stage(resnet, 1, new Whole()))).as("the table itself measured no whole GPU").isEmpty();
+    assertThat(seconds(ShareTimeModel.defaults(), resnet, 1, new Whole())).isEqualTo(seconds(measured, resnet, 1, sevenG));
+    assertThat(seconds(ShareTimeModel.defaults(), tensorRt, 1, new Whole()))
+        .isEqualTo(seconds(AnalyticShareTimeModel.calibrated(), tensorRt, 1, new Whole()));
     assertThat(measured.seconds(stage(llamaPrefill.servedBy(ServingRuntime.TENSORRT), 1, new MpsShare(0.3, 0)))).isEmpty();
   }
 
