@@ -36,6 +36,7 @@ import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.StageCursor;
 import org.rampa.perf.share.InterferenceModel;
 import org.rampa.perf.share.ShareTimeModel;
+import org.rampa.split.LayerCostTable;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.SolveStatus;
 
@@ -44,7 +45,8 @@ import org.rampa.strategy.SolveStatus;
  * co-location ({@code colocate}'s {@link ColocationPerformance}) when both serve it with the same
  * runtime: TensorRT (the catalog's) or PyTorch eager (ParvaGPU's tables), whole or on a MIG slice.
  * Neither mixes the two: ParvaGPU's PyTorch tables never time a TensorRT ResNet-50 (the ~10× gap of
- * issue 24), and the placement API, which times stages layer by layer, refuses a PyTorch-eager one.
+ * issue 24), and the placement API and layer cost tables, which time stages layer by layer on the
+ * TensorRT calibration, refuse a PyTorch-eager one.
  */
 class OneRuntimePerServiceTest {
 
@@ -91,6 +93,15 @@ class OneRuntimePerServiceTest {
         .hasMessageContaining("request.model.runtime = pytorch-eager")
         .hasMessageContaining("tensorrt")
         .hasMessageContaining("co-locate");
+  }
+
+  @Test
+  void layerCostTablesRefuseAModelTheyWouldTimeInAnotherRuntime() {
+    assertThatThrownBy(() -> LayerCostTable.forModel(eager, BATCH, List.of(a100), ClusterPresets.NETWORK_100G, PerformanceModel.defaults()))
+        .hasMessageContaining("model.runtime = pytorch-eager")
+        .hasMessageContaining("Maybe");
+    assertThat(LayerCostTable.forModel(tensorRt, BATCH, List.of(a100), ClusterPresets.NETWORK_100G, PerformanceModel.defaults()).layers())
+        .isEqualTo(tensorRt.size());
   }
 
   /** One batch of the whole model on {@code p}, as the placement kernel's stage cursor times it. */
