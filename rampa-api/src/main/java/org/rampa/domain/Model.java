@@ -1,6 +1,7 @@
 package org.rampa.domain;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import java.util.List;
@@ -20,6 +21,30 @@ public abstract class Model {
   public abstract String name();
 
   public abstract List<Layer> layers();
+
+  /**
+   * The runtime that serves the model, and so which measurements time it on every GPU and share
+   * ({@link ServingRuntime}); the catalog's, TensorRT, unless said otherwise. Written to JSON only
+   * when it is not the default, so documents without it read and write as before.
+   */
+  @Value.Default
+  @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = DefaultRuntime.class)
+  public ServingRuntime runtime() {
+    return ServingRuntime.TENSORRT;
+  }
+
+  /** Jackson's filter for {@link #runtime()}: "equal" to the default runtime, which is then left out. */
+  static final class DefaultRuntime {
+    @Override
+    public boolean equals(Object value) {
+      return value == ServingRuntime.TENSORRT;
+    }
+
+    @Override
+    public int hashCode() {
+      return ServingRuntime.TENSORRT.hashCode();
+    }
+  }
 
   public final int size() {
     return layers().size();
@@ -118,5 +143,10 @@ public abstract class Model {
 
   public static Model of(String name, List<Layer> layers) {
     return ImmutableModel.builder().name(name).layers(layers).build();
+  }
+
+  /** This model served by {@code runtime}: the same layers, timed by that runtime's measurements. */
+  public final Model servedBy(ServingRuntime runtime) {
+    return ImmutableModel.copyOf(this).withRuntime(runtime);
   }
 }

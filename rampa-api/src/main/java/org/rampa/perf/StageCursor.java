@@ -4,6 +4,8 @@ import java.util.List;
 import org.rampa.domain.Invalid;
 import org.rampa.domain.Link;
 import org.rampa.domain.Model;
+import org.rampa.domain.ServingRuntime;
+import org.rampa.domain.share.Whole;
 import org.rampa.perf.share.ShareTimeModel;
 import org.rampa.perf.share.SharedStage;
 
@@ -115,11 +117,18 @@ public final class StageCursor {
 
   /** T_k: one batch through the stage on one device of the cursor's {@code k}-th kind, in seconds. */
   public double seconds(int k) {
-    if (kinds.get(k) instanceof SharedGpu shared) {
+    DeviceKind kind = kinds.get(k);
+    if (kind instanceof SharedGpu shared) {
       if (to == from) {
         return 0;
       }
       var stage = new SharedStage(model, from, to, batch, shared.type(), shared.gpu(), shared.placement());
+      return ShareTimeModel.defaults().seconds(stage).orElseThrow();
+    }
+    if (model.runtime() != ServingRuntime.TENSORRT && to > from) {
+      // the layer sums are the catalog's TensorRT calibration: another runtime's whole GPU is what the share
+      // tiers answer for it (ParvaGPU's 7g instance for PyTorch eager), so one service never mixes two runtimes
+      var stage = new SharedStage(model, from, to, batch, kind.type(), kind.type().partitioning(), new Whole());
       return ShareTimeModel.defaults().seconds(stage).orElseThrow();
     }
     return seconds[k];

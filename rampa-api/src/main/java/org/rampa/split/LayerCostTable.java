@@ -10,6 +10,7 @@ import org.rampa.domain.Invalid;
 import org.rampa.domain.Layer;
 import org.rampa.domain.Link;
 import org.rampa.domain.Model;
+import org.rampa.domain.ServingRuntime;
 import org.rampa.perf.LayerMemory;
 import org.rampa.perf.PerformanceModel;
 
@@ -133,6 +134,11 @@ public record LayerCostTable(
   public static LayerCostTable forModel(Model model, int batch, List<GpuType> types, Link link, PerformanceModel performance) {
     if (batch < 1) {
       throw Invalid.value("batch", batch, "must be >= 1");
+    }
+    // per-layer times are the catalog's TensorRT calibration: another runtime's model would be split on a runtime it does not run
+    if (model.runtime() != ServingRuntime.TENSORRT) {
+      throw Invalid.value("model.runtime", model.runtime(), "layer cost tables time layers one by one, which only the tensorrt calibration does",
+          "build the LayerCostTable from that runtime's measured per-layer times, or serve the model with tensorrt");
     }
     int layers = model.size();
     Map<String, List<Double>> times = new LinkedHashMap<>();

@@ -4,6 +4,7 @@ import java.util.Objects;
 import java.util.function.LongSupplier;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Invalid;
+import org.rampa.domain.ServingRuntime;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.importance.ImportanceModel;
 import org.rampa.importance.StaticImportance;
@@ -39,6 +40,13 @@ public record PlacementProblem(
     if (state.holds(request.id())) {
       throw Invalid.value("request.id", request.id(), "is already held in the cluster state (version " + state.version() + ")",
           "release it first, or give the new request another id");
+    }
+    // the searches cut models into stages timed layer by layer, and per-layer times are the catalog's TensorRT calibration
+    if (request.model().runtime() != ServingRuntime.TENSORRT) {
+      throw Invalid.value("request.model.runtime", request.model().runtime(),
+          "the placement API times stages layer by layer, which only the tensorrt calibration does: another runtime's"
+              + " service would be timed with two runtimes",
+          "co-locate it (`colocate`, ColocationProblem: whole-model times from its runtime's tables), or serve it with tensorrt");
     }
     if (importance instanceof StaticImportance weights) {
       weights.requireNamesIn(state.cluster()); // a misspelt type would silently weigh 1

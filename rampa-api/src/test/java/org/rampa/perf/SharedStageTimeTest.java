@@ -15,6 +15,7 @@ import org.rampa.catalog.SharingCatalog;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.GpuType;
 import org.rampa.domain.Model;
+import org.rampa.domain.ServingRuntime;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.Slo;
 import org.rampa.domain.share.MigSlice;
@@ -61,7 +62,7 @@ class SharedStageTimeTest {
 
   @Test
   void aMigSliceOfAMeasuredModelAnswersParvaGpusMeasurement() {
-    Model resnet = ModelCatalog.model("resnet50");
+    Model resnet = ModelCatalog.model("resnet50").servedBy(ServingRuntime.PYTORCH_EAGER);
     // ParvaGPU resnet50.csv: 3g, batch 8, 1 process: 1072.439 samples/s
     assertThat(estimated(resnet, 8, new MigSlice("3g.40gb", 4))).isCloseTo(8 / 1072.439, within(1e-12));
   }

@@ -20,6 +20,7 @@ import org.rampa.colocation.SloRule;
 import org.rampa.domain.ImmutableLayer;
 import org.rampa.domain.Invalid;
 import org.rampa.domain.Model;
+import org.rampa.domain.ServingRuntime;
 import org.rampa.domain.share.MpsAdmission;
 import org.rampa.perf.share.InterferenceModel;
 import org.rampa.perf.share.MeasuredShareTable;
@@ -108,9 +109,10 @@ public final class ParvaGpuScenarios {
         SloRule.parvaGpu(), MpsAdmission.strict(), objective);
   }
 
-  /** A model known by its name only: the measured tables answer for it; no other tier is asked. */
+  /** A model known by its name only, served by PyTorch eager as ParvaGPU ran it: its measured tables answer for it; no other tier is asked. */
   private static Model measuredOnly(String name) {
-    return Model.of(name, List.of(ImmutableLayer.builder().name(name).flopsPerSample(0).weightBytes(0).outputBytesPerSample(0).build()));
+    return Model.of(name, List.of(ImmutableLayer.builder().name(name).flopsPerSample(0).weightBytes(0).outputBytesPerSample(0).build()))
+        .servedBy(ServingRuntime.PYTORCH_EAGER);
   }
 
   private static List<List<String>> rows(String file) {

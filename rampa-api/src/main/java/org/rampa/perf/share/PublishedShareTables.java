@@ -14,13 +14,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.rampa.catalog.SharingCatalog;
-import org.rampa.domain.share.MigGeometry;
+import org.rampa.domain.ServingRuntime;
 
 /**
  * Reads the measured share tables RAMPA ships: ParvaGPU's A100-80GB MIG profiles (MIT) and
  * MuxServe's A100-80GB MPS table (Apache-2.0); licences and notices sit next to the files. Neither
  * source states the A100's form factor, so both answer for the catalog's two A100 80 GB types.
+ * ParvaGPU ran PyTorch in eager mode, MuxServe its own LLM engine: each series carries that runtime
+ * ({@link ServingRuntime#PYTORCH_EAGER}, {@link ServingRuntime#MUXSERVE}).
  */
 final class PublishedShareTables {
   private PublishedShareTables() {}
@@ -31,9 +32,15 @@ final class PublishedShareTables {
       "bert", "densenet121", "densenet169", "densenet201", "inceptionv3", "mobilenetv2",
       "resnet101", "resnet152", "resnet50", "vgg16", "vgg19");
 
-  /** ParvaGPU's instance sizes (compute slices) and the A100-80GB profiles they are. */
-  private static final Map<Integer, String> PARVAGPU_PROFILES = Map.of(
-      1, "1g.10gb", 2, "2g.20gb", 3, "3g.40gb", 4, "4g.40gb", 7, "7g.80gb");
+  /**
+   * ParvaGPU's instance sizes (compute slices) and the SMs of the A100-80GB profiles they are
+   * (1g.10gb, 2g.20gb, 3g.40gb, 4g.40gb, 7g.80gb), of the card's {@link #A100_SMS}: NVML's counts,
+   * as the sharing catalog's MIG geometry has them. Written here rather than read from that catalog,
+   * which sits above this package; {@code CalibratedFloorsTest} requires the two to agree.
+   */
+  static final Map<Integer, Integer> PARVAGPU_SMS = Map.of(1, 14, 2, 28, 3, 42, 4, 56, 7, 98);
+
+  static final int A100_SMS = 108;
 
   /**
    * One series per ParvaGPU model, batch and process count over the five instance sizes; the share
@@ -42,7 +49,6 @@ final class PublishedShareTables {
    * are configurations ParvaGPU did not run and are skipped.
    */
   static List<ShareSeries> parvaGpu() {
-    MigGeometry a100 = SharingCatalog.standard().geometry("A100-80GB");
     List<ShareSeries> out = new ArrayList<>();
     for (String model : PARVAGPU_MODELS) {
       // (batch, processes) -> share -> seconds
@@ -55,13 +61,13 @@ final class PublishedShareTables {
         if (throughput == 0) {
           continue; // ParvaGPU writes 0 for configurations it did not run (too many processes for the instance)
         }
-        double share = a100.computeFraction(a100.profile(PARVAGPU_PROFILES.get(slices)));
+        double share = (double) PARVAGPU_SMS.get(slices) / A100_SMS;
         points.computeIfAbsent(List.of(batch, processes), k -> new TreeMap<>()).put(share, batch / throughput);
       }
       points.forEach((key, byShare) -> {
         if (byShare.size() >= 2) {
           out.add(new ShareSeries(model, A100_80GB, ShareSeries.Kind.MIG, key.get(1), key.get(0),
-              List.copyOf(byShare.keySet()), List.copyOf(byShare.values())));
+              List.copyOf(byShare.keySet()), List.copyOf(byShare.values()), ServingRuntime.PYTORCH_EAGER));
         }
       });
     }
@@ -117,7 +123,7 @@ final class PublishedShareTables {
     points.forEach((key, byShare) -> {
       if (byShare.size() >= 2) {
         out.add(new ShareSeries(names.get(key), A100_80GB, ShareSeries.Kind.MPS, 1, batches.get(key),
-            List.copyOf(byShare.keySet()), List.copyOf(byShare.values())));
+            List.copyOf(byShare.keySet()), List.copyOf(byShare.values()), ServingRuntime.MUXSERVE));
       }
     });
     return out;

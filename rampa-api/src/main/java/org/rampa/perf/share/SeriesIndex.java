@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.function.BiFunction;
 import java.util.stream.Collectors;
+import org.rampa.domain.ServingRuntime;
 import org.rampa.domain.share.MigSlice;
 import org.rampa.domain.share.MigSliceMps;
 import org.rampa.domain.share.MpsShare;
@@ -13,15 +14,15 @@ import org.rampa.domain.share.Placement;
 import org.rampa.domain.share.Whole;
 
 /**
- * Finds the series that answer a stage (same model name, GPU type, placement kind and process
- * count) and interpolates linearly in batch between the two measured batches around the stage's,
+ * Finds the series that answer a stage (same model name, serving runtime, GPU type, placement kind
+ * and process count) and interpolates linearly in batch between the two measured batches around the stage's,
  * as {@link org.rampa.domain.LatencyProfile} does for whole GPUs. Outside the measured batches it
  * answers nothing: the next tier does.
  */
 final class SeriesIndex {
 
-  /** The series of one model on one placement kind and process count. */
-  private record Key(ShareSeries.Kind kind, int processes, String name) {}
+  /** The series of one model in one runtime on one placement kind and process count. */
+  private record Key(ShareSeries.Kind kind, int processes, String name, ServingRuntime runtime) {}
 
   private final List<ShareSeries> series;
   /** Each key's series in ascending batch (stable, so ties keep the tables' order): a lookup is a map hit, not a scan. */
@@ -31,7 +32,7 @@ final class SeriesIndex {
     this.series = List.copyOf(series);
     this.byKey = this.series.stream()
         .sorted(Comparator.comparingInt(ShareSeries::batch))
-        .collect(Collectors.groupingBy(s -> new Key(s.kind(), s.processes(), s.name()), Collectors.toUnmodifiableList()));
+        .collect(Collectors.groupingBy(s -> new Key(s.kind(), s.processes(), s.name(), s.runtime()), Collectors.toUnmodifiableList()));
   }
 
   List<ShareSeries> series() {
@@ -43,22 +44,23 @@ final class SeriesIndex {
       return OptionalDouble.empty();
     }
     Placement p = stage.placement();
-    ShareSeries.Kind kind;
-    int processes = 1;
     if (p instanceof MigSliceMps m) {
-      kind = ShareSeries.Kind.MIG;
-      processes = m.processes();
-    } else if (p instanceof MigSlice) {
-      kind = ShareSeries.Kind.MIG;
-    } else if (p instanceof MpsShare || p instanceof Whole) {
-      kind = ShareSeries.Kind.MPS;
-    } else {
-      return OptionalDouble.empty();
+      return lookup(stage, ShareSeries.Kind.MIG, m.processes(), stage.computeFraction(), atShare);
     }
-    List<ShareSeries> matching = byKey.getOrDefault(new Key(kind, processes, stage.model().name()), List.of()).stream()
+    if (p instanceof MigSlice) {
+      return lookup(stage, ShareSeries.Kind.MIG, 1, stage.computeFraction(), atShare);
+    }
+    if (p instanceof MpsShare || p instanceof Whole) {
+      return lookup(stage, ShareSeries.Kind.MPS, 1, stage.computeFraction(), atShare);
+    }
+    return OptionalDouble.empty();
+  }
+
+  private OptionalDouble lookup(SharedStage stage, ShareSeries.Kind kind, int processes, double share,
+      BiFunction<ShareSeries, Double, OptionalDouble> atShare) {
+    List<ShareSeries> matching = byKey.getOrDefault(new Key(kind, processes, stage.model().name(), stage.model().runtime()), List.of()).stream()
         .filter(s -> s.gpuTypes().contains(stage.type().name()))
         .toList();
-    double share = stage.computeFraction();
     int b = stage.batch();
     for (int i = 0; i < matching.size(); i++) {
       ShareSeries hi = matching.get(i);

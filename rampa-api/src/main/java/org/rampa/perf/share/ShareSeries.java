@@ -1,18 +1,22 @@
 package org.rampa.perf.share;
 
 import java.util.List;
+import java.util.Objects;
 import org.rampa.domain.Invalid;
+import org.rampa.domain.ServingRuntime;
 
 /**
  * Measured times of one model (or stage) at one batch size and process count on a range of shares
  * of one GPU type: the unit the measured and fitted tiers work on. {@code name} is the
  * {@link org.rampa.domain.Model#name()} it answers for ("resnet50", "llama-7b-prefill-512"),
- * {@code gpuTypes} the catalog types it was measured on, {@code kind} which placements it answers.
+ * {@code gpuTypes} the catalog types it was measured on, {@code kind} which placements it answers,
+ * {@code runtime} the serving runtime that ran it: a series answers only for models of that runtime.
  *
  * @param shares compute fractions, strictly increasing, in (0, 1]
  * @param seconds the time of one batch at each share
  */
-public record ShareSeries(String name, List<String> gpuTypes, Kind kind, int processes, int batch, List<Double> shares, List<Double> seconds) {
+public record ShareSeries(String name, List<String> gpuTypes, Kind kind, int processes, int batch, List<Double> shares, List<Double> seconds,
+    ServingRuntime runtime) {
 
   /** Which placements a series measures: MIG instances (with MPS processes) or MPS shares. */
   public enum Kind {
@@ -22,6 +26,7 @@ public record ShareSeries(String name, List<String> gpuTypes, Kind kind, int pro
 
   public ShareSeries {
     Invalid.requireNonBlank("shareSeries.name", name);
+    Objects.requireNonNull(runtime, "shareSeries.runtime");
     gpuTypes = List.copyOf(gpuTypes);
     shares = List.copyOf(shares);
     seconds = List.copyOf(seconds);

@@ -34,13 +34,16 @@ final class CatalogCommand implements Callable<Integer> {
           t.memoryEfficiency(), t.layerOverhead().toNanos() / 1e3, e.confidenceNotes().contains("UNVERIFIED") ? "has UNVERIFIED values" : "");
     }
     out.println();
-    out.printf("%-14s %7s %10s %12s %11s%n", "model", "layers", "params", "GFLOP/sample", "weights GB");
+    out.printf("%-14s %7s %10s %12s %11s  %s%n", "model", "layers", "params", "GFLOP/sample", "weights GB", "runtime");
     for (String name : ModelCatalog.names()) {
       Model m = ModelCatalog.model(name);
-      out.printf("%-14s %7d %9.2fB %12.2f %11.2f%n", name, m.size(), ModelCatalog.parameters(m) / 1e9,
-          m.totalFlopsPerSample() / 1e9, m.totalWeightBytes() / 1e9);
+      out.printf("%-14s %7d %9.2fB %12.2f %11.2f  %s%n", name, m.size(), ModelCatalog.parameters(m) / 1e9,
+          m.totalFlopsPerSample() / 1e9, m.totalWeightBytes() / 1e9, m.runtime());
     }
     out.println("(transformers: prefill at their default sequence length; see ModelCatalog.prefill/decode)");
+    out.println("(runtime: whose measurements time the model; the catalog's times are TensorRT's (MLPerf). ParvaGPU's tables time");
+    out.println(" resnet50, vgg16, mobilenetv2 and its other CNNs under pytorch-eager, MuxServe's LLaMA under muxserve:");
+    out.println(" predict --runtime, or \"runtime\" in a model's JSON)");
     out.println();
     printSharing(out);
     return 0;

@@ -141,6 +141,8 @@ final class ColocateCommand implements Callable<Integer> {
           Segment s = g.segments().get(i);
           ObjectNode seg = segments.addObject();
           seg.put("service", s.service());
+          // one service, one runtime: every segment of it is timed by its model's runtime
+          seg.put("runtime", problem.service(s.service()).model().runtime().id());
           seg.set("placement", RampaJson.mapper().valueToTree(s.placement()));
           seg.put("batch", s.batch());
           seg.put("processes", s.processes());

@@ -8,6 +8,7 @@ import org.rampa.catalog.ModelCatalog;
 import org.rampa.catalog.SharingCatalog;
 import org.rampa.domain.GpuType;
 import org.rampa.domain.Model;
+import org.rampa.domain.ServingRuntime;
 import org.rampa.domain.share.CuMask;
 import org.rampa.domain.share.GpuPartitioning;
 import org.rampa.domain.share.MigLayout;
@@ -41,7 +42,7 @@ import picocli.CommandLine.Spec;
     description = {"How fast is one batch of a model on a GPU or a part of one? The whole model as one stage,",
         "timed by the share-time tiers (measured tables, fitted laws, the analytic model) and slowed by",
         "K co-runners (default interference: linear, 5 %% per contended co-runner; none under MIG and",
-        "templates). Prints one JSON object: seconds, secondsAlone, slowdown, memoryBytes, fits, placement."})
+        "templates). Prints one JSON object: runtime, seconds, secondsAlone, slowdown, memoryBytes, fits, placement."})
 final class PredictCommand implements Callable<Integer> {
 
   @Spec
@@ -56,6 +57,12 @@ final class PredictCommand implements Callable<Integer> {
 
   @Option(names = "--tokens", paramLabel = "N", description = "Sequence length (prefill) or context (decode). Default: 512.")
   Integer tokens;
+
+  @Option(names = "--runtime", defaultValue = "tensorrt", paramLabel = "tensorrt|pytorch-eager|muxserve",
+      description = {"The serving runtime, whose own measurements time the model on every tier: tensorrt (the catalog's MLPerf",
+          "calibration), pytorch-eager (ParvaGPU's A100-80GB MIG tables, whose 7g instance is the whole GPU), muxserve",
+          "(MuxServe's table). Default: ${DEFAULT-VALUE}."})
+  String runtime;
 
   @Option(names = "--gpu", required = true, paramLabel = "TYPE", description = "A catalog GPU type, or a modelled NPU type for --template.")
   String gpu;
@@ -83,7 +90,7 @@ final class PredictCommand implements Callable<Integer> {
   @Option(names = "--mps-processes", paramLabel = "N",
       description = {"With --mig: N MPS processes of the model share the instance (ParvaGPU's segment); seconds and",
           "throughput are one process's. Answered only from measured or fitted ParvaGPU series (resnet50, vgg16,",
-          "mobilenetv2 on an A100 80 GB): the analytic model does not model processes sharing an instance."})
+          "mobilenetv2 on an A100 80 GB, --runtime pytorch-eager): the analytic model does not model processes sharing an instance."})
   Integer mpsProcesses;
 
   @Option(names = "--co-runners", defaultValue = "0", paramLabel = "K",
@@ -104,7 +111,7 @@ final class PredictCommand implements Callable<Integer> {
       throw bad("--co-runners", coRunners, "must lie in [0, " + (GpuPartitioning.MPS_CLIENTS_PER_GPU - 1)
           + "]: a GPU takes at most " + GpuPartitioning.MPS_CLIENTS_PER_GPU + " MPS clients");
     }
-    Model m = model();
+    Model m = model().servedBy(servingRuntime());
     GpuType type = type();
     GpuPartitioning parts = type.partitioning();
     PerformanceModel pm = PerformanceModel.defaults();
@@ -132,15 +139,23 @@ final class PredictCommand implements Callable<Integer> {
     long capacity = capacity(parts, placement);
 
     double seconds = alone * slowdown;
-    spec.commandLine().getOut().println(RampaJson.write(new Prediction(m.name(), type.name(), batch, placement, placement.label(),
+    spec.commandLine().getOut().println(RampaJson.write(new Prediction(m.name(), m.runtime(), type.name(), batch, placement, placement.label(),
         placement.computeFraction(parts), coRunners, alone, slowdown, seconds, batch / seconds, memory, capacity, memory <= capacity, note)));
     return 0;
   }
 
   /** The printed answer; a record so that the placement is written with its {@code "kind"}. */
-  record Prediction(String model, String gpu, int batch, Placement placement, String placementLabel, double computeFraction,
+  record Prediction(String model, ServingRuntime runtime, String gpu, int batch, Placement placement, String placementLabel, double computeFraction,
       int coRunners, double secondsAlone, double slowdown, double seconds, double throughput, long memoryBytes,
       long capacityBytes, boolean fits, String note) {}
+
+  private ServingRuntime servingRuntime() {
+    try {
+      return ServingRuntime.of(runtime);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), "--runtime: " + e.getMessage());
+    }
+  }
 
   private Model model() {
     if (!ModelCatalog.names().contains(model)) {
@@ -287,7 +302,7 @@ final class PredictCommand implements Callable<Integer> {
     if (ShareTimeModel.firstOf(List.of(measured, FittedShareTimeModel.fit(measured.series()))).seconds(stage).isEmpty()) {
       throw bad("--mps-processes", mpsProcesses, "no measured or fitted series times " + stage.model().name() + " at batch " + batch
           + " with " + mpsProcesses + " processes in a MIG instance of a " + stage.type().name()
-          + ", and the analytic model does not model processes sharing an instance. Maybe use resnet50, vgg16 or mobilenetv2 on an A100 80 GB");
+          + ", and the analytic model does not model processes sharing an instance. Maybe use resnet50, vgg16 or mobilenetv2 with --runtime pytorch-eager (ParvaGPU's) on an A100 80 GB");
     }
   }
 

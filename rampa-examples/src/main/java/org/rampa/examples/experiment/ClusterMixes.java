@@ -20,6 +20,7 @@ import org.rampa.colocation.SloRule;
 import org.rampa.domain.GpuType;
 import org.rampa.domain.Invalid;
 import org.rampa.domain.Model;
+import org.rampa.domain.ServingRuntime;
 import org.rampa.domain.share.MigSlice;
 import org.rampa.domain.share.MpsAdmission;
 import org.rampa.domain.share.Placement;
@@ -231,7 +232,7 @@ public final class ClusterMixes {
     List<ShareSeries> mpsFromMig = new ArrayList<>();
     for (ShareSeries s : measured.series()) {
       if (s.kind() == ShareSeries.Kind.MIG && s.processes() == 1 && ParvaGpuScenarios.MODELS.contains(s.name())) {
-        mpsFromMig.add(new ShareSeries(s.name(), s.gpuTypes(), ShareSeries.Kind.MPS, 1, s.batch(), s.shares(), s.seconds()));
+        mpsFromMig.add(new ShareSeries(s.name(), s.gpuTypes(), ShareSeries.Kind.MPS, 1, s.batch(), s.shares(), s.seconds(), s.runtime()));
       }
     }
     ShareTimeModel measuredOrFitted = ShareTimeModel.firstOf(List.of(measured, FittedShareTimeModel.fit(measured.series()),
@@ -251,8 +252,9 @@ public final class ClusterMixes {
     for (String n : ParvaGpuScenarios.MODELS) {
       models.put(n, ParvaGpuScenarios.service(n, List.of(1), 1, Duration.ofSeconds(1)).model());
     }
-    models.put(LLAMA.get(0), Model.of(LLAMA.get(0), ModelCatalog.prefill("llama2-7b", 512).layers()));
-    models.put(LLAMA.get(1), Model.of(LLAMA.get(1), ModelCatalog.decode("llama2-7b", 512).layers()));
+    // under MuxServe's series names and runtime, so that its table times them
+    models.put(LLAMA.get(0), Model.of(LLAMA.get(0), ModelCatalog.prefill("llama2-7b", 512).layers()).servedBy(ServingRuntime.MUXSERVE));
+    models.put(LLAMA.get(1), Model.of(LLAMA.get(1), ModelCatalog.decode("llama2-7b", 512).layers()).servedBy(ServingRuntime.MUXSERVE));
     return family(names, models, List.of(pool), time, pool);
   }
 

@@ -24,6 +24,7 @@ import org.rampa.colocation.SloRule;
 import org.rampa.domain.GpuType;
 import org.rampa.domain.ImmutableLayer;
 import org.rampa.domain.Model;
+import org.rampa.domain.ServingRuntime;
 import org.rampa.domain.share.CuMask;
 import org.rampa.domain.share.GpuPartitioning;
 import org.rampa.domain.share.MpsAdmission;
@@ -176,8 +177,10 @@ public final class OneGpuShareExperiment {
   }
 
   /** A model known by its name only: the measured tables answer for it (as ParvaGPU's models). */
+  /** A MuxServe model known by its series name only, served by MuxServe's runtime so that its table answers for it. */
   private static Model byName(String name) {
-    return Model.of(name, List.of(ImmutableLayer.builder().name(name).flopsPerSample(0).weightBytes(0).outputBytesPerSample(0).build()));
+    return Model.of(name, List.of(ImmutableLayer.builder().name(name).flopsPerSample(0).weightBytes(0).outputBytesPerSample(0).build()))
+        .servedBy(ServingRuntime.MUXSERVE);
   }
 
   private final Device device;

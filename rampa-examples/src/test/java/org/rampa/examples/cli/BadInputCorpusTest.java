@@ -770,7 +770,7 @@ class BadInputCorpusTest {
     predict("7g with co-runners", "--co-runners = 3", "only 0 fit beside 7g.80gb@0", "--gpu", a100, "--mig", "7g.80gb", "--co-runners", 3);
     predict("3g with two co-runners", "--co-runners = 2", "only 1 fit", "--gpu", a100, "--mig", "3g.40gb", "--co-runners", 2);
     predict("1g with seven co-runners", "--co-runners = 7", "only 6 fit", "--gpu", a100, "--mig", "1g.10gb", "--co-runners", 7);
-    predict("MIG processes with co-runners", "--co-runners = 2", "only 0 fit", "--gpu", a100, "--mig", "7g.80gb", "--mps-processes", 2,
+    predict("MIG processes with co-runners", "--co-runners = 2", "only 0 fit", "--gpu", a100, "--runtime", "pytorch-eager", "--mig", "7g.80gb", "--mps-processes", 2,
         "--co-runners", 2);
     predict("template vir08 with a co-runner", "--co-runners = 1", "16 cores", "--gpu", "NPU-8C-64GB", "--template", "vir08", "--co-runners", 1);
     predict("template vir04 with two co-runners", "--co-runners = 2", "12 cores", "--gpu", "NPU-8C-64GB", "--template", "vir04", "--co-runners", 2);

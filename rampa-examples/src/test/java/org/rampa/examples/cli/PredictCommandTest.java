@@ -51,12 +51,30 @@ class PredictCommandTest {
   @Test
   void mpsProcessesInAMigSliceAnswerParvaGpusMeasurementPerProcess() {
     // ParvaGPU resnet50.csv: 3g, batch 8, 2 processes: 610.776 samples/s per process
-    JsonNode p = predict("--model", "resnet50", "--gpu", "A100-SXM4-80GB", "--batch", "8", "--mig", "3g.40gb@4", "--mps-processes", "2");
+    JsonNode p = predict("--model", "resnet50", "--runtime", "pytorch-eager", "--gpu", "A100-SXM4-80GB", "--batch", "8", "--mig", "3g.40gb@4",
+        "--mps-processes", "2");
     assertThat(p.get("placement").get("kind").asText()).isEqualTo("mig-mps");
     assertThat(p.get("placement").get("start").asInt()).isEqualTo(4);
     assertThat(p.get("placement").get("processes").asInt()).isEqualTo(2);
     assertThat(p.get("seconds").asDouble()).isCloseTo(8 / 610.776, within(1e-12));
     assertThat(p.get("fits").asBoolean()).isTrue();
+  }
+
+  @Test
+  void eachRuntimeIsTimedByItsOwnMeasurementsWholeAndOnA7gInstance() {
+    // TensorRT (the catalog's MLPerf calibration) on the whole GPU and on 7g: no PyTorch table mixed in
+    JsonNode trtWhole = predict("--model", "resnet50", "--gpu", "A100-SXM4-80GB");
+    JsonNode trt7g = predict("--model", "resnet50", "--gpu", "A100-SXM4-80GB", "--mig", "7g.80gb");
+    assertThat(trtWhole.get("runtime").asText()).isEqualTo("tensorrt");
+    assertThat(trt7g.get("runtime").asText()).isEqualTo("tensorrt");
+    assertThat(trt7g.get("seconds").asDouble()).isBetween(trtWhole.get("seconds").asDouble(), 2 * trtWhole.get("seconds").asDouble());
+    // PyTorch eager (ParvaGPU resnet50.csv: 7g, batch 1, 1 process: 195.826 samples/s) on 7g and, the same instance, whole
+    JsonNode eagerWhole = predict("--model", "resnet50", "--runtime", "pytorch-eager", "--gpu", "A100-SXM4-80GB");
+    JsonNode eager7g = predict("--model", "resnet50", "--runtime", "pytorch-eager", "--gpu", "A100-SXM4-80GB", "--mig", "7g.80gb");
+    assertThat(eagerWhole.get("runtime").asText()).isEqualTo("pytorch-eager");
+    assertThat(eager7g.get("seconds").asDouble()).isCloseTo(1 / 195.826, within(1e-12));
+    assertThat(eagerWhole.get("seconds").asDouble()).isEqualTo(eager7g.get("seconds").asDouble());
+    assertThat(refused("--model", "resnet50", "--runtime", "onnx", "--gpu", "T4").err()).contains("--runtime", "runtime = onnx", "pytorch-eager");
   }
 
   @Test
@@ -77,7 +95,8 @@ class PredictCommandTest {
   @Test
   void aMigSliceOfAMeasuredModelAnswersTheMeasurementAndCoRunnersDoNotSlowIt() {
     // ParvaGPU resnet50.csv: 3g, batch 8, 1 process: 1072.439 samples/s
-    JsonNode p = predict("--model", "resnet50", "--gpu", "A100-SXM4-80GB", "--batch", "8", "--mig", "3g.40gb", "--co-runners", "1");
+    JsonNode p = predict("--model", "resnet50", "--runtime", "pytorch-eager", "--gpu", "A100-SXM4-80GB", "--batch", "8", "--mig", "3g.40gb",
+        "--co-runners", "1");
     assertThat(p.get("placement").get("kind").asText()).isEqualTo("mig");
     assertThat(p.get("placement").get("start").asInt()).isZero();
     assertThat(p.get("seconds").asDouble()).isCloseTo(8 / 1072.439, within(1e-12));
