@@ -96,6 +96,37 @@ class ParvaGpuLiteralRuleTest {
     assertThat(rows).isGreaterThan(1000);
   }
 
+  @Test
+  void theReadingsDisagreeOnNineSearchedConfigurationsInBothDirections() {
+    List<String> literalOnly = new ArrayList<>();
+    List<String> rampaOnly = new ArrayList<>();
+    for (int k = 1; k <= ParvaGpuScenarios.SCENARIOS; k++) {
+      ColocationProblem p = ParvaGpuScenarios.scenario(k, 1, ColocationObjective.MIN_GPUS);
+      for (ColocationService svc : p.services()) {
+        for (String[] r : csv(svc.id())) {
+          int batch = Integer.parseInt(r[1]);
+          double throughput = Double.parseDouble(r[3]);
+          if (throughput == 0 || !ParvaGpuScenarios.BATCHES.contains(batch)) {
+            continue;
+          }
+          double seconds = batch / throughput;
+          boolean rampa = SloRule.parvaGpu().admits(seconds, svc);
+          boolean literal = SloRule.parvaGpuLiteral().admits(seconds, svc);
+          String where = "scenario " + k + " " + svc.id() + " " + r[0] + "g x " + batch + " x " + r[2];
+          if (literal && !rampa) {
+            literalOnly.add(where);
+          } else if (rampa && !literal) {
+            rampaOnly.add(where);
+          }
+        }
+      }
+    }
+    assertThat(literalOnly).containsExactlyInAnyOrder("scenario 3 resnet50 3g x 16 x 5", "scenario 4 resnet50 3g x 16 x 5",
+        "scenario 5 densenet121 1g x 2 x 4");
+    assertThat(rampaOnly).containsExactlyInAnyOrder("scenario 1 resnet50 7g x 128 x 2", "scenario 2 resnet50 7g x 128 x 2",
+        "scenario 6 resnet50 7g x 128 x 2", "scenario 5 resnet50 2g x 8 x 3", "scenario 5 resnet50 3g x 8 x 5", "scenario 5 resnet50 4g x 16 x 3");
+  }
+
   private static long column(Segment s) {
     String profile;
     int processes;
