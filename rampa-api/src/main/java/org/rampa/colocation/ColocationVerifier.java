@@ -218,7 +218,7 @@ public final class ColocationVerifier {
       served.add(s, p);
       if (s.stage() == null && !problem.sloRule().admits(p.batchSeconds(), svc)) {
         out.add(new Violation(Kind.LATENCY, where + " segment " + i + " (" + s.service() + "): a batch takes " + p.batchSeconds() * 1e3 + " ms with α = " + p.slowdown()
-            + ", the SLO rule allows " + problem.sloRule().latencyFraction() + " × " + svc.slo().toNanos() / 1e6 + " ms"));
+            + ", the SLO rule allows " + problem.sloRule().describe(svc)));
       }
     }
   }
@@ -300,7 +300,7 @@ public final class ColocationVerifier {
         }
         if (used && !problem.sloRule().admits(sum, s)) {
           out.add(new Violation(Kind.LATENCY, "service " + s.id() + " partition " + p + " " + s.partitions().get(p).cuts() + ": its stages' slowest batches take " + sum * 1e3
-              + " ms in sum, the SLO rule allows " + problem.sloRule().latencyFraction() + " × " + s.slo().toNanos() / 1e6 + " ms"));
+              + " ms in sum, the SLO rule allows " + problem.sloRule().describe(s)));
         }
       }
     }

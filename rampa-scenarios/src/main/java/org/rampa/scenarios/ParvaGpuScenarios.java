@@ -65,6 +65,14 @@ public final class ParvaGpuScenarios {
 
   /** Scenario {@code k} (1 … 6) on {@code gpus} A100-80GB GPUs, 1 … {@value #MEASURED_PROCESSES} processes per instance. */
   public static ColocationProblem scenario(int k, int gpus, ColocationObjective objective) {
+    return scenario(k, gpus, objective, SloRule.parvaGpu());
+  }
+
+  /**
+   * Scenario {@code k} under {@code rule}: {@link SloRule#parvaGpu()} (RAMPA's reading of
+   * ParvaGPU's rule) or {@link SloRule#parvaGpuLiteral()} (the comparison ParvaGPU's code makes).
+   */
+  public static ColocationProblem scenario(int k, int gpus, ColocationObjective objective, SloRule rule) {
     if (k < 1 || k > SCENARIOS) {
       throw Invalid.value("parvagpuScenario", k, "must lie in [1, " + SCENARIOS + "]", "ParvaGPU published six scenarios");
     }
@@ -79,7 +87,7 @@ public final class ParvaGpuScenarios {
       Duration slo = Duration.ofNanos(Math.round(Double.parseDouble(latency.get(i)) * 1e6));
       services.add(new ColocationService(name, measuredOnly(name), BATCHES, MEASURED_PROCESS_COUNTS, Double.parseDouble(rate.get(i)), slo, 0, 1));
     }
-    return problem(services, gpus, objective);
+    return problem(services, gpus, objective, rule);
   }
 
   /**
@@ -104,9 +112,14 @@ public final class ParvaGpuScenarios {
 
   /** {@code services} on {@code gpus} A100-80GB GPUs under ParvaGPU's SLO rule, measured tier only. */
   public static ColocationProblem problem(List<ColocationService> services, int gpus, ColocationObjective objective) {
+    return problem(services, gpus, objective, SloRule.parvaGpu());
+  }
+
+  /** {@code services} on {@code gpus} A100-80GB GPUs under {@code rule}, measured tier only. */
+  public static ColocationProblem problem(List<ColocationService> services, int gpus, ColocationObjective objective, SloRule rule) {
     GpuPool pool = new GpuPool(GpuCatalog.standard().type(GPU_TYPE), SharingCatalog.standard().partitioning(GPU_TYPE), gpus);
     return new ColocationProblem(services, List.of(pool), MeasuredShareTable.published(), InterferenceModel.defaults(),
-        SloRule.parvaGpu(), MpsAdmission.strict(), objective);
+        rule, MpsAdmission.strict(), objective);
   }
 
   /** A model known by its name only, served by PyTorch eager as ParvaGPU ran it: its measured tables answer for it; no other tier is asked. */

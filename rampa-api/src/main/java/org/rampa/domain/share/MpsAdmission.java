@@ -40,14 +40,14 @@ public record MpsAdmission(double overcommit) {
           return violation(ShareViolation.Rule.UNSUPPORTED, "placement " + i + ": " + gpu.gpuType() + " has no MPS");
         }
         compute += s.fraction();
-        memory += s.memoryBytes() + gpu.mpsProcessOverheadBytes();
+        memory += reservedBytes(gpu, s);
         clients++;
       } else if (p instanceof CuMask c) {
         if (gpu.computeUnits() == 0) {
           return violation(ShareViolation.Rule.UNSUPPORTED, "placement " + i + ": " + gpu.gpuType() + " offers no CU masking");
         }
         compute += c.computeFraction(gpu);
-        memory += c.memoryBytes();
+        memory += reservedBytes(gpu, c);
       } else if (p instanceof MigSliceMps m) {
         Optional<ShareViolation> inside = checkInstance(gpu, i, m);
         if (inside.isPresent()) {
@@ -85,13 +85,33 @@ public record MpsAdmission(double overcommit) {
           + profile.name() + " instance, at most " + limit + " (" + gpu.mpsClientLimit() + " per GPU, in proportion to "
           + profile.computeSlices() + " of " + fullSlices + " compute slices)");
     }
-    long need = m.processes() * (m.processMemoryBytes() + gpu.mpsProcessOverheadBytes());
+    long need = reservedBytes(gpu, m);
     if (need > profile.memoryBytes()) {
       return violation(ShareViolation.Rule.INSTANCE_MEMORY, "placement " + index + ": " + m.processes() + " processes of "
           + m.processMemoryBytes() + " bytes plus " + gpu.mpsProcessOverheadBytes() + " bytes of context each need " + need
           + " bytes, more than the " + profile.memoryBytes() + " of a " + profile.name() + " instance");
     }
     return Optional.empty();
+  }
+
+  /**
+   * The memory this rule charges {@code p} on a GPU of {@code gpu}'s type: an MPS share its
+   * reservation plus one MPS context; n MPS processes inside a MIG instance n × (process memory +
+   * context), charged to the instance; a CU mask its reservation; nothing for the kinds whose part
+   * is their memory (whole GPU, MIG slice, template). Plans report it (`rampa colocate`'s
+   * {@code mpsReservedBytes}) from here, so what they show is what admission checks.
+   */
+  public static long reservedBytes(GpuPartitioning gpu, Placement p) {
+    if (p instanceof MpsShare s) {
+      return s.memoryBytes() + gpu.mpsProcessOverheadBytes();
+    }
+    if (p instanceof MigSliceMps m) {
+      return m.processes() * (m.processMemoryBytes() + gpu.mpsProcessOverheadBytes());
+    }
+    if (p instanceof CuMask c) {
+      return c.memoryBytes();
+    }
+    return 0;
   }
 
   private static List<Double> fractions(GpuPartitioning gpu, List<Placement> placements) {

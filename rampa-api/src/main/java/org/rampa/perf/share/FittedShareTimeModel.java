@@ -12,6 +12,8 @@ import java.util.OptionalDouble;
  * 20 % MPS share from 30…100 %); between batches it interpolates linearly. A law fitted to noisy,
  * nearly flat points can slope the wrong way ({@code A < 0}); its answers are never below the fastest time
  * measured in the series, so extrapolating it cannot predict a stage faster than ever observed.
+ * A series measured at one share only has no law (one point fixes neither A nor C): this tier
+ * leaves it out, so it never extrapolates one; the measured tier answers it at its one share.
  */
 public final class FittedShareTimeModel implements ShareTimeModel {
 
@@ -19,7 +21,7 @@ public final class FittedShareTimeModel implements ShareTimeModel {
   private final Map<ShareSeries, ShareLaw> laws = new IdentityHashMap<>();
 
   private FittedShareTimeModel(List<ShareSeries> series) {
-    this.index = new SeriesIndex(series);
+    this.index = new SeriesIndex(series.stream().filter(ShareSeries::fittable).toList());
     for (ShareSeries s : index.series()) {
       laws.put(s, s.fit());
     }

@@ -8,7 +8,9 @@ import java.util.OptionalDouble;
  * Tier 1: measured times per model, GPU type, share, batch and process count. At a measured share
  * it answers the measurement; between two measured shares it passes the law {@code A/s + C}
  * through the two neighbouring points (never a straight line in {@code s}, never proportional);
- * outside the measured shares or batches it answers nothing, and the next tier decides.
+ * outside the measured shares or batches it answers nothing, and the next tier decides. A series
+ * measured at one share answers at exactly that share: there is nothing to interpolate between,
+ * and no other share is extrapolated.
  */
 public final class MeasuredShareTable implements ShareTimeModel {
 

@@ -46,7 +46,9 @@ final class PublishedShareTables {
    * One series per ParvaGPU model, batch and process count over the five instance sizes; the share
    * of an instance is its SM count over the card's (14/108 … 98/108), the time of one batch is
    * batch / per-process throughput (the latency column is rounded to 1 ms). Rows of throughput 0
-   * are configurations ParvaGPU did not run and are skipped.
+   * are configurations ParvaGPU did not run and are skipped. A configuration measured on one
+   * instance size only (48 of them, all on the 7g instance: large batches and many processes that
+   * did not fit or were not run on smaller ones) is a one-share series.
    */
   static List<ShareSeries> parvaGpu() {
     List<ShareSeries> out = new ArrayList<>();
@@ -64,12 +66,8 @@ final class PublishedShareTables {
         double share = (double) PARVAGPU_SMS.get(slices) / A100_SMS;
         points.computeIfAbsent(List.of(batch, processes), k -> new TreeMap<>()).put(share, batch / throughput);
       }
-      points.forEach((key, byShare) -> {
-        if (byShare.size() >= 2) {
-          out.add(new ShareSeries(model, A100_80GB, ShareSeries.Kind.MIG, key.get(1), key.get(0),
-              List.copyOf(byShare.keySet()), List.copyOf(byShare.values()), ServingRuntime.PYTORCH_EAGER));
-        }
-      });
+      points.forEach((key, byShare) -> out.add(new ShareSeries(model, A100_80GB, ShareSeries.Kind.MIG, key.get(1), key.get(0),
+          List.copyOf(byShare.keySet()), List.copyOf(byShare.values()), ServingRuntime.PYTORCH_EAGER)));
     }
     return out;
   }
@@ -120,12 +118,9 @@ final class PublishedShareTables {
       }
     }
     List<ShareSeries> out = new ArrayList<>();
-    points.forEach((key, byShare) -> {
-      if (byShare.size() >= 2) {
-        out.add(new ShareSeries(names.get(key), A100_80GB, ShareSeries.Kind.MPS, 1, batches.get(key),
-            List.copyOf(byShare.keySet()), List.copyOf(byShare.values()), ServingRuntime.MUXSERVE));
-      }
-    });
+    // one-share series too (one: llama-7b-prefill-256 at batch 256, measured at 100 % only)
+    points.forEach((key, byShare) -> out.add(new ShareSeries(names.get(key), A100_80GB, ShareSeries.Kind.MPS, 1, batches.get(key),
+        List.copyOf(byShare.keySet()), List.copyOf(byShare.values()), ServingRuntime.MUXSERVE)));
     return out;
   }
 

@@ -20,8 +20,13 @@ import org.rampa.scenarios.ParvaGpuDeployments;
 import org.rampa.scenarios.ParvaGpuScenarios;
 import org.rampa.colocation.Segment;
 import org.rampa.colocation.SegmentPerformance;
+import org.rampa.colocation.SloRule;
 import org.rampa.colocation.VerifiedColocationPlanner;
 import org.rampa.domain.Invalid;
+import org.rampa.domain.share.GpuPartitioning;
+import org.rampa.domain.share.MigSliceMps;
+import org.rampa.domain.share.MpsAdmission;
+import org.rampa.domain.share.MpsShare;
 import org.rampa.heuristics.colocation.ColocationPlanners;
 import org.rampa.json.RampaJson;
 import org.rampa.solver.colocation.PatternColocationPlanner;
@@ -59,6 +64,12 @@ final class ColocateCommand implements Callable<Integer> {
   @Option(names = "--gpus", defaultValue = "1000", paramLabel = "N", description = "A100-80GB GPUs in the cluster (1..100000). Default: ${DEFAULT-VALUE}.")
   int gpus;
 
+  @Option(names = "--slo-rule", defaultValue = "rampa", paramLabel = "NAME",
+      description = "How ParvaGPU's SLO rule (0.9 x SLO / 2 per batch) is judged: rampa (the batch time, batch / throughput, with the library's tolerance) "
+          + "or parvagpu-literal (as ParvaGPU's code: the latency in whole ms strictly below 0.9 x SLO / 2 with the SLO truncated to whole ms). "
+          + "Every planner and the verifier use it. Default: ${DEFAULT-VALUE}.")
+  String sloRule;
+
   @Option(names = "--time-limit-s", defaultValue = "10", paramLabel = "SECONDS", description = "Time limit of the planner (0 < s <= 3600). Default: ${DEFAULT-VALUE}.")
   double timeLimitSeconds;
 
@@ -75,7 +86,7 @@ final class ColocateCommand implements Callable<Integer> {
     Duration limit = OptionChecks.seconds("--time-limit-s", timeLimitSeconds, 3600);
     if (scenario == null) {
       OptionChecks.refuseUnused(spec, "in experiment mode (without --parvagpu-scenario)",
-          "--planners NAME,... for the experiment's planners, or add --parvagpu-scenario K", "--planner", "--objective", "--gpus");
+          "--planners NAME,... for the experiment's planners, or add --parvagpu-scenario K", "--planner", "--objective", "--gpus", "--slo-rule");
       return experiment.run(spec, limit);
     }
     OptionChecks.refuseUnused(spec, "with --parvagpu-scenario (it is an experiment-mode option)",
@@ -92,13 +103,18 @@ final class ColocateCommand implements Callable<Integer> {
       case "max-weighted-throughput" -> ColocationObjective.MAX_WEIGHTED_THROUGHPUT;
       default -> throw Invalid.value("--objective", objective, "is not an objective", "use min-gpus, max-scale or max-weighted-throughput");
     };
+    SloRule rule = switch (sloRule) {
+      case "rampa" -> SloRule.parvaGpu();
+      case "parvagpu-literal" -> SloRule.parvaGpuLiteral();
+      default -> throw Invalid.value("--slo-rule", sloRule, "is not an SLO rule", "use rampa or parvagpu-literal");
+    };
     if (!PLANNERS.contains(planner)) {
       throw Invalid.value("--planner", planner, "is not a co-location planner", "use one of " + PLANNERS);
     }
     ColocationPlanner p = planner.equals("exact")
         ? VerifiedColocationPlanner.of(new PatternColocationPlanner(ColocationPlanners.named("heuristic")))
         : ColocationPlanners.named(planner);
-    ColocationProblem problem = ParvaGpuScenarios.scenario(scenario, gpus, goal);
+    ColocationProblem problem = ParvaGpuScenarios.scenario(scenario, gpus, goal, rule);
     long t0 = System.nanoTime();
     ColocationResult result = p.plan(problem, limit);
     double millis = (System.nanoTime() - t0) / 1e6;
@@ -111,6 +127,7 @@ final class ColocateCommand implements Callable<Integer> {
     root.put("scenario", scenario);
     root.put("planner", planner);
     root.put("objective", objective);
+    root.put("sloRule", problem.sloRule().reading().label());
     root.put("status", result.status().name());
     root.put("gpus", result.plan().map(ColocationPlan::gpuCount).orElse(0));
     // ParvaGPU's own published deployment of the scenario, and whether it passes the verifier here
@@ -146,6 +163,12 @@ final class ColocateCommand implements Callable<Integer> {
           seg.set("placement", RampaJson.mapper().valueToTree(s.placement()));
           seg.put("batch", s.batch());
           seg.put("processes", s.processes());
+          if (s.placement() instanceof MigSliceMps || s.placement() instanceof MpsShare) {
+            // each MPS process holds its own memory plus an MPS context: what admission charges, reported from its rule
+            GpuPartitioning parts = problem.pools().stream().filter(pool -> pool.type().name().equals(g.gpuType())).findFirst().orElseThrow().partitioning();
+            seg.put("mpsContextBytesPerProcess", parts.mpsProcessOverheadBytes());
+            seg.put("mpsReservedBytes", MpsAdmission.reservedBytes(parts, s.placement()));
+          }
           seg.put("batchMs", perf.get(i).batchSeconds() * 1e3);
           seg.put("throughput", perf.get(i).throughput());
         }

@@ -31,4 +31,38 @@ class ColocateCommandTest {
     }
     assertThat(listed).isEqualTo(h.get("gpus").asInt());
   }
+
+  @Test
+  void everyMpsProcessReportsItsContextAndTheSloRuleIsNamed() {
+    BadInputs.Run ours = BadInputs.run("colocate", "--parvagpu-scenario", "3", "--planner", "heuristic");
+    assertThat(ours.code()).as(ours.err()).isZero();
+    JsonNode plan = BadInputs.tree(ours.out());
+    assertThat(plan.get("sloRule").asText()).isEqualTo("rampa");
+    int mps = 0;
+    for (JsonNode c : plan.get("configurations")) {
+      for (JsonNode s : c.get("segments")) {
+        JsonNode placement = s.get("placement");
+        if (placement.get("kind").asText().equals("mig-mps")) {
+          mps++;
+          // docs/SHARING-MODEL.md: each MPS process reserves its memory plus a 512 MiB context (ParvaGPU's processes: the context only)
+          assertThat(s.get("mpsContextBytesPerProcess").asLong()).isEqualTo(512L << 20);
+          assertThat(s.get("mpsReservedBytes").asLong())
+              .isEqualTo(placement.get("processes").asLong() * (placement.get("processMemoryBytes").asLong() + (512L << 20)));
+        } else {
+          assertThat(s.has("mpsReservedBytes")).isFalse();
+        }
+      }
+    }
+    assertThat(mps).isPositive();
+
+    BadInputs.Run literal = BadInputs.run("colocate", "--parvagpu-scenario", "3", "--planner", "heuristic", "--slo-rule", "parvagpu-literal");
+    assertThat(literal.code()).as(literal.err()).isZero();
+    JsonNode l = BadInputs.tree(literal.out());
+    assertThat(l.get("sloRule").asText()).isEqualTo("parvagpu-literal");
+    assertThat(l.get("status").asText()).isEqualTo("FEASIBLE");
+
+    BadInputs.Run bad = BadInputs.run("colocate", "--parvagpu-scenario", "3", "--slo-rule", "strict");
+    assertThat(bad.code()).isNotZero();
+    assertThat(bad.err()).contains("--slo-rule").contains("strict").contains("parvagpu-literal");
+  }
 }

@@ -49,8 +49,8 @@ abstract class DemandPlanner implements ColocationPlanner {
     for (ColocationService s : problem.services()) {
       if (!servable(problem, menu, s)) {
         return ColocationResult.noPlan(SolveStatus.NO_PLAN_FOUND, name() + ": service " + s.id()
-            + " has no configuration this planner may use that meets its SLO under the rule (" + problem.sloRule().latencyFraction()
-            + " × " + s.slo().toMillis() + " ms) on the cluster's GPU types");
+            + " has no configuration this planner may use that meets its SLO under the rule (" + problem.sloRule().describe(s)
+            + ") on the cluster's GPU types");
       }
     }
     Optional<ColocationPlan> plan = switch (problem.objective()) {
