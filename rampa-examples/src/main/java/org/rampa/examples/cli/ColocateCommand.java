@@ -82,7 +82,7 @@ final class ColocateCommand implements Callable<Integer> {
     Duration limit = OptionChecks.seconds("--time-limit-s", timeLimitSeconds, 3600);
     if (scenario == null) {
       OptionChecks.refuseUnused(spec, "in experiment mode (without --parvagpu-scenario)",
-          "--planners NAME,... for the experiment's planners, or add --parvagpu-scenario K", "--planner", "--objective", "--gpus");
+          "--planners NAME,... for the experiment's planners, or add --parvagpu-scenario K", "--planner", "--objective", "--gpus", "--margin");
       return experiment.run(spec, limit);
     }
     OptionChecks.refuseUnused(spec, "with --parvagpu-scenario (it is an experiment-mode option)",
