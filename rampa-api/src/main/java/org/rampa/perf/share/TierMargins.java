@@ -1,6 +1,7 @@
 package org.rampa.perf.share;
 
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.rampa.domain.Invalid;
 
@@ -68,6 +69,9 @@ public record TierMargins(double measured, double fitted, double analytic) {
     } catch (NumberFormatException e) {
       throw Invalid.value(field, text, "is not a margin", "use none, default (each tier's measured error) or a fraction such as 0.1");
     }
+    if (!(f >= 0 && f <= MAX)) {
+      throw Invalid.value(field, text, "must lie in [0, " + MAX + "]", "use none, default or a fraction such as 0.1");
+    }
     return f == 0 ? none() : uniform(f);
   }
 
@@ -90,7 +94,7 @@ public record TierMargins(double measured, double fitted, double analytic) {
 
   /** Per tier label, for JSON. */
   public Map<String, Double> byLabel() {
-    Map<String, Double> out = new java.util.LinkedHashMap<>();
+    Map<String, Double> out = new LinkedHashMap<>();
     for (ShareTier t : ShareTier.values()) {
       out.put(t.label(), of(t));
     }

@@ -55,7 +55,8 @@ class TierMarginsTest {
     assertThat(TierMargins.parse("--margin", "0.15")).isEqualTo(TierMargins.uniform(0.15));
     assertThatThrownBy(() -> TierMargins.parse("--margin", "lots")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--margin")
         .hasMessageContaining("lots");
-    assertThatThrownBy(() -> TierMargins.parse("--margin", "-0.1")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("margins.measured");
+    assertThatThrownBy(() -> TierMargins.parse("--margin", "-0.1")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--margin");
+    assertThatThrownBy(() -> new TierMargins(0, 11, 0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("margins.fitted");
     assertThat(TierMargins.defaults().scaled(0).isNone()).isTrue();
   }
 }
