@@ -77,6 +77,8 @@ e3() {
   "${R[@]}" vastpipe-e3 --out docs/vastpipe-e3/slo-margin --margin-kind slo
   "${R[@]}" vastpipe-e3 --out docs/vastpipe-e3/parvagpu --family parvagpu
   "${R[@]}" vastpipe-e3 --out docs/vastpipe-e3/max-scale --objective max-scale
+  "${R[@]}" vastpipe-e3 --out docs/vastpipe-e3/tiers --margin-kind tiers --margins 0,25,50,100
+  "${R[@]}" vastpipe-e3 --out docs/vastpipe-e3/parvagpu-tiers --family parvagpu --margin-kind tiers --margins 0,25,50,100
 }
 
 e4() {

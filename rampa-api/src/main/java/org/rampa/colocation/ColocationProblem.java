@@ -8,6 +8,7 @@ import org.rampa.domain.Invalid;
 import org.rampa.domain.share.MpsAdmission;
 import org.rampa.perf.share.InterferenceModel;
 import org.rampa.perf.share.ShareTimeModel;
+import org.rampa.perf.share.TierMargins;
 
 /**
  * The cluster co-location problem (docs/SHARING.md section 5): a demand mix, a cluster of GPU pools, how
@@ -61,6 +62,27 @@ public record ColocationProblem(
       return this;
     }
     return new ColocationProblem(services, pools, new MemoizedTimeModel(timeModel), interference, sloRule, admission, objective);
+  }
+
+  /**
+   * The same problem planned with {@code margins}: every stage time is its nominal time times
+   * {@code 1 + margin} of the tier that answered it ({@link ShareTimeModel#withMargins}). Planners
+   * and {@link ColocationVerifier} both read times from the problem, so a plan is verified under the
+   * very margin it was planned under; {@link #nominal()} gives the margin-free problem to check it
+   * against as well.
+   */
+  public ColocationProblem withMargins(TierMargins margins) {
+    return new ColocationProblem(services, pools, timeModel.withMargins(margins), interference, sloRule, admission, objective);
+  }
+
+  /** The margins this problem's stage times include (none unless {@link #withMargins} added some). */
+  public TierMargins margins() {
+    return timeModel.margins();
+  }
+
+  /** The same problem without margins. */
+  public ColocationProblem nominal() {
+    return margins().isNone() ? this : new ColocationProblem(services, pools, timeModel.nominal(), interference, sloRule, admission, objective);
   }
 
   /** The same problem with another objective. */

@@ -6,7 +6,9 @@ import org.rampa.domain.GpuType;
 import org.rampa.domain.Model;
 import org.rampa.domain.share.GpuPartitioning;
 import org.rampa.domain.share.Placement;
+import org.rampa.perf.share.ShareTier;
 import org.rampa.perf.share.ShareTimeModel;
+import org.rampa.perf.share.TierMargins;
 import org.rampa.perf.share.SharedStage;
 
 /**
@@ -27,6 +29,21 @@ final class MemoizedTimeModel implements ShareTimeModel {
   @Override
   public OptionalDouble seconds(SharedStage stage) {
     return answers.computeIfAbsent(new Key(stage), k -> inner.seconds(stage));
+  }
+
+  @Override
+  public ShareTier tier(SharedStage stage) {
+    return inner.tier(stage);
+  }
+
+  @Override
+  public TierMargins margins() {
+    return inner.margins();
+  }
+
+  @Override
+  public ShareTimeModel nominal() {
+    return inner.margins().isNone() ? this : new MemoizedTimeModel(inner.nominal());
   }
 
   /** A stage with its model, GPU type and partitioning compared by identity. */

@@ -41,6 +41,11 @@ public final class FittedShareTimeModel implements ShareTimeModel {
   }
 
   @Override
+  public ShareTier tier(SharedStage stage) {
+    return ShareTier.FITTED;
+  }
+
+  @Override
   public OptionalDouble seconds(SharedStage stage) {
     return index.lookup(stage, (series, share) -> OptionalDouble.of(
         Math.max(laws.get(series).seconds(share), series.seconds().stream().mapToDouble(Double::doubleValue).min().orElseThrow())));

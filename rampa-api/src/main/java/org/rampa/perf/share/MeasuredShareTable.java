@@ -43,6 +43,11 @@ public final class MeasuredShareTable implements ShareTimeModel {
     return index.lookup(stage, MeasuredShareTable::atShare);
   }
 
+  @Override
+  public ShareTier tier(SharedStage stage) {
+    return ShareTier.MEASURED;
+  }
+
   private static OptionalDouble atShare(ShareSeries series, double share) {
     List<Double> s = series.shares();
     List<Double> t = series.seconds();

@@ -42,6 +42,17 @@ final class PublishedShareTables {
 
   static final int A100_SMS = 108;
 
+  /** The A100-80GB profile of a ParvaGPU series' share (its compute fraction). */
+  static String parvaGpuProfile(double share) {
+    MigGeometry a100 = SharingCatalog.standard().geometry("A100-80GB");
+    for (String profile : PARVAGPU_PROFILES.values()) {
+      if (Math.abs(a100.computeFraction(a100.profile(profile)) - share) < 1e-9) {
+        return profile;
+      }
+    }
+    throw new IllegalArgumentException("share " + share + " is none of ParvaGPU's instance sizes");
+  }
+
   /**
    * One series per ParvaGPU model, batch and process count over the five instance sizes; the share
    * of an instance is its SM count over the card's (14/108 … 98/108), the time of one batch is

@@ -22,17 +22,58 @@ public interface ShareTimeModel {
     return DefaultTiers.TIERS;
   }
 
+  /**
+   * Which tier's error an answer for {@code stage} carries, so a planning margin can follow it
+   * ({@link TierMargins}). A model that does not say (a user's lambda) is taken as the least
+   * accurate tier, the analytic one.
+   */
+  default ShareTier tier(SharedStage stage) {
+    return ShareTier.ANALYTIC;
+  }
+
+  /** The margins this model's answers already include: none for a nominal model. */
+  default TierMargins margins() {
+    return TierMargins.none();
+  }
+
+  /** This model's answers without any margin. */
+  default ShareTimeModel nominal() {
+    return this;
+  }
+
+  /**
+   * This model's nominal answers, each times {@code 1 + margins.of(tier)} for the tier that
+   * answered: the one place a planning margin enters (planners and the verifier read the times
+   * they judge from the same model).
+   */
+  default ShareTimeModel withMargins(TierMargins margins) {
+    return margins.isNone() ? nominal() : new MarginedTimeModel(nominal(), margins);
+  }
+
   /** The first tier that answers: measured tables before fitted laws before the analytic default. */
   static ShareTimeModel firstOf(List<ShareTimeModel> tiers) {
     List<ShareTimeModel> copy = List.copyOf(tiers);
-    return stage -> {
-      for (ShareTimeModel tier : copy) {
-        OptionalDouble t = tier.seconds(stage);
-        if (t.isPresent()) {
-          return t;
+    return new ShareTimeModel() {
+      @Override
+      public OptionalDouble seconds(SharedStage stage) {
+        for (ShareTimeModel tier : copy) {
+          OptionalDouble t = tier.seconds(stage);
+          if (t.isPresent()) {
+            return t;
+          }
         }
+        return OptionalDouble.empty();
       }
-      return OptionalDouble.empty();
+
+      @Override
+      public ShareTier tier(SharedStage stage) {
+        for (ShareTimeModel tier : copy) {
+          if (tier.seconds(stage).isPresent()) {
+            return tier.tier(stage);
+          }
+        }
+        return ShareTier.ANALYTIC;
+      }
     };
   }
 }

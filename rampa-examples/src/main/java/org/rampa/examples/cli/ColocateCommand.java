@@ -29,6 +29,7 @@ import org.rampa.domain.share.MpsAdmission;
 import org.rampa.domain.share.MpsShare;
 import org.rampa.heuristics.colocation.ColocationPlanners;
 import org.rampa.json.RampaJson;
+import org.rampa.perf.share.TierMargins;
 import org.rampa.solver.colocation.PatternColocationPlanner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -73,6 +74,12 @@ final class ColocateCommand implements Callable<Integer> {
   @Option(names = "--time-limit-s", defaultValue = "10", paramLabel = "SECONDS", description = "Time limit of the planner (0 < s <= 3600). Default: ${DEFAULT-VALUE}.")
   double timeLimitSeconds;
 
+  @Option(names = "--margin", defaultValue = "default", paramLabel = "M",
+      description = "Safety margin on predicted stage times: default (each share-time tier's margin from its own measured error: "
+          + "org.rampa.perf.share.TierErrors), none, or one fraction for every tier (0.1 for 10 %%). The plan is verified under it and, "
+          + "when it is not none, the margin-free plan is made too and reported as marginFree. Default: ${DEFAULT-VALUE}.")
+  String margin;
+
   private static final List<String> PLANNERS = plannerNames();
 
   private static List<String> plannerNames() {
@@ -86,7 +93,7 @@ final class ColocateCommand implements Callable<Integer> {
     Duration limit = OptionChecks.seconds("--time-limit-s", timeLimitSeconds, 3600);
     if (scenario == null) {
       OptionChecks.refuseUnused(spec, "in experiment mode (without --parvagpu-scenario)",
-          "--planners NAME,... for the experiment's planners, or add --parvagpu-scenario K", "--planner", "--objective", "--gpus", "--slo-rule");
+          "--planners NAME,... for the experiment's planners, or add --parvagpu-scenario K", "--planner", "--objective", "--gpus", "--slo-rule", "--margin");
       return experiment.run(spec, limit);
     }
     OptionChecks.refuseUnused(spec, "with --parvagpu-scenario (it is an experiment-mode option)",
@@ -114,11 +121,21 @@ final class ColocateCommand implements Callable<Integer> {
     ColocationPlanner p = planner.equals("exact")
         ? VerifiedColocationPlanner.of(new PatternColocationPlanner(ColocationPlanners.named("heuristic")))
         : ColocationPlanners.named(planner);
-    ColocationProblem problem = ParvaGpuScenarios.scenario(scenario, gpus, goal, rule);
+    TierMargins margins = TierMargins.parse("--margin", margin);
+    ColocationProblem problem = ParvaGpuScenarios.scenario(scenario, gpus, goal, rule).withMargins(margins);
     long t0 = System.nanoTime();
     ColocationResult result = p.plan(problem, limit);
     double millis = (System.nanoTime() - t0) / 1e6;
-    spec.commandLine().getOut().println(RampaJson.write(json(problem, result, millis)));
+    ObjectNode root = json(problem, result, millis);
+    if (!margins.isNone()) {
+      // the margin's price: the same planner on the nominal times, next to the plan made with the margin
+      ColocationResult free = p.plan(problem.nominal(), limit);
+      ObjectNode f = root.putObject("marginFree");
+      f.put("status", free.status().name());
+      f.put("gpus", free.plan().map(ColocationPlan::gpuCount).orElse(0));
+      free.plan().ifPresent(plan -> f.put("scale", plan.scale()));
+    }
+    spec.commandLine().getOut().println(RampaJson.write(root));
     return 0;
   }
 
@@ -132,7 +149,12 @@ final class ColocateCommand implements Callable<Integer> {
     root.put("gpus", result.plan().map(ColocationPlan::gpuCount).orElse(0));
     // ParvaGPU's own published deployment of the scenario, and whether it passes the verifier here
     root.put("parvaGpuPublished", ParvaGpuDeployments.gpuCount(scenario));
-    root.put("parvaGpuPublishedValid", ColocationVerifier.check(problem, ParvaGpuDeployments.plan(scenario)).isEmpty());
+    root.put("parvaGpuPublishedValid", ColocationVerifier.check(problem.nominal(), ParvaGpuDeployments.plan(scenario)).isEmpty());
+    // the margin per tier the plan was made and verified under, and whether the plan also holds on the nominal times
+    ObjectNode m = root.putObject("margins");
+    problem.margins().byLabel().forEach(m::put);
+    root.put("validWithoutMargin", result.plan().map(plan -> ColocationVerifier.check(problem.nominal(), plan).isEmpty()).orElse(false));
+    root.put("parvaGpuPublishedValidWithMargin", ColocationVerifier.check(problem, ParvaGpuDeployments.plan(scenario)).isEmpty());
     result.plan().ifPresent(plan -> root.put("scale", plan.scale()));
     result.value().ifPresent(v -> root.put("value", v));
     if (result.bound().isPresent()) {
@@ -153,7 +175,8 @@ final class ColocateCommand implements Callable<Integer> {
         c.put("count", n);
         c.put("gpuType", g.gpuType());
         ArrayNode segments = c.putArray("segments");
-        List<SegmentPerformance> perf = ColocationPerformance.evaluate(problem, g).orElseThrow();
+        List<SegmentPerformance> perf = ColocationPerformance.evaluate(problem.nominal(), g).orElseThrow();
+        List<SegmentPerformance> planned = ColocationPerformance.evaluate(problem, g).orElseThrow();
         for (int i = 0; i < g.segments().size(); i++) {
           Segment s = g.segments().get(i);
           ObjectNode seg = segments.addObject();
@@ -171,6 +194,8 @@ final class ColocateCommand implements Callable<Integer> {
           }
           seg.put("batchMs", perf.get(i).batchSeconds() * 1e3);
           seg.put("throughput", perf.get(i).throughput());
+          // the batch time the plan was made for: batchMs times 1 + the margin of the tier that answered
+          seg.put("plannedBatchMs", planned.get(i).batchSeconds() * 1e3);
         }
       });
     });

@@ -51,11 +51,13 @@ final class VastPipeE3Command implements Callable<Integer> {
   int draws;
 
   @Option(names = "--margins", split = ListOption.SEPARATOR, splitSynopsisLabel = ListOption.LABEL, defaultValue = "0,5,10,15,20", paramLabel = "PERCENT",
-      description = "Safety margins in percent, each in [0, 100). Default: ${DEFAULT-VALUE}.")
+      description = "Safety margins in percent, each in [0, 100); with --margin-kind tiers, percent of each tier's default margin, in [0, 1000] "
+          + "(0,100: none against the defaults). Default: ${DEFAULT-VALUE}.")
   List<Double> margins;
 
   @Option(names = "--margin-kind", defaultValue = "times", paramLabel = "KIND",
-      description = "times: plan with every batch time x (1 + m) (latency and throughput); slo: plan with the SLO rule x (1 - m) (latency only). "
+      description = "times: plan with every batch time x (1 + m) (latency and throughput); slo: plan with the SLO rule x (1 - m) (latency only); "
+          + "tiers: plan with each time x (1 + m x the default margin of the tier that answered it, from that tier's measured error). "
           + "Default: ${DEFAULT-VALUE}.")
   String marginKind;
 
@@ -102,14 +104,15 @@ final class VastPipeE3Command implements Callable<Integer> {
     if (draws < 1 || draws > 1000) {
       throw Invalid.value("--draws", draws, "must lie in [1, 1000]");
     }
+    RobustnessExperiment.MarginKind kind = RobustnessExperiment.MarginKind.parse("--margin-kind", marginKind);
     List<Double> fractions = new ArrayList<>();
     for (double m : margins) {
-      if (!(m >= 0 && m < 100)) {
-        throw Invalid.value("--margins", m, "every margin must lie in [0, 100) percent", "e.g. --margins 0,5,10,20");
+      if (!(m >= 0 && m <= 100 * kind.largest()) || (m == 100 * kind.largest() && kind != RobustnessExperiment.MarginKind.TIERS)) {
+        throw Invalid.value("--margins", m, "every margin must lie in [0, " + (kind == RobustnessExperiment.MarginKind.TIERS ? "1000]" : "100)")
+            + " percent for --margin-kind " + kind.label(), "e.g. --margins 0,5,10,20, or 0,100 with --margin-kind tiers");
       }
       fractions.add(m / 100);
     }
-    RobustnessExperiment.MarginKind kind = RobustnessExperiment.MarginKind.parse("--margin-kind", marginKind);
     RobustnessExperiment.Family mixes = RobustnessExperiment.Family.parse("--family", family);
     ColocationObjective goal = switch (objective) {
       case "min-gpus" -> ColocationObjective.MIN_GPUS;

@@ -42,8 +42,11 @@ public final class RobustnessChart {
    */
   public static Map<String, XYChart> charts(List<RobustnessExperiment.Summary> summaries, RobustnessExperiment.Settings settings, String subtitle) {
     Map<String, XYChart> out = new LinkedHashMap<>();
-    String marginAxis = "safety margin m (%) — " + (settings.marginKind() == RobustnessExperiment.MarginKind.TIMES
-        ? "planned times x (1 + m)" : "SLO rule x (1 - m)");
+    String marginAxis = "safety margin m (%) — " + switch (settings.marginKind()) {
+      case TIMES -> "planned times x (1 + m)";
+      case SLO -> "SLO rule x (1 - m)";
+      case TIERS -> "planned times x (1 + m x the answering tier's default margin)";
+    };
     String label = Charts.describe(summaries.stream().map(RobustnessExperiment.Summary::brokenPlans).toList());
     out.put("e3-violations", againstMargin(summaries, settings, RobustnessExperiment.Scenario.PERTURBED.label,
         "E3: broken plans, truth A, C ±20 %, α−1 ±10 % — " + subtitle, marginAxis,

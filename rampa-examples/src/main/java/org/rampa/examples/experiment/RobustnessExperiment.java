@@ -52,6 +52,7 @@ import org.rampa.examples.experiment.PerturbedShareTimeModel.Series;
 import org.rampa.perf.share.ScaledInterference;
 import org.rampa.perf.share.ShareSeries;
 import org.rampa.perf.share.ShareTimeModel;
+import org.rampa.perf.share.TierMargins;
 
 /**
  * VastPipe experiment E3 (robustness): every planner plans a seeded demand mix on A100-80GBs (for
@@ -89,7 +90,18 @@ public final class RobustnessExperiment {
     /** Every batch time inflated by 1 + m: covers both the latency rule and throughput. */
     TIMES,
     /** The SLO rule's fraction times 1 − m: latency only, throughput is planned at nominal. */
-    SLO;
+    SLO,
+    /**
+     * Every batch time times 1 + m × the default margin of the tier that answered it ({@link
+     * TierMargins#defaults()}, from each tier's measured error): m = 1 is what {@code colocate}
+     * plans with by default.
+     */
+    TIERS;
+
+    /** The largest m: a fraction below 1 for times and SLO, a multiple of the default margins up to 10 for tiers. */
+    public double largest() {
+      return this == TIERS ? 10 : 1;
+    }
 
     public static MarginKind parse(String field, String value) {
       for (MarginKind k : values()) {
@@ -97,7 +109,7 @@ public final class RobustnessExperiment {
           return k;
         }
       }
-      throw Invalid.value(field, value, "is not a margin kind", "use times or slo");
+      throw Invalid.value(field, value, "is not a margin kind", "use times, slo or tiers");
     }
 
     /** The name the command line takes. */
@@ -149,7 +161,13 @@ public final class RobustnessExperiment {
     /** The nominal law, γ doubled. */
     GAMMA_X2("gamma-x2", false, GAMMA_MULTIPLE),
     /** Both: the perturbed draws with γ doubled. */
-    PERTURBED_GAMMA_X2("perturbed+gamma-x2", true, GAMMA_MULTIPLE);
+    PERTURBED_GAMMA_X2("perturbed+gamma-x2", true, GAMMA_MULTIPLE),
+    /**
+     * The model's own error: every series' times times a ratio drawn from the measured error of the
+     * tier that answers it ({@link ModelErrorTimeModel}); interference nominal (no measured error of α
+     * is at hand).
+     */
+    MODEL_ERROR("model-error", true, 1);
 
     public final String label;
     final boolean drawn;
@@ -198,8 +216,9 @@ public final class RobustnessExperiment {
         throw Invalid.value("margins/planners", margins + " / " + planners, "must not be empty");
       }
       for (double m : margins) {
-        if (!(m >= 0 && m < 1)) {
-          throw Invalid.value("margins", m, "must lie in [0, 1)", "a margin is a fraction: 0.1 for 10 %");
+        if (!(m >= 0 && (m < 1 || (marginKind == MarginKind.TIERS && m <= marginKind.largest())))) {
+          throw Invalid.value("margins", m, marginKind == MarginKind.TIERS ? "must lie in [0, 10]" : "must lie in [0, 1)",
+              marginKind == MarginKind.TIERS ? "a multiple of the default margins: 1 for the defaults" : "a margin is a fraction: 0.1 for 10 %");
         }
       }
     }
@@ -322,6 +341,7 @@ public final class RobustnessExperiment {
       }
       case SLO -> new ColocationProblem(nominal.services(), nominal.pools(), nominal.timeModel(), nominal.interference(),
           new SloRule(nominal.sloRule().latencyFraction() * (1 - m)), nominal.admission(), nominal.objective());
+      case TIERS -> nominal.withMargins(TierMargins.defaults().scaled(m));
     };
   }
 
@@ -332,6 +352,18 @@ public final class RobustnessExperiment {
    * perturbed and perturbed + γ × 2 scenarios share their law draws.
    */
   static ColocationProblem truth(ColocationProblem nominal, PerturbedShareTimeModel.Laws laws, long seed, int draw, Scenario scenario) {
+    if (scenario == Scenario.MODEL_ERROR) {
+      // its own stream, so the other scenarios' draws (and today's numbers) are unchanged
+      SplittableRandom r = new SplittableRandom(seed * 0x9E3779B97F4A7C15L ^ (draw + 1) * 0x165667B19E3779F9L);
+      Map<Series, Double> levels = new LinkedHashMap<>();
+      for (ColocationService s : nominal.services()) {
+        for (ShareSeries.Kind kind : ShareSeries.Kind.values()) {
+          levels.put(new Series(s.model().name(), kind), r.nextDouble());
+        }
+      }
+      return new ColocationProblem(nominal.services(), nominal.pools(), new ModelErrorTimeModel(nominal.timeModel(), levels), nominal.interference(),
+          nominal.sloRule(), nominal.admission(), nominal.objective());
+    }
     Map<Series, LawFactors> law = new LinkedHashMap<>();
     Map<String, Double> interference = new LinkedHashMap<>();
     if (scenario.drawn) {
@@ -418,8 +450,9 @@ public final class RobustnessExperiment {
       return out;
     }
     ColocationPlan plan = result.plan().get();
-    // The margin only tightens: a plan made under it must hold under the nominal model it protects.
-    ColocationVerifier.requireValid(nominal, plan, name + " (margin " + m + ")");
+    // A plan is verified under the margin it was planned under, and, since a margin only tightens, under the nominal model too.
+    ColocationVerifier.requireValid(planned, plan, name + " (margin " + m + ")");
+    ColocationVerifier.requireValid(nominal, plan, name + " (margin " + m + ", nominal)");
     int mpsGpus = (int) plan.gpus().stream().filter(g -> g.segments().stream().anyMatch(s -> s.placement() instanceof MpsShare)).count();
     out.add(new PlanRow(seed, name, m, result.status().name(), plan.gpuCount(), mpsGpus, plan.scale(), seconds, ""));
     for (Scenario scenario : Scenario.values()) {

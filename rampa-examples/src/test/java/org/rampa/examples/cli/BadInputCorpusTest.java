@@ -472,6 +472,9 @@ class BadInputCorpusTest {
     bad("colocate: --gpus huge", args("colocate", "--parvagpu-scenario", 1, "--gpus", 2_000_000), "--gpus = 2000000");
     bad("colocate: --time-limit-s 0", args("colocate", "--parvagpu-scenario", 1, "--time-limit-s", 0), "--time-limit-s = 0");
     bad("colocate: --time-limit-s NaN", args("colocate", "--parvagpu-scenario", 1, "--time-limit-s", "NaN"), "--time-limit-s = NaN");
+    bad("colocate: --margin not a margin", args("colocate", "--parvagpu-scenario", 1, "--margin", "lots"), "--margin = lots", "default");
+    bad("colocate: --margin negative", args("colocate", "--parvagpu-scenario", 1, "--margin", "-0.1"), "--margin = -0.1", "[0, 10.0]");
+    bad("colocate: --margin in experiment mode", args("colocate", "--margin", "none"), "--margin");
   }
 
   private void vastpipeCases() throws Exception {
@@ -513,7 +516,9 @@ class BadInputCorpusTest {
     bad("vastpipe-e3: unknown objective", args("vastpipe-e3", "--out", out, "--objective", "max-weighted-throughput"),
         "--objective = max-weighted-throughput", "min-gpus or max-scale");
     bad("vastpipe-e3: --gpus 0", args("vastpipe-e3", "--out", out, "--gpus", 0), "--gpus = 0", "[1, 100000]");
-    bad("vastpipe-e3: unknown margin kind", args("vastpipe-e3", "--out", out, "--margin-kind", "rates"), "--margin-kind = rates", "times or slo");
+    bad("vastpipe-e3: unknown margin kind", args("vastpipe-e3", "--out", out, "--margin-kind", "rates"), "--margin-kind = rates", "times, slo or tiers");
+    bad("vastpipe-e3: tiers margin over 10x", args("vastpipe-e3", "--out", out, "--margin-kind", "tiers", "--margins", "0,1100"), "--margins = 1100.0",
+        "[0, 1000]");
     bad("vastpipe-e3: unknown planner", args("vastpipe-e3", "--out", out, "--planners", "heuristic,magic"), "--planners = magic", "exact");
     bad("vastpipe-e3: learned planner (scale only)", args("vastpipe-e3", "--out", out, "--planners", "learned"), "--planners = learned");
     bad("vastpipe-e3: --time-limit-s 0", args("vastpipe-e3", "--out", out, "--time-limit-s", 0), "--time-limit-s = 0");

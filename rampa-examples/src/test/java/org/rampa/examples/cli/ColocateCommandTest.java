@@ -1,9 +1,11 @@
 package org.rampa.examples.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
+import org.rampa.perf.share.TierMargins;
 
 /** `rampa colocate` on ParvaGPU's first scenario: JSON with the GPUs, the status, the bound and every configuration. */
 class ColocateCommandTest {
@@ -64,5 +66,28 @@ class ColocateCommandTest {
     BadInputs.Run bad = BadInputs.run("colocate", "--parvagpu-scenario", "3", "--slo-rule", "strict");
     assertThat(bad.code()).isNotZero();
     assertThat(bad.err()).contains("--slo-rule").contains("strict").contains("parvagpu-literal");
+  }
+
+  @Test
+  void theDefaultMarginIsTheMeasuredTiersAndItsPlanIsReportedNextToTheMarginFreeOne() {
+    BadInputs.Run margined = BadInputs.run("colocate", "--parvagpu-scenario", "2", "--planner", "heuristic");
+    BadInputs.Run free = BadInputs.run("colocate", "--parvagpu-scenario", "2", "--planner", "heuristic", "--margin", "none");
+    assertThat(margined.code()).as(margined.err()).isZero();
+    assertThat(free.code()).as(free.err()).isZero();
+    JsonNode m = BadInputs.tree(margined.out());
+    JsonNode f = BadInputs.tree(free.out());
+    double measured = TierMargins.defaults().measured();
+    assertThat(m.get("margins").get("measured").asDouble()).isEqualTo(measured).isPositive();
+    assertThat(f.get("margins").get("measured").asDouble()).isZero();
+    assertThat(f.has("marginFree")).isFalse();
+    // the margin-free plan reported beside the margined one is the plan --margin none makes
+    assertThat(m.get("marginFree").get("gpus").asInt()).isEqualTo(f.get("gpus").asInt()).isLessThanOrEqualTo(m.get("gpus").asInt());
+    assertThat(m.get("validWithoutMargin").asBoolean()).isTrue();
+    // ParvaGPU's tables answer every segment: each planned time is the measured one times 1 + the measured tier's margin
+    for (JsonNode c : m.get("configurations")) {
+      for (JsonNode s : c.get("segments")) {
+        assertThat(s.get("plannedBatchMs").asDouble()).isCloseTo(s.get("batchMs").asDouble() * (1 + measured), within(1e-9));
+      }
+    }
   }
 }

@@ -34,7 +34,7 @@ class VastPipeE3CommandTest {
     assertThat(plans).filteredOn(p -> p[1].equals("heuristic")).allSatisfy(p -> assertThat(p[5]).isEqualTo("0"));
     assertThat(plans).filteredOn(p -> p[1].equals("even-mps-2")).allSatisfy(p -> assertThat(Integer.parseInt(p[5])).isPositive());
     List<String[]> replays = rows("e3-replays.csv");
-    assertThat(replays).hasSize(8 * (3 + 1 + 3));
+    assertThat(replays).hasSize(8 * (3 + 1 + 3 + 3));
     Map<String, String> perturbedHeuristic = new HashMap<>();
     for (String[] c : replays) {
       String row = String.join(",", c);
@@ -43,7 +43,7 @@ class VastPipeE3CommandTest {
       if (c[1].equals("heuristic")) {
         if (c[3].equals("gamma-x2")) {
           assertThat(holds).as("a MIG-only plan does not see gamma: " + row).isTrue();
-        } else {
+        } else if (c[3].startsWith("perturbed")) {
           String key = c[0] + "/" + c[2] + "/" + c[4];
           String outcome = String.join(",", List.of(c).subList(5, c.length));
           String other = perturbedHeuristic.putIfAbsent(key, outcome);
@@ -63,15 +63,23 @@ class VastPipeE3CommandTest {
   @Test
   void parvaGpuMixesReplayTheLawsFittedThroughTheMeasurements() throws Exception {
     BadInputs.Run r = BadInputs.run("vastpipe-e3", "--out", dir.toString(), "--family", "parvagpu", "--seeds", "1", "--draws", "2",
-        "--planners", "heuristic,uniform-mig-3g", "--margins", "0", "--threads", "1");
+        "--planners", "heuristic,uniform-mig-3g", "--margin-kind", "tiers", "--margins", "0,100", "--threads", "1");
     assertThat(r.code()).as(r.err()).isZero();
-    assertThat(rows("e3-plans.csv")).hasSize(2).allSatisfy(p -> assertThat(p[5]).as("MIG only").isEqualTo("0"));
+    List<String[]> plans = rows("e3-plans.csv");
+    assertThat(plans).hasSize(4).allSatisfy(p -> assertThat(p[5]).as("MIG only").isEqualTo("0"));
+    for (String planner : List.of("heuristic", "uniform-mig-3g")) {
+      // the measured tier's default margin costs GPUs, never saves any
+      int[] gpus = plans.stream().filter(p -> p[1].equals(planner)).mapToInt(p -> Integer.parseInt(p[4])).toArray();
+      assertThat(gpus[1]).isGreaterThanOrEqualTo(gpus[0]);
+    }
     List<String[]> replays = rows("e3-replays.csv");
-    assertThat(replays).hasSize(2 * (2 + 1 + 2));
+    assertThat(replays).hasSize(4 * (2 + 1 + 2 + 2));
+    assertThat(replays).filteredOn(c -> c[3].equals("model-error") && c[2].equals("1.000")).isNotEmpty()
+        .allSatisfy(c -> assertThat(c[15]).as("the default margin covers the measured tier's own error: " + String.join(",", c)).isEqualTo("true"));
     assertThat(replays).filteredOn(c -> c[3].equals("gamma-x2")).allSatisfy(c -> assertThat(c[15]).isEqualTo("true"));
     assertThat(replays).filteredOn(c -> c[3].equals("perturbed"))
         .anySatisfy(c -> assertThat(Double.parseDouble(c[14])).as("a perturbed truth moves the measured times").isNotEqualTo(
-            Double.parseDouble(replays.stream().filter(g -> g[1].equals(c[1]) && g[3].equals("gamma-x2")).findFirst().orElseThrow()[14])));
+            Double.parseDouble(replays.stream().filter(g -> g[1].equals(c[1]) && g[2].equals(c[2]) && g[3].equals("gamma-x2")).findFirst().orElseThrow()[14])));
   }
 
   @Test

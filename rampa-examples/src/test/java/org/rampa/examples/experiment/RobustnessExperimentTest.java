@@ -19,6 +19,8 @@ import org.rampa.domain.share.Whole;
 import org.rampa.examples.experiment.PerturbedShareTimeModel;
 import org.rampa.perf.share.ShareLaw;
 import org.rampa.perf.share.SharedStage;
+import org.rampa.perf.share.ShareTier;
+import org.rampa.perf.share.TierErrors;
 
 class RobustnessExperimentTest {
 
@@ -103,5 +105,35 @@ class RobustnessExperimentTest {
     });
     var gamma = (PerturbedShareTimeModel) RobustnessExperiment.truth(nominal, laws, 5, 0, RobustnessExperiment.Scenario.GAMMA_X2).timeModel();
     assertThat(gamma.factors()).isEmpty();
+  }
+
+  @Test
+  void aModelErrorTruthMovesEveryTimeByARatioTheAnsweringTierWasMeasuredToMakeAndTheTiersMarginCoversIt() {
+    for (RobustnessExperiment.Family family : RobustnessExperiment.Family.values()) {
+      ColocationProblem nominal = RobustnessExperiment.mix(family, 3).memoized();
+      PerturbedShareTimeModel.Laws laws = PerturbedShareTimeModel.over(nominal.timeModel());
+      for (int draw = 0; draw < 20; draw++) {
+        ColocationProblem truth = RobustnessExperiment.truth(nominal, laws, 3, draw, RobustnessExperiment.Scenario.MODEL_ERROR);
+        ColocationProblem margined = RobustnessExperiment.withMargin(nominal, 1, RobustnessExperiment.MarginKind.TIERS);
+        assertThat(truth.interference()).isSameAs(nominal.interference());
+        for (ColocationService s : nominal.services()) {
+          GpuPool pool = nominal.pools().get(0);
+          for (Placement placement : List.of(new MigSlice("1g.10gb", 0), new MigSlice("3g.40gb", 4), new MpsShare(0.5, 0))) {
+            SharedStage stage = SharedStage.wholeModel(s.model(), s.batches().get(0), pool.type(), pool.partitioning(), placement);
+            OptionalDouble t = nominal.timeModel().seconds(stage);
+            if (t.isEmpty()) {
+              continue;
+            }
+            ShareTier tier = nominal.timeModel().tier(stage);
+            double ratio = truth.timeModel().seconds(stage).getAsDouble() / t.getAsDouble();
+            assertThat(TierErrors.ratios(tier)).anySatisfy(r -> assertThat(r).isCloseTo(ratio, within(1e-9)));
+            // a level up to 1 - 1 % / 10 is covered by the tier's default margin; the union bound asks no more of it
+            if (ratio <= TierErrors.quantile(TierErrors.ratios(tier), TierErrors.level())) {
+              assertThat(margined.timeModel().seconds(stage).getAsDouble()).isGreaterThanOrEqualTo(truth.timeModel().seconds(stage).getAsDouble() * (1 - 1e-12));
+            }
+          }
+        }
+      }
+    }
   }
 }

@@ -1,0 +1,159 @@
+package org.rampa.perf.share;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.rampa.catalog.GpuCatalog;
+import org.rampa.catalog.ModelCatalog;
+import org.rampa.catalog.SharingCatalog;
+import org.rampa.domain.GpuType;
+import org.rampa.domain.Model;
+import org.rampa.domain.share.GpuPartitioning;
+import org.rampa.domain.share.MigSlice;
+
+/**
+ * Each share-time tier's error, measured on the published tables shipped with RAMPA, as a sample of
+ * {@code truth / predicted} ratios (above 1: the tier predicted too fast), and the margin a planner
+ * needs against it.
+ *
+ * <ul>
+ *   <li><b>measured</b>: no table repeats a measurement, so its replicate spread is unknown and a
+ *       measured share's own noise is not covered by anything here. What the tier adds to the
+ *       measurements is interpolation, and only in MPS series (MuxServe's 10 % grid; a placement's
+ *       MIG instance is always one of ParvaGPU's measured sizes): leave-one-out, every interior point
+ *       of every MPS series predicted from its two neighbours by the tier's two-point law.
+ *   <li><b>fitted</b>: leave-one-out of the law {@code A/s + C}: every point of every series with at
+ *       least three shares predicted by the law fitted to the others (floored, as the tier is, at the
+ *       fastest remaining time).
+ *   <li><b>analytic</b>: the calibrated analytic tier against ParvaGPU's MIG slowdowns (time on a
+ *       slice over time on 7g, one process) of the catalog models ParvaGPU measured. Only slowdowns
+ *       are comparable: ParvaGPU ran PyTorch eager, the catalog's whole-GPU times are TensorRT.
+ * </ul>
+ *
+ * <p>Why the margin is a high quantile: a replay breaks a plan when any one of its series runs
+ * slower than the margin covers, so with up to {@value #SERIES_PER_PLAN} series erring
+ * independently per plan, each must be covered with probability {@code 1 − (1 − }{@value #COVERAGE}
+ * {@code ) / }{@value #SERIES_PER_PLAN} for {@value #COVERAGE} of the replays to keep every SLO (a
+ * union bound). On samples of fewer than a thousand points that quantile is the sample's largest
+ * error.
+ */
+public final class TierErrors {
+
+  /** Share of replays that should keep every SLO. */
+  public static final double COVERAGE = 0.99;
+
+  /** Series (model × placement kind) one plan can have wrong at once, for the union bound. */
+  public static final int SERIES_PER_PLAN = 10;
+
+  private static final Map<ShareTier, List<Double>> RATIOS = new EnumMap<>(ShareTier.class);
+
+  private TierErrors() {}
+
+  /** The tier's {@code truth / predicted} ratios, sorted ascending. */
+  public static synchronized List<Double> ratios(ShareTier tier) {
+    return RATIOS.computeIfAbsent(tier, t -> {
+      List<Double> r = switch (t) {
+        case MEASURED -> measured();
+        case FITTED -> fitted();
+        case ANALYTIC -> analytic();
+      };
+      Collections.sort(r);
+      return List.copyOf(r);
+    });
+  }
+
+  /** The quantile level each series must be covered at: {@code 1 − (1 − COVERAGE) / SERIES_PER_PLAN}. */
+  public static double level() {
+    return 1 - (1 - COVERAGE) / SERIES_PER_PLAN;
+  }
+
+  /** The margin of {@code tier}: its ratio at {@link #level()} minus one, at least 0. */
+  public static double margin(ShareTier tier) {
+    return Math.max(0, quantile(ratios(tier), level()) - 1);
+  }
+
+  /** The empirical quantile of a sorted sample: its ⌈level·n⌉-th smallest value. */
+  public static double quantile(List<Double> sorted, double level) {
+    int k = (int) Math.ceil(level * sorted.size());
+    return sorted.get(Math.max(0, Math.min(sorted.size() - 1, k - 1)));
+  }
+
+  /** The median of |log ratio|, the figure docs/SHARING-MODEL.md reports per tier. */
+  public static double medianAbsLog(ShareTier tier) {
+    List<Double> logs = new ArrayList<>();
+    ratios(tier).forEach(r -> logs.add(Math.abs(Math.log(r))));
+    Collections.sort(logs);
+    return quantile(logs, 0.5);
+  }
+
+  /**
+   * The published series a stage can be answered from: ParvaGPU's, and MuxServe's single-GPU ones.
+   * MuxServe's tensor-parallel series ("-tp2" …) time a group of GPUs, which no stage on one share
+   * is, so no tier ever answers from them (and their isolated spikes, up to 7.7× a neighbour, would
+   * be charged to every plan).
+   */
+  static List<ShareSeries> published() {
+    List<ShareSeries> all = new ArrayList<>(PublishedShareTables.parvaGpu());
+    PublishedShareTables.muxServe().stream().filter(s -> !s.name().contains("-tp")).forEach(all::add);
+    return all;
+  }
+
+  private static List<Double> measured() {
+    List<Double> out = new ArrayList<>();
+    for (ShareSeries s : published()) {
+      if (s.kind() != ShareSeries.Kind.MPS) {
+        continue;
+      }
+      List<Double> x = s.shares();
+      List<Double> t = s.seconds();
+      for (int i = 1; i + 1 < x.size(); i++) {
+        ShareLaw law = ShareLaw.fit(List.of(x.get(i - 1), x.get(i + 1)), List.of(t.get(i - 1), t.get(i + 1)));
+        out.add(t.get(i) / law.seconds(x.get(i)));
+      }
+    }
+    return out;
+  }
+
+  private static List<Double> fitted() {
+    List<Double> out = new ArrayList<>();
+    for (ShareSeries s : published()) {
+      if (s.shares().size() < 3) {
+        continue;
+      }
+      for (int i = 0; i < s.shares().size(); i++) {
+        List<Double> x = new ArrayList<>(s.shares());
+        List<Double> t = new ArrayList<>(s.seconds());
+        double share = x.remove(i);
+        double truth = t.remove(i);
+        double fastest = t.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+        out.add(truth / Math.max(ShareLaw.fit(x, t).seconds(share), fastest));
+      }
+    }
+    return out;
+  }
+
+  private static List<Double> analytic() {
+    GpuType a100 = GpuCatalog.standard().type("A100-SXM4-80GB");
+    GpuPartitioning parts = SharingCatalog.standard().partitioning("A100-SXM4-80GB");
+    AnalyticShareTimeModel analytic = AnalyticShareTimeModel.calibrated();
+    List<Double> out = new ArrayList<>();
+    for (ShareSeries s : PublishedShareTables.parvaGpu()) {
+      int last = s.shares().size() - 1;
+      String largest = PublishedShareTables.parvaGpuProfile(s.shares().get(last));
+      if (s.processes() != 1 || !ModelCatalog.names().contains(s.name()) || !largest.startsWith("7g")) {
+        continue;
+      }
+      Model m = ModelCatalog.model(s.name());
+      double predictedLargest = analytic.seconds(SharedStage.wholeModel(m, s.batch(), a100, parts, new MigSlice(largest, 0))).orElseThrow();
+      for (int i = 0; i < last; i++) {
+        String profile = PublishedShareTables.parvaGpuProfile(s.shares().get(i));
+        double measured = s.seconds().get(i) / s.seconds().get(last);
+        double predicted = analytic.seconds(SharedStage.wholeModel(m, s.batch(), a100, parts, new MigSlice(profile, 0))).orElseThrow() / predictedLargest;
+        out.add(measured / predicted);
+      }
+    }
+    return out;
+  }
+}
