@@ -36,7 +36,7 @@ class ColocateCommandTest {
   @Test
   void learnedAnswersEveryScenarioWithinAQuarterOfExactsGpus() {
     for (int k = 1; k <= 6; k++) {
-      BadInputs.Run exact = BadInputs.run("colocate", "--parvagpu-scenario", String.valueOf(k), "--planner", "exact", "--time-limit-s", "30");
+      BadInputs.Run exact = BadInputs.run("colocate", "--parvagpu-scenario", String.valueOf(k), "--planner", "exact");
       BadInputs.Run learned = BadInputs.run("colocate", "--parvagpu-scenario", String.valueOf(k), "--planner", "learned");
       assertThat(exact.code()).as(exact.err()).isZero();
       assertThat(learned.code()).as(learned.err()).isZero();

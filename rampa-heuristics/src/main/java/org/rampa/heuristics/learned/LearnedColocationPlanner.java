@@ -101,6 +101,7 @@ public final class LearnedColocationPlanner implements ColocationPlanner {
       return ColocationResult.noPlan(SolveStatus.NO_PLAN_FOUND, "the learned policy served the demand only at scale " + best.plan().scale()
           + " on the cluster's " + cluster + " GPUs (scale 1 needed): it needs more GPUs than the cluster has, or some service fits on none");
     }
+    int first = best.plan().gpuCount();
     int failed = 0;
     int episodes = 1;
     while (best.plan().gpuCount() - failed > 1 && System.nanoTime() < deadline) {
@@ -113,9 +114,10 @@ public final class LearnedColocationPlanner implements ColocationPlanner {
         failed = budget;
       }
     }
-    String search = best.plan().gpuCount() - failed > 1
-        ? "the time limit stopped the search over the cluster size after " + episodes + " episodes (" + failed + " GPUs did not serve the demand)"
-        : episodes + " episodes searching the cluster size (" + failed + " GPUs did not serve the demand)";
+    String search = (best.plan().gpuCount() - failed > 1
+        ? "the time limit stopped the search over the cluster size after " + episodes + " episodes"
+        : episodes + " episodes searching the cluster size") + " (the whole cluster's episode used " + first + " GPUs"
+        + (failed > 0 ? ", a cluster of " + failed + " did not serve the demand)" : ")");
     return result(problem, atScaleOne(best), "fewest GPUs, " + search + "; " + how(best));
   }
 

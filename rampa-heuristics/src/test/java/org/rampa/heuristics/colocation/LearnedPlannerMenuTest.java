@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.rampa.colocation.ColocationObjective;
@@ -93,6 +94,37 @@ class LearnedPlannerMenuTest {
     });
     System.out.println("learned on MI100 mixes: " + c[0] + " verified plans, " + c[1] + " no plan, an MI100 shared by CU masks on " + shared[0]);
     assertThat(shared[0]).as("plans with an MI100 shared by several CU masks").isGreaterThan(10);
+  }
+
+  @Test
+  void forTheFewestGpusThePolicyNeedsFewerCardsThanExclusiveUseOnNpusAndAmdGpus() {
+    // the same mixes, every one for the fewest GPUs, where the learned policy, exclusive use and the heuristic all serve the demand
+    for (String family : List.of("npu", "cu-mask")) {
+      int[] total = new int[3];
+      int mixes = 0;
+      int fewer = 0;
+      for (long seed = 0; seed < 30; seed++) {
+        ColocationProblem p = (family.equals("npu") ? RandomMixes.npu(seed) : RandomMixes.cuMask(seed)).withObjective(ColocationObjective.MIN_GPUS);
+        int[] gpus = new int[3];
+        List<String> names = List.of(ColocationPlanners.LEARNED, "exclusive", "heuristic");
+        for (int i = 0; i < 3; i++) {
+          gpus[i] = ColocationPlanners.named(names.get(i)).plan(p, LIMIT).plan().map(ColocationPlan::gpuCount).orElse(-1);
+        }
+        if (gpus[0] < 0 || gpus[1] < 0 || gpus[2] < 0) {
+          continue;
+        }
+        mixes++;
+        fewer += gpus[0] < gpus[1] ? 1 : 0;
+        for (int i = 0; i < 3; i++) {
+          total[i] += gpus[i];
+        }
+      }
+      System.out.printf("%s mixes, fewest GPUs on %d mixes all three serve: learned %d, exclusive %d, heuristic %d cards in all; learned below exclusive on %d%n",
+          family, mixes, total[0], total[1], total[2], fewer);
+      assertThat(mixes).as(family).isGreaterThan(10);
+      assertThat(total[0]).as(family + ": the learned policy's cards against exclusive use's").isLessThan(total[1]);
+      assertThat(fewer).as(family).isGreaterThan(mixes / 3);
+    }
   }
 
   private static void checked(ColocationProblem p, ColocationResult r, int[] counts) {
