@@ -49,8 +49,8 @@ import org.rampa.strategy.support.SharedSlotMenu;
  * offered; legality stays the masks' and the verifier's.) Levels: the whole GPU; contended parts
  * of 1/2, 1/3 and 1/4 — MPS shares on types with MPS, CU masks of that part of the CUs (rounded
  * down, {@link SharedSlotMenu#contendedLevel}) on types with CU masking; every MIG profile at its
- * first free legal start; every NPU partition template whose cores and memory fit. Each pair takes the service's
- * best batch (and process count) that the co-location verifier accepts on that GPU — memory, MIG
+ * first free legal start; every NPU partition template whose cores and memory fit. Each pair takes
+ * the service's best batch (and process count) that the co-location verifier accepts on that GPU — memory, MIG
  * legality, MPS admission and every co-runner's SLO under the interference the new segment causes.
  * Pairs that have none are masked.
  *
@@ -58,9 +58,10 @@ import org.rampa.strategy.support.SharedSlotMenu;
  * can the scale. An episode may also be given {@link Limits}: at most a number of GPUs opened in
  * all (the cluster cut to that size, as the fewest-GPUs search of {@link LearnedColocationPlanner}
  * asks), and a target scale at which it stops (scale 1: the demand is served). The problem's
- * objective is not consulted: the planner turns each objective into such episodes. When the candidates have nothing legal but some other partly used GPU could take
- * the segment, the episode falls back to the heuristic for the rest — every open GPU is scanned and
- * the pair serving the most is taken — and the outcome says from which step. Not thread-safe: one
+ * objective is not consulted: the planner turns each objective into such episodes. When the
+ * candidates have nothing legal but some other partly used GPU could take the segment, the episode
+ * falls back to the heuristic for the rest — every open GPU is scanned and the pair serving the
+ * most is taken — and the outcome says from which step. Not thread-safe: one
  * environment per thread (it remembers the GPU configurations the verifier accepted).
  */
 public final class ColocationEnvironment {

@@ -119,8 +119,8 @@ class LearnedPlannerMenuTest {
           total[i] += gpus[i];
         }
       }
-      System.out.printf("%s mixes, fewest GPUs on %d mixes all three serve: learned %d, exclusive %d, heuristic %d cards in all; learned below exclusive on %d%n",
-          family, mixes, total[0], total[1], total[2], fewer);
+      System.out.printf("%s mixes, fewest GPUs on %d mixes all three serve: learned %d, exclusive %d, heuristic %d cards in all; "
+          + "learned below exclusive on %d%n", family, mixes, total[0], total[1], total[2], fewer);
       assertThat(mixes).as(family).isGreaterThan(10);
       assertThat(total[0]).as(family + ": the learned policy's cards against exclusive use's").isLessThan(total[1]);
       assertThat(fewer).as(family).isGreaterThan(mixes / 3);
