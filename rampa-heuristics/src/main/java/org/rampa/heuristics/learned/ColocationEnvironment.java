@@ -48,7 +48,7 @@ import org.rampa.strategy.support.SharedSlotMenu;
  * the candidates reach past it to GPUs that can still take the service. (This only decides what is
  * offered; legality stays the masks' and the verifier's.) Levels: the whole GPU; contended parts
  * of 1/2, 1/3 and 1/4 — MPS shares on types with MPS, CU masks of that part of the CUs (rounded
- * down, {@link SharedSlotMenu#contendedLevel}) on types with CU masking; every MIG profile at its
+ * down, {@code SharedSlotMenu.contendedLevel}) on types with CU masking; every MIG profile at its
  * first free legal start; every NPU partition template whose cores and memory fit. Each pair takes
  * the service's best batch (and process count) that the co-location verifier accepts on that GPU — memory, MIG
  * legality, MPS admission and every co-runner's SLO under the interference the new segment causes.

@@ -22,7 +22,7 @@ import org.rampa.strategy.SolveStatus;
  * from {@link org.rampa.heuristics.colocation.ColocationPlanners} or wrapped in {@link
  * org.rampa.colocation.VerifiedColocationPlanner}). Every objective: the largest scale is one
  * episode to the cluster's end; the fewest GPUs a search over the cluster's size with the policy
- * placing inside each episode ({@link #fewestGpus}); the weighted throughput the whole demand when
+ * placing inside each episode; the weighted throughput the whole demand when
  * it fits, else the largest scale. Deterministic: the same problem and weights give the same plan.
  * Each episode runs to its end (a step takes milliseconds); the time limit stops the search over
  * the cluster's size between episodes.
