@@ -211,13 +211,25 @@ public final class SharedSlotMenu {
       return out;
     }
     for (double level : options.mpsLevels()) {
-      Placement p = parts.mps() ? new MpsShare(level, reservationBytes)
-          : new CuMask(Math.max(1, (int) Math.floor(level * parts.computeUnits() + 1e-9)), reservationBytes);
+      Placement p = contendedLevel(parts, level, reservationBytes);
       if (!out.contains(p)) {
         out.add(p); // two levels may round to one CU count
       }
     }
     return out;
+  }
+
+  /**
+   * The contended placement of compute part {@code level} on a type with MPS or CU masking
+   * ({@code parts}), reserving {@code reservationBytes}: the MPS share itself, or a CU mask of that
+   * part of the card's CUs, rounded down, at least one. Shared with the cluster co-location's
+   * learned policy, so both menus cut a CU-mask card alike.
+   */
+  public static Placement contendedLevel(GpuPartitioning parts, double level, long reservationBytes) {
+    if (parts.mps()) {
+      return new MpsShare(level, reservationBytes);
+    }
+    return new CuMask(Math.max(1, (int) Math.floor(level * parts.requireComputeUnits() + 1e-9)), reservationBytes);
   }
 
   /**

@@ -54,7 +54,8 @@ final class ColocateCommand implements Callable<Integer> {
   ColocateExperiment experiment;
 
   @Option(names = "--planner", defaultValue = "heuristic", paramLabel = "NAME",
-      description = "exact (aggregated integer model on SCIP with its LP bound, warm-started by the heuristic), heuristic, or a baseline: exclusive, uniform-mig-1g, uniform-mig-3g, "
+      description = "exact (aggregated integer model on SCIP with its LP bound, warm-started by the heuristic), heuristic, learned (the shipped policy; "
+          + "fewest GPUs by searching the cluster's size with the policy placing), or a baseline: exclusive, uniform-mig-1g, uniform-mig-3g, "
           + "even-mps-2, even-mps-4, gpu-lets, time-sharing (the MPS baselines find no plan on ParvaGPU's MIG-only measurements; time-sharing takes turns on the 7g instance). Default: ${DEFAULT-VALUE}.")
   String planner;
 
@@ -85,6 +86,7 @@ final class ColocateCommand implements Callable<Integer> {
   private static List<String> plannerNames() {
     List<String> names = new ArrayList<>(List.of("exact"));
     names.addAll(ColocationPlanners.NAMES);
+    names.add(ColocationPlanners.LEARNED);
     return List.copyOf(names);
   }
 

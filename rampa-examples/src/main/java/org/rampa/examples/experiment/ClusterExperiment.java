@@ -87,8 +87,7 @@ public final class ClusterExperiment {
 
   /**
    * One planner on one mix. {@code scale} is 0 without a plan; {@code bound} is exact's proven LP
-   * bound on Z (NaN when none); {@code gpusNeeded} is -1 when the planner found no fewest-GPU plan
-   * (or, like the learned policy, plays only the demand-scale objective).
+   * bound on Z (NaN when none); {@code gpusNeeded} is -1 when the planner found no fewest-GPU plan.
    */
   public record Row(Config config, String planner, String status, double scale, double bound, double millis, boolean hitLimit, int gpusUsed,
       int gpusNeeded, double neededMillis, int unusableSlices, double idleCompute, int reconfigured, int layouts) {}
@@ -163,7 +162,7 @@ public final class ClusterExperiment {
       ColocationResult r = results.get(name);
       int needed = -1;
       double neededMillis = Double.NaN;
-      if (gpusNeeded && exclusiveScale > 0 && !name.equals(ColocationPlanners.LEARNED)) {
+      if (gpusNeeded && exclusiveScale > 0) {
         ColocationProblem fixed = demandAt(scaleProblem, exclusiveScale);
         long t0 = System.nanoTime();
         ColocationResult n = planner(name, null).plan(fixed, timeLimit);

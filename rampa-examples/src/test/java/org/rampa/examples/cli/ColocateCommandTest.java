@@ -90,4 +90,23 @@ class ColocateCommandTest {
       }
     }
   }
+
+  /** Issue 24's acceptance: the learned policy is asked for by the command users run, for the fewest GPUs, on every scenario. */
+  @Test
+  void learnedAnswersEveryScenarioWithinAQuarterOfExactsGpus() {
+    for (int k = 1; k <= 6; k++) {
+      BadInputs.Run exact = BadInputs.run("colocate", "--parvagpu-scenario", String.valueOf(k), "--planner", "exact");
+      BadInputs.Run learned = BadInputs.run("colocate", "--parvagpu-scenario", String.valueOf(k), "--planner", "learned");
+      assertThat(exact.code()).as(exact.err()).isZero();
+      assertThat(learned.code()).as(learned.err()).isZero();
+      JsonNode e = BadInputs.tree(exact.out());
+      JsonNode l = BadInputs.tree(learned.out());
+      assertThat(l.get("status").asText()).as("scenario %d: %s", k, l.get("reason").asText()).isEqualTo("FEASIBLE");
+      assertThat(l.get("bound").isNull()).isTrue();
+      assertThat(l.get("scale").asDouble()).isEqualTo(1.0);
+      // never below exact's proven bound, at most a quarter above exact's GPUs
+      assertThat(l.get("gpus").asDouble()).as("scenario %d", k).isGreaterThanOrEqualTo(e.get("bound").asDouble())
+          .isLessThanOrEqualTo(1.25 * e.get("gpus").asInt());
+    }
+  }
 }

@@ -7,7 +7,8 @@ import org.rampa.domain.Invalid;
 
 /**
  * The co-location heuristic and baselines, by name, and the learned policy ({@value #LEARNED}, the
- * shipped weights; it plays the demand-scale objective only, so it is not among {@link #NAMES}).
+ * shipped weights; a planner for every objective, kept out of {@link #NAMES} because it is
+ * compared against them, not one of them).
  */
 public final class ColocationPlanners {
   private ColocationPlanners() {}

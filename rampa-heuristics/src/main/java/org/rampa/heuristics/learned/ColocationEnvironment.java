@@ -22,18 +22,23 @@ import org.rampa.colocation.SegmentMenu;
 import org.rampa.colocation.SegmentOption;
 import org.rampa.colocation.SegmentPerformance;
 import org.rampa.domain.Invalid;
+import org.rampa.domain.share.CuMask;
+import org.rampa.domain.share.GpuPartitioning;
 import org.rampa.domain.share.MigGeometry;
 import org.rampa.domain.share.MigLayout;
 import org.rampa.domain.share.MigProfile;
 import org.rampa.domain.share.MigSlice;
 import org.rampa.domain.share.MigSliceMps;
 import org.rampa.domain.share.MpsShare;
+import org.rampa.domain.share.PartitionTemplate;
 import org.rampa.domain.share.Placement;
+import org.rampa.domain.share.TemplatePartition;
 import org.rampa.domain.share.Whole;
 import org.rampa.perf.share.SharedStage;
+import org.rampa.strategy.support.SharedSlotMenu;
 
 /**
- * Sequential placement of one demand mix (docs/SHARING.md §6), for the demand-scale objective. Each step
+ * Sequential placement of one demand mix (docs/SHARING.md §6): an episode grows the demand scale. Each step
  * takes the neediest service (the lowest served throughput over its rate) and places one more
  * segment of it — a rate chunk as large as that segment serves — on one (candidate GPU, placement
  * level) pair. Candidates: the {@code topK} partly used GPUs with the most free capacity that are
@@ -41,20 +46,26 @@ import org.rampa.perf.share.SharedStage;
  * legal pair is not offered to it again: a GPU only fills up (less free compute and memory, fewer
  * free MIG slices, more co-runners slowing each other), so what it refused it keeps refusing, and
  * the candidates reach past it to GPUs that can still take the service. (This only decides what is
- * offered; legality stays the masks' and the verifier's.) Levels: the whole GPU, MPS shares of 1/2,
- * 1/3 and 1/4, and every MIG profile at its first free legal start; each pair takes the service's
- * best batch (and process count) that the co-location verifier accepts on that GPU — memory, MIG
+ * offered; legality stays the masks' and the verifier's.) Levels: the whole GPU; contended parts
+ * of 1/2, 1/3 and 1/4 — MPS shares on types with MPS, CU masks of that part of the CUs (rounded
+ * down, {@code SharedSlotMenu.contendedLevel}) on types with CU masking; every MIG profile at its
+ * first free legal start; every NPU partition template whose cores and memory fit. Each pair takes
+ * the service's best batch (and process count) that the co-location verifier accepts on that GPU — memory, MIG
  * legality, MPS admission and every co-runner's SLO under the interference the new segment causes.
  * Pairs that have none are masked.
  *
  * <p>The episode ends when the neediest service fits nowhere: its rate can grow no more, so neither
- * can the scale. When the candidates have nothing legal but some other partly used GPU could take
- * the segment, the episode falls back to the heuristic for the rest — every open GPU is scanned and
- * the pair serving the most is taken — and the outcome says from which step. Not thread-safe: one
+ * can the scale. An episode may also be given {@link Limits}: at most a number of GPUs opened in
+ * all (the cluster cut to that size, as the fewest-GPUs search of {@link LearnedColocationPlanner}
+ * asks), and a target scale at which it stops (scale 1: the demand is served). The problem's
+ * objective is not consulted: the planner turns each objective into such episodes. When the
+ * candidates have nothing legal but some other partly used GPU could take the segment, the episode
+ * falls back to the heuristic for the rest — every open GPU is scanned and the pair serving the
+ * most is taken — and the outcome says from which step. Not thread-safe: one
  * environment per thread (it remembers the GPU configurations the verifier accepted).
  */
 public final class ColocationEnvironment {
-  /** MPS shares offered on a GPU: the harmonic menu of docs/SHARING.md §5, down to a quarter. */
+  /** Contended parts (MPS shares, CU masks) offered on a GPU: the harmonic menu of docs/SHARING.md §5, down to a quarter. */
   private static final double[] MPS_LEVELS = {1.0 / 2, 1.0 / 3, 1.0 / 4};
   private static final double SHARE_TOLERANCE = 1e-9;
   private static final int MIG_MASK_BITS = 8;
@@ -73,6 +84,7 @@ public final class ColocationEnvironment {
   private final int topK;
   private final double maxPeakFlops;
   private final List<String> migProfiles;
+  private final List<String> templates;
   private final int levelCount;
   private final Map<GpuConfiguration, Optional<List<SegmentPerformance>>> verified = new HashMap<>();
   private final double referenceScale;
@@ -95,16 +107,30 @@ public final class ColocationEnvironment {
    */
   public record Outcome(ColocationPlan plan, int policySteps, int fallbackSteps, OptionalInt fellBackAt, long[] decisionNanos) {}
 
-  public ColocationEnvironment(ColocationProblem problem, int topK) {
-    if (problem.objective() != ColocationObjective.MAX_SCALE) {
-      throw Invalid.value("problem.objective", problem.objective(), "the learned policy maximises the demand scale",
-          "use " + ColocationObjective.MAX_SCALE);
+  /**
+   * Where an episode stops short of the cluster's end.
+   *
+   * @param gpuBudget GPUs the episode may open in all, over every pool (the cluster cut to this size)
+   * @param targetScale the episode ends once every service is served its rate times this (infinity: grow to the end)
+   */
+  public record Limits(int gpuBudget, double targetScale) {
+    public Limits {
+      if (gpuBudget < 1) {
+        throw Invalid.value("limits.gpuBudget", gpuBudget, "must be >= 1", "the cluster's GPU count");
+      }
+      if (!(targetScale > 0)) {
+        throw Invalid.value("limits.targetScale", targetScale, "must be > 0", "1 to serve the demand, or infinity to grow to the end");
+      }
     }
+  }
+
+  public ColocationEnvironment(ColocationProblem problem, int topK) {
     if (topK < 1 || topK > 1024) {
       throw Invalid.value("topK", topK, "must lie in [1, 1024]", "8");
     }
-    // an episode asks for the same few thousand batch times again and again
-    this.problem = problem.memoized();
+    // an episode asks for the same few thousand batch times again and again; GPUs are checked one by
+    // one at scale 0 (a configuration's own rules), which the fewest-GPUs objective would refuse outright
+    this.problem = problem.withObjective(ColocationObjective.MAX_SCALE).memoized();
     this.menu = SegmentMenu.of(this.problem);
     this.topK = topK;
     this.maxPeakFlops = problem.pools().stream().mapToDouble(p -> p.type().peakFlopsPerSecond()).max().orElseThrow();
@@ -117,7 +143,16 @@ public final class ColocationEnvironment {
       }));
     }
     this.migProfiles = List.copyOf(profiles);
-    this.levelCount = 1 + MPS_LEVELS.length + migProfiles.size();
+    List<String> names = new ArrayList<>();
+    for (GpuPool pool : problem.pools()) {
+      pool.partitioning().templates().forEach(t -> {
+        if (!names.contains(t.name())) {
+          names.add(t.name());
+        }
+      });
+    }
+    this.templates = List.copyOf(names);
+    this.levelCount = 1 + MPS_LEVELS.length + migProfiles.size() + templates.size();
     this.referenceScale = computeReferenceScale();
     this.demandScale = referenceScale > 0 ? referenceScale : 1;
   }
@@ -169,9 +204,19 @@ public final class ColocationEnvironment {
         .orElse(null);
   }
 
-  /** Plays one episode. */
+  /** GPUs of every pool together. */
+  public int clusterGpus() {
+    return problem.pools().stream().mapToInt(GpuPool::count).sum();
+  }
+
+  /** Plays one episode to the end of the cluster. */
   public Outcome run(Chooser chooser) {
-    return new Episode(chooser).play();
+    return run(chooser, new Limits(clusterGpus(), Double.POSITIVE_INFINITY));
+  }
+
+  /** Plays one episode within {@code limits}. */
+  public Outcome run(Chooser chooser, Limits limits) {
+    return new Episode(chooser, limits).play();
   }
 
   /** One GPU taken from a pool, with its segments and their current throughputs. */
@@ -194,6 +239,13 @@ public final class ColocationEnvironment {
 
   private final class Episode {
     final Chooser chooser;
+    final int budget;
+    final double target;
+    /**
+     * What the gain features measure a service's demand at: the reference scale of the cluster cut
+     * to the budget (in proportion to its GPUs), so a cut cluster reads like a small one in training.
+     */
+    final double demandAt;
     final List<Held> held = new ArrayList<>();
     final int[] freshLeft;
     final double[] served;
@@ -204,8 +256,12 @@ public final class ColocationEnvironment {
     int fallbackSteps;
     int fellBackAt = -1;
 
-    Episode(Chooser chooser) {
+    Episode(Chooser chooser, Limits limits) {
       this.chooser = chooser;
+      this.budget = Math.min(limits.gpuBudget(), clusterGpus());
+      this.target = limits.targetScale();
+      // (the whole cluster keeps the reference itself: x * n / n need not round back to x)
+      this.demandAt = budget == clusterGpus() ? demandScale : demandScale * budget / clusterGpus();
       this.freshLeft = problem.pools().stream().mapToInt(GpuPool::count).toArray();
       this.served = new double[problem.services().size()];
     }
@@ -214,6 +270,9 @@ public final class ColocationEnvironment {
       while (true) {
         long start = System.nanoTime();
         int s = neediest();
+        if (served[s] / rate(s) >= target) {
+          return outcome();
+        }
         if (fellBackAt < 0) {
           List<Integer> gpus = candidateGpus(s, topK);
           Move[] moves = moves(s, gpus);
@@ -270,7 +329,12 @@ public final class ColocationEnvironment {
      * reached scale, and with it every service's need, is about 30 times larger).
      */
     double demand(int s) {
-      return rate(s) * demandScale;
+      return rate(s) * demandAt;
+    }
+
+    /** Fresh GPUs of pool {@code p} the episode may still open: the pool's, within the budget. */
+    int freshLeft(int p) {
+      return Math.min(freshLeft[p], budget - held.size());
     }
 
     /**
@@ -290,7 +354,7 @@ public final class ColocationEnvironment {
       });
       List<Integer> out = new ArrayList<>(open.subList(0, Math.min(limit, open.size())));
       for (int p = 0; p < freshLeft.length; p++) {
-        if (freshLeft[p] > 0) {
+        if (freshLeft(p) > 0) {
           out.add(-1 - p);
         }
       }
@@ -315,22 +379,32 @@ public final class ColocationEnvironment {
       return freshMoves.computeIfAbsent(pool * served.length + s, key -> pairs(s, -1, pool, List.of()));
     }
 
-    /** The levels of one GPU: whole, the MPS shares, the MIG profiles. */
+    /** The levels of one GPU: whole, the contended parts (MPS shares or CU masks), the MIG profiles, the NPU templates. */
     Move[] pairs(int s, int gpu, int pool, List<Segment> incumbents) {
       Move[] out = new Move[levelCount];
       GpuPool p = problem.pools().get(pool);
       String type = p.type().name();
       ColocationService service = problem.services().get(s);
       boolean empty = incumbents.isEmpty();
-      boolean mig = !empty && isMig(incumbents.get(0).placement());
+      Placement first = empty ? null : incumbents.get(0).placement();
+      boolean mig = !empty && isMig(first);
       if (empty) {
         out[0] = menu.best(type, service.id(), null).map(o -> move(gpu, pool, incumbents, o.at(0))).orElse(null);
       }
-      if (p.partitioning().mps() && !mig) {
+      if ((p.partitioning().mps() || p.partitioning().computeUnits() > 0) && (empty || isContended(first))) {
         double free = 1 - usedCompute(incumbents, p);
         for (int l = 0; l < MPS_LEVELS.length; l++) {
-          if (MPS_LEVELS[l] <= free + SHARE_TOLERANCE) {
-            out[1 + l] = mpsMove(gpu, pool, incumbents, service, MPS_LEVELS[l]);
+          Placement level = SharedSlotMenu.contendedLevel(p.partitioning(), MPS_LEVELS[l], service.processMemoryBytes());
+          if (level.computeFraction(p.partitioning()) <= free + SHARE_TOLERANCE) {
+            out[1 + l] = contendedMove(gpu, pool, incumbents, service, level);
+          }
+        }
+      }
+      if (!p.partitioning().templates().isEmpty() && (empty || first instanceof TemplatePartition)) {
+        for (int t = 0; t < templates.size(); t++) {
+          String name = templates.get(t);
+          if (p.partitioning().templates().stream().anyMatch(x -> x.name().equals(name))) {
+            out[1 + MPS_LEVELS.length + migProfiles.size() + t] = templateMove(gpu, pool, incumbents, service, name);
           }
         }
       }
@@ -346,12 +420,11 @@ public final class ColocationEnvironment {
       return out;
     }
 
-    Move mpsMove(int gpu, int pool, List<Segment> incumbents, ColocationService service, double share) {
+    Move contendedMove(int gpu, int pool, List<Segment> incumbents, ColocationService service, Placement placement) {
       List<Integer> batches = new ArrayList<>(service.batches());
       // the largest batch first: it serves the most per share; smaller ones when co-runners' SLOs say no
       batches.sort((a, b) -> Integer.compare(b, a));
       GpuPool p = problem.pools().get(pool);
-      MpsShare placement = new MpsShare(share, service.processMemoryBytes());
       for (int batch : batches) {
         // alone, before interference: a batch too slow or unknown to the time model needs no verifier
         OptionalDouble alone = problem.timeModel().seconds(SharedStage.wholeModel(service.model(), batch, p.type(), p.partitioning(), placement));
@@ -387,6 +460,26 @@ public final class ColocationEnvironment {
       return null;
     }
 
+    /**
+     * Template {@code name} when its cores fit the card's free cores: the service's isolated options on
+     * it, best throughput first, the first the verifier accepts (it checks the memory).
+     */
+    Move templateMove(int gpu, int pool, List<Segment> incumbents, ColocationService service, String name) {
+      GpuPartitioning parts = problem.pools().get(pool).partitioning();
+      if (usedCores(incumbents, parts) + parts.template(name).cores() > parts.npuCores()) {
+        return null;
+      }
+      for (SegmentOption o : menu.options(problem.pools().get(pool).type().name(), service.id())) {
+        if (o.template() && name.equals(o.profile())) {
+          Move m = move(gpu, pool, incumbents, o.at(0));
+          if (m != null) {
+            return m;
+          }
+        }
+      }
+      return null;
+    }
+
     /** The move when the verifier accepts the GPU with {@code added}, else null. */
     Move move(int gpu, int pool, List<Segment> incumbents, Segment added) {
       List<Segment> segments = new ArrayList<>(incumbents);
@@ -403,8 +496,10 @@ public final class ColocationEnvironment {
       Placement placement = m.segment().placement();
       f[0] = m.gpu() < 0 ? 1 : 0;
       f[1] = placement instanceof Whole ? 1 : 0;
-      f[2] = placement instanceof MpsShare ? 1 : 0;
-      f[3] = isMig(placement) ? 1 : 0;
+      // a CU mask is a contended part like an MPS share, a template an isolated hard partition like a
+      // MIG instance (docs/SHARING.md §1, §3): the network sees each as its kind
+      f[2] = isContended(placement) ? 1 : 0;
+      f[3] = isMig(placement) || placement instanceof TemplatePartition ? 1 : 0;
       f[4] = placement.computeFraction(pool.partitioning());
       f[5] = placement.memoryBytes(pool.partitioning()) / (double) pool.partitioning().memoryBytes();
       f[6] = 1 - usedCompute(incumbents, pool);
@@ -412,6 +507,13 @@ public final class ColocationEnvironment {
       MigLayout layout = migLayout(incumbents, pool);
       for (int i = 0; layout != null && i < Math.min(MIG_MASK_BITS, layout.geometry().memorySlices()); i++) {
         f[8 + i] = layout.isFree(i) ? 1 : 0;
+      }
+      if (placement instanceof TemplatePartition) {
+        // templates have no positions: the free cores as the leading bits, in eighths of the card like A100's memory slices
+        int freeBits = (int) Math.round(MIG_MASK_BITS * (1 - usedCores(incumbents, pool.partitioning()) / (double) pool.partitioning().npuCores()));
+        for (int i = 0; i < freeBits; i++) {
+          f[8 + i] = 1;
+        }
       }
       int n = m.after().size();
       f[16] = (n - 1) / 8.0;
@@ -432,7 +534,7 @@ public final class ColocationEnvironment {
       f[22] = 1 - usedComputeAfter(incumbents, m.segment(), pool);
       f[23] = migPlacementsLost(incumbents, m.segment(), pool);
       f[24] = pool.type().peakFlopsPerSecond() / maxPeakFlops;
-      f[25] = freshLeft[m.pool()] / (double) Math.max(1, pool.count());
+      f[25] = freshLeft(m.pool()) / (double) Math.max(1, Math.min(pool.count(), budget));
       return f;
     }
 
@@ -467,7 +569,7 @@ public final class ColocationEnvironment {
       }
     }
 
-    /** Room left on a held GPU: its free MPS compute, or its free MIG memory slices; none on a whole one. */
+    /** Room left on a held GPU: its free MPS or CU compute or template cores, or its free MIG memory slices; none on a whole one. */
     double freeFraction(Held gpu) {
       GpuPool pool = problem.pools().get(gpu.pool);
       Placement first = gpu.segments.get(0).placement();
@@ -522,6 +624,8 @@ public final class ColocationEnvironment {
     for (Segment s : segments) {
       if (s.placement() instanceof MpsShare m) {
         used += m.fraction();
+      } else if (s.placement() instanceof CuMask || s.placement() instanceof TemplatePartition) {
+        used += s.placement().computeFraction(pool.partitioning());
       } else if (isMig(s.placement())) {
         MigGeometry geometry = pool.partitioning().requireMig();
         used += geometry.computeSliceFraction(geometry.profile(slice(s.placement()).profile()));
@@ -530,6 +634,21 @@ public final class ColocationEnvironment {
       }
     }
     return Math.min(1, used);
+  }
+
+  private static boolean isContended(Placement p) {
+    return p instanceof MpsShare || p instanceof CuMask;
+  }
+
+  /** NPU cores the templates among {@code segments} take. */
+  private static int usedCores(List<Segment> segments, GpuPartitioning parts) {
+    int used = 0;
+    for (Segment s : segments) {
+      if (s.placement() instanceof TemplatePartition t) {
+        used += parts.template(t.template()).cores();
+      }
+    }
+    return used;
   }
 
   private static double usedComputeAfter(List<Segment> segments, Segment added, GpuPool pool) {
@@ -546,6 +665,17 @@ public final class ColocationEnvironment {
     return Math.min(1, used);
   }
 
+  /** Over every template, how many more copies of it the free cores and memory left by {@code segments} hold. */
+  private static int templateCopies(List<Segment> segments, GpuPartitioning parts) {
+    int freeCores = parts.npuCores() - usedCores(segments, parts);
+    long freeMemory = parts.memoryBytes() - segments.stream().mapToLong(s -> s.placement().memoryBytes(parts)).sum();
+    int copies = 0;
+    for (PartitionTemplate t : parts.templates()) {
+      copies += (int) Math.min(freeCores / t.cores(), Math.max(0, freeMemory) / t.memoryBytes());
+    }
+    return copies;
+  }
+
   /** The MIG instances of a GPU's segments; null on a GPU without MIG or running MPS. */
   private static MigLayout migLayout(List<Segment> segments, GpuPool pool) {
     if (pool.partitioning().mig().isEmpty() || (!segments.isEmpty() && !isMig(segments.get(0).placement()))) {
@@ -554,8 +684,17 @@ public final class ColocationEnvironment {
     return MigLayout.of(pool.partitioning().requireMig(), segments.stream().map(s -> slice(s.placement())).toList());
   }
 
-  /** The share of (profile, start) placements legal before that the added MIG instance makes illegal. */
+  /**
+   * The share of (profile, start) placements legal before that the added MIG instance makes illegal;
+   * for a template, the share of template copies that fit the free cores and memory it takes away.
+   */
   private static double migPlacementsLost(List<Segment> segments, Segment added, GpuPool pool) {
+    if (added.placement() instanceof TemplatePartition) {
+      List<Segment> after = new ArrayList<>(segments);
+      after.add(added);
+      int before = templateCopies(segments, pool.partitioning());
+      return before == 0 ? 0 : (before - templateCopies(after, pool.partitioning())) / (double) before;
+    }
     if (!isMig(added.placement())) {
       return 0;
     }

@@ -11,16 +11,21 @@ import org.rampa.colocation.ColocationPlan;
 import org.rampa.colocation.ColocationPlanner;
 import org.rampa.colocation.ColocationProblem;
 import org.rampa.colocation.ColocationResult;
+import org.rampa.colocation.ColocationVerifier;
 import org.rampa.domain.Invalid;
+import org.rampa.perf.SloPredicate;
 import org.rampa.strategy.SolveStatus;
 
 /**
- * The learned co-location policy, {@code learned}: plays one episode of {@link
- * ColocationEnvironment} choosing each step's highest-scoring legal candidate, and returns its plan
- * (verified when obtained from {@link org.rampa.heuristics.colocation.ColocationPlanners} or wrapped
- * in {@link org.rampa.colocation.VerifiedColocationPlanner}). Deterministic: the same problem and weights give
- * the same plan. The episode runs to its end (each step is milliseconds), so the time limit is not
- * consulted.
+ * The learned co-location policy, {@code learned}: plays episodes of {@link ColocationEnvironment}
+ * choosing each step's highest-scoring legal candidate, and returns a plan (verified when obtained
+ * from {@link org.rampa.heuristics.colocation.ColocationPlanners} or wrapped in {@link
+ * org.rampa.colocation.VerifiedColocationPlanner}). Every objective: the largest scale is one
+ * episode to the cluster's end; the fewest GPUs a search over the cluster's size with the policy
+ * placing inside each episode; the weighted throughput the whole demand when
+ * it fits, else the largest scale. Deterministic: the same problem and weights give the same plan.
+ * Each episode runs to its end (a step takes milliseconds); the time limit stops the search over
+ * the cluster's size between episodes.
  */
 public final class LearnedColocationPlanner implements ColocationPlanner {
   /** The shipped weights, trained by {@code rampa train} (docs/learned-policy.md gives the command). */
@@ -59,18 +64,83 @@ public final class LearnedColocationPlanner implements ColocationPlanner {
 
   @Override
   public ColocationResult plan(ColocationProblem problem, Duration timeLimit) {
-    ColocationEnvironment.Outcome outcome = run(problem);
-    ColocationPlan plan = outcome.plan();
-    if (plan.scale() <= 0) {
+    long deadline = System.nanoTime() + timeLimit.toNanos();
+    ColocationEnvironment environment = new ColocationEnvironment(problem, topK);
+    return switch (problem.objective()) {
+      case MAX_SCALE -> largestScale(problem, environment.run(policy::greedy), "");
+      case MIN_GPUS -> fewestGpus(problem, environment, deadline);
+      case MAX_WEIGHTED_THROUGHPUT -> {
+        // as the heuristics do: the whole demand when it fits, else the largest scale
+        ColocationEnvironment.Outcome demand = environment.run(policy::greedy, new ColocationEnvironment.Limits(environment.clusterGpus(), 1));
+        yield serves(demand)
+            ? result(problem, atScaleOne(demand), "the whole demand served; " + how(demand))
+            : largestScale(problem, environment.run(policy::greedy), "the demand does not fit, the largest scale; ");
+      }
+    };
+  }
+
+  private static ColocationResult largestScale(ColocationProblem problem, ColocationEnvironment.Outcome outcome, String prefix) {
+    if (outcome.plan().scale() <= 0) {
       return ColocationResult.noPlan(SolveStatus.NO_PLAN_FOUND,
           "the learned policy served no positive scale: some service fits on no GPU of the cluster under its SLO");
     }
-    String how = outcome.fellBackAt().isPresent()
+    return result(problem, outcome.plan(), prefix + how(outcome));
+  }
+
+  /**
+   * The fewest GPUs: episodes that stop once the demand is served (scale 1), on the cluster cut to a
+   * budget of GPUs, the budget bisected between the largest that failed and the fewest GPUs a
+   * served episode used. The policy is the placer inside every episode; the search only chooses
+   * the cluster's size. The policy need not be monotone in the budget (a larger budget may tempt
+   * it onto fresh GPUs), so the answer is the fewest GPUs of any served episode, not a proof.
+   */
+  private ColocationResult fewestGpus(ColocationProblem problem, ColocationEnvironment environment, long deadline) {
+    int cluster = environment.clusterGpus();
+    ColocationEnvironment.Outcome best = environment.run(policy::greedy, new ColocationEnvironment.Limits(cluster, 1));
+    if (!serves(best)) {
+      return ColocationResult.noPlan(SolveStatus.NO_PLAN_FOUND, "the learned policy served the demand only at scale " + best.plan().scale()
+          + " on the cluster's " + cluster + " GPUs (scale 1 needed): it needs more GPUs than the cluster has, or some service fits on none");
+    }
+    int first = best.plan().gpuCount();
+    int failed = 0;
+    int episodes = 1;
+    while (best.plan().gpuCount() - failed > 1 && System.nanoTime() < deadline) {
+      int budget = (failed + best.plan().gpuCount()) / 2;
+      ColocationEnvironment.Outcome o = environment.run(policy::greedy, new ColocationEnvironment.Limits(budget, 1));
+      episodes++;
+      if (serves(o)) {
+        best = o;
+      } else {
+        failed = budget;
+      }
+    }
+    String search = (best.plan().gpuCount() - failed > 1
+        ? "the time limit stopped the search over the cluster size after " + episodes + " episodes"
+        : episodes + " episodes searching the cluster size") + " (the whole cluster's episode used " + first + " GPUs"
+        + (failed > 0 ? ", a cluster of " + failed + " did not serve the demand)" : ")");
+    return result(problem, atScaleOne(best), "fewest GPUs, " + search + "; " + how(best));
+  }
+
+  /** Every service served its rate, by the verifier's throughputs (the outcome's scale) and the library's one tolerance. */
+  private static boolean serves(ColocationEnvironment.Outcome outcome) {
+    return SloPredicate.meetsRate(outcome.plan().scale(), 1);
+  }
+
+  /** A served episode's plan claiming the demand (scale 1), as the fewest-GPUs objective asks. */
+  private static ColocationPlan atScaleOne(ColocationEnvironment.Outcome outcome) {
+    return new ColocationPlan(outcome.plan().gpus(), 1);
+  }
+
+  private static ColocationResult result(ColocationProblem problem, ColocationPlan plan, String how) {
+    return new ColocationResult(SolveStatus.FEASIBLE, Optional.of(plan), OptionalDouble.of(ColocationVerifier.objectiveValue(problem, plan)),
+        OptionalDouble.empty(), "learned policy: " + how);
+  }
+
+  private static String how(ColocationEnvironment.Outcome outcome) {
+    return outcome.fellBackAt().isPresent()
         ? outcome.policySteps() + " steps by the policy, then " + outcome.fallbackSteps() + " by the heuristic fallback (from step "
             + outcome.fellBackAt().getAsInt() + ", when no candidate was legal)"
         : outcome.policySteps() + " steps, all by the policy";
-    return new ColocationResult(SolveStatus.FEASIBLE, Optional.of(plan), OptionalDouble.of(plan.scale()), OptionalDouble.empty(),
-        "learned policy: " + how);
   }
 
   /** The greedy episode behind {@link #plan}, with its step counts and decision times. */

@@ -66,6 +66,29 @@ final class RandomMixes {
         r.nextBoolean() ? SloRule.parvaGpu() : SloRule.wholeSlo(), MpsAdmission.strict(), objective);
   }
 
+  /**
+   * A catalog mix (analytic tier, linear interference) on AMD MI100s (CU masking of 120 CUs, no MPS,
+   * no MIG), alone or beside A100s; processes of 1–8 GiB.
+   */
+  static ColocationProblem cuMask(long seed) {
+    Random r = new Random(seed);
+    ColocationObjective objective = ColocationObjective.values()[r.nextInt(ColocationObjective.values().length)];
+    List<String> models = new ArrayList<>(List.of("resnet50", "vgg16", "mobilenetv2", "bert-base", "gpt2-small", "vit-b16"));
+    Collections.shuffle(models, r);
+    List<ColocationService> services = new ArrayList<>();
+    for (String m : models.subList(0, 1 + r.nextInt(models.size()))) {
+      services.add(new ColocationService(m, ModelCatalog.model(m), List.of(1, 4, 16), List.of(1), 10 + r.nextInt(3000),
+          Duration.ofMillis(5 + r.nextInt(200)), (1 + r.nextInt(8)) * (1L << 30), 1 + r.nextInt(3)));
+    }
+    List<GpuPool> pools = new ArrayList<>(List.of(new GpuPool(GpuCatalog.standard().type("MI100"), SharingCatalog.standard().partitioning("MI100"),
+        1 + r.nextInt(30))));
+    if (r.nextInt(4) == 0) {
+      pools.add(new GpuPool(GpuCatalog.standard().type("A100-SXM4-80GB"), SharingCatalog.standard().partitioning("A100-SXM4-80GB"), r.nextInt(10)));
+    }
+    return new ColocationProblem(services, pools, AnalyticShareTimeModel.calibrated(), InterferenceModel.defaults(),
+        r.nextBoolean() ? SloRule.parvaGpu() : SloRule.wholeSlo(), MpsAdmission.strict(), objective);
+  }
+
   private static ColocationProblem measured(Random r, ColocationObjective objective) {
     ColocationProblem base = ParvaGpuScenarios.scenario(2, 1 + r.nextInt(40), objective);
     List<ColocationService> pool = new ArrayList<>(base.services());

@@ -60,10 +60,36 @@ class ColocationEnvironmentTest {
   }
 
   @Test
-  void onlyTheDemandScaleObjectiveIsPlayed() {
-    assertThatThrownBy(() -> new ColocationEnvironment(ParvaGpuScenarios.scenario(1, 4, ColocationObjective.MIN_GPUS), 8))
-        .hasMessage("problem.objective = MIN_GPUS: the learned policy maximises the demand scale. Maybe use MAX_SCALE");
+  void badTopKAndLimitsAreRefused() {
     assertThatThrownBy(() -> new ColocationEnvironment(ParvaGpuScenarios.scenario(1, 4, ColocationObjective.MAX_SCALE), 0))
         .hasMessage("topK = 0: must lie in [1, 1024]. Maybe 8");
+    assertThatThrownBy(() -> new ColocationEnvironment.Limits(0, 1)).hasMessageStartingWith("limits.gpuBudget = 0: must be >= 1");
+    assertThatThrownBy(() -> new ColocationEnvironment.Limits(4, 0)).hasMessageStartingWith("limits.targetScale = 0.0: must be > 0");
+  }
+
+  @Test
+  void limitsCapTheGpusOpenedAndStopAtTheTargetScale() {
+    // any objective: the environment grows the scale, the planner maps objectives onto limits
+    ColocationProblem problem = ParvaGpuScenarios.scenario(4, 40, ColocationObjective.MIN_GPUS);
+    ColocationEnvironment environment = new ColocationEnvironment(problem, 8);
+    Property.forSeeds("an episode within limits opens at most its budget and stops at its target", 20, seed -> {
+      int budget = 1 + new SplittableRandom(seed).nextInt(40);
+      ColocationEnvironment.Outcome capped = environment.run(random(new SplittableRandom(seed)),
+          new ColocationEnvironment.Limits(budget, Double.POSITIVE_INFINITY));
+      assertThat(capped.plan().gpuCount()).isLessThanOrEqualTo(budget);
+      assertThat(ColocationVerifier.check(problem.withObjective(ColocationObjective.MAX_SCALE), capped.plan())).isEmpty();
+      // a target on the whole cluster: the same choices as the full episode (same seed) up to the step that reaches it
+      ColocationEnvironment.Outcome full = environment.run(random(new SplittableRandom(seed)));
+      double target = full.plan().scale() * (0.2 + 0.7 * new SplittableRandom(seed + 1).nextDouble());
+      ColocationEnvironment.Outcome stopped = environment.run(random(new SplittableRandom(seed)),
+          new ColocationEnvironment.Limits(environment.clusterGpus(), target));
+      assertThat(stopped.plan().scale()).isGreaterThanOrEqualTo(target * (1 - 1e-9)).isLessThanOrEqualTo(full.plan().scale());
+      assertThat(stopped.policySteps()).isLessThanOrEqualTo(full.policySteps());
+      assertThat(stopped.plan().gpuCount()).isLessThanOrEqualTo(full.plan().gpuCount());
+      for (int g = 0; g < stopped.plan().gpuCount(); g++) {
+        var some = stopped.plan().gpus().get(g).segments();
+        assertThat(full.plan().gpus().get(g).segments().subList(0, some.size())).isEqualTo(some);
+      }
+    });
   }
 }
