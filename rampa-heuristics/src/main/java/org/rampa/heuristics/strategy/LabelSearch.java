@@ -123,6 +123,14 @@ final class LabelSearch {
   }
 
   /**
+   * {@code spent} plus the bound on the cost still to come when that can beat the incumbent;
+   * otherwise a value that cannot, found with as little of the bound as needed (see {@link RelaxationBound#priority}).
+   */
+  private double priority(double spent, int boundary, int stagesUsed, double latency) {
+    return bound.priority(spent, boundary, stagesUsed, latency, this::beatsIncumbent);
+  }
+
+  /**
    * True when a path whose cost is at least {@code lowerBound} may still be cheaper than the
    * incumbent. Ties (up to a relative 1e-12, the rounding of summing costs in another order)
    * cannot: the incumbent is as good.
@@ -145,7 +153,7 @@ final class LabelSearch {
       incumbent = WARM_START.plan(problem, budget.remaining(), options.sharing());
       incumbent.ifPresent(p -> upperBound = p.cost());
     }
-    queue.add(Label.root(costToGo(0, 0, 0)));
+    queue.add(Label.root(priority(0, 0, 0, 0)));
     Plan found = null;
     while (!queue.isEmpty()) {
       Label label = queue.poll();
@@ -167,7 +175,8 @@ final class LabelSearch {
       }
       if (created > maxLabels || budget.expired()) {
         truncated = true;
-        openBound = label.priority; // best-first: the least bound of every path not yet complete
+        // best-first: the least bound of every path not yet complete (the root's may be the plain one only)
+        openBound = label.parent == null ? costToGo(0, 0, 0) : label.priority;
         break;
       }
       expanded++;
@@ -235,7 +244,9 @@ final class LabelSearch {
         "labelsDominated", (double) store.dominated(), "pools", (double) pools.pools.size(), "nodeGroups", (double) pools.nodeGroups.size(),
         "shapes", (double) pools.shapes.size(), "truncated", truncated ? 1.0 : 0.0, "spreadOptionsCut", (double) spreadCut,
         "finalCheckRejected", (double) finalCheckRejected));
-    stats.put("rootBound", costToGo(0, 0, 0));
+    // no table is built for this statistic: the root's bound from those the search needed
+    stats.put("rootBound", bound.rootBoundSoFar());
+    stats.put("latencyTables", (double) bound.latencyTablesUsed());
     if (truncated) {
       stats.put("openBound", openBound);
     }
@@ -304,7 +315,7 @@ final class LabelSearch {
           continue;
         }
         anyShape = true;
-        if (!beatsIncumbent(label.cost + cheapestNext[s] + costToGo(j, label.stages + 1, label.latency + alone))) {
+        if (!beatsIncumbent(priority(label.cost + cheapestNext[s], j, label.stages + 1, label.latency + alone))) {
           continue;
         }
         singleNodeOptions(label, j, s, memory, alone, network, nodes);
@@ -539,7 +550,7 @@ final class LabelSearch {
       return false;
     }
     double cost = label.cost + stageCost;
-    double priority = cost + costToGo(j, label.stages + 1, latency);
+    double priority = priority(cost, j, label.stages + 1, latency);
     if (!beatsIncumbent(priority)) {
       return false;
     }
