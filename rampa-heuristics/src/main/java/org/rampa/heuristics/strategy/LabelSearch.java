@@ -117,6 +117,11 @@ final class LabelSearch {
     store = new DominanceStore(pools, () -> upperBound, pruned);
   }
 
+  /** The search's bound (tests check its lazily built parts against the whole). */
+  RelaxationBound bound() {
+    return bound;
+  }
+
   /** The bound on the cost still to come after {@code stagesUsed} stages to {@code boundary} with at least {@code latency} spent. */
   private double costToGo(int boundary, int stagesUsed, double latency) {
     return bound.costToGo(boundary, stagesUsed, latency);

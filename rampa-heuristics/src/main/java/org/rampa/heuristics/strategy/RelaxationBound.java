@@ -228,9 +228,15 @@ final class RelaxationBound {
           && Double.compare(latencyBudget, i.latencyBudget) == 0 && Arrays.equals(arcCost, i.arcCost) && Arrays.equals(arcTime, i.arcTime);
     }
 
+    /** From a sample of the stages (equals compares them all): hashing every stage cost as much as a table. */
     @Override
     public int hashCode() {
-      return Objects.hash(layers, shapes, maxStages, latencyBudget, Arrays.hashCode(arcCost), Arrays.hashCode(arcTime));
+      int h = Objects.hash(layers, shapes, maxStages, latencyBudget);
+      for (int x = 0; x < arcCost.length; x += 61) {
+        h = 31 * h + Double.hashCode(arcCost[x]);
+        h = 31 * h + Double.hashCode(arcTime[x]);
+      }
+      return h;
     }
   }
 
