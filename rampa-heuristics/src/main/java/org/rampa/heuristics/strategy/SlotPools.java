@@ -92,8 +92,14 @@ final class SlotPools {
   final int[][] canonicalPools;
   /** Per group: the least cost of one GPU of a member node in any shape. */
   final double[] cheapestGpuOfGroup;
-  /** Per shape, per group (in group order): the pools of the group's nodes offering the shape, in node order. */
-  final List<List<List<Pool>>> shapeGroupRuns = new ArrayList<>();
+  /**
+   * The pools of one group's nodes offering one shape, in node order. The nodes are alike: each
+   * offers {@code nodeFree} GPUs of the shape, the cheapest at {@code nodeCheapest}.
+   */
+  record Run(int group, List<Pool> pools, int nodeFree, double nodeCheapest) {}
+
+  /** Per shape, per group offering it (in group order): its run. */
+  final List<List<Run>> shapeGroupRuns = new ArrayList<>();
 
   /** A pool's GPUs cheapest first (by the first offer's cost), ties in cluster order. */
   private static final Comparator<List<FreeGpu>> CHEAPEST_FIRST =
@@ -268,7 +274,8 @@ final class SlotPools {
       shapeGroupRuns.add(new ArrayList<>());
     }
     List<List<Pool>> runOfShape = new ArrayList<>(shapeCount);
-    for (int[] group : nodeGroups) {
+    for (int g = 0; g < nodeGroups.size(); g++) {
+      int[] group = nodeGroups.get(g);
       runOfShape.clear();
       runOfShape.addAll(Collections.nCopies(shapeCount, null));
       for (int n : group) {
@@ -285,7 +292,15 @@ final class SlotPools {
       }
       for (int s = 0; s < shapeCount; s++) {
         if (runOfShape.get(s) != null) {
-          shapeGroupRuns.get(s).add(runOfShape.get(s));
+          int nodeFree = 0;
+          double nodeCheapest = Double.POSITIVE_INFINITY;
+          for (Pool p : poolsOfNode.get(group[0])) {
+            if (p.offers(s)) {
+              nodeFree += p.size();
+              nodeCheapest = Math.min(nodeCheapest, p.cost(s, 0, 1));
+            }
+          }
+          shapeGroupRuns.get(s).add(new Run(g, runOfShape.get(s), nodeFree, nodeCheapest));
         }
       }
     }
