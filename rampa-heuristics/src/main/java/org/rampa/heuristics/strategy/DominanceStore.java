@@ -45,7 +45,8 @@ final class DominanceStore {
   /** True when {@code next} is kept; false when a label already kept is at least as good. */
   boolean admit(Label next) {
     int prev = next.prevNode < 0 ? next.prevNode : pools.groupOf[next.prevNode];
-    long key = ((long) next.boundary << 32) | (prev & 0xffffffffL);
+    // dense keys (Long's hash of boundary << 32 | group was boundary ^ group: thousands of groups collided into tree bins)
+    long key = (long) next.boundary * (pools.nodeGroups.size() + 2) + prev + 2;
     List<Label> bucket = buckets.computeIfAbsent(key, k -> new ArrayList<>());
     for (Label other : bucket) {
       if (!other.dead && dominates(other, next)) {

@@ -3,6 +3,7 @@ package org.rampa.heuristics.strategy;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.List;
@@ -54,6 +55,8 @@ final class LabelSearch {
   private final long maxCap;
   private final RelaxationBound bound;
   private final DominanceStore store;
+  /** Per group of look-alike nodes: how many the label being expanded touched (zero between expansions). */
+  private final int[] touchedOfGroup;
   private final PriorityQueue<Label> queue = new PriorityQueue<>(
       Comparator.comparingDouble((Label l) -> l.priority).thenComparingInt(l -> -l.boundary));
   private double upperBound = Double.POSITIVE_INFINITY;
@@ -115,11 +118,25 @@ final class LabelSearch {
     }
     bound = new RelaxationBound(c, pools, prefixTime, maxBusy, maxStages, latencyBudget, pruned);
     store = new DominanceStore(pools, () -> upperBound, pruned);
+    touchedOfGroup = new int[pools.nodeGroups.size()];
+  }
+
+  /** The search's bound (tests check its lazily built parts against the whole). */
+  RelaxationBound bound() {
+    return bound;
   }
 
   /** The bound on the cost still to come after {@code stagesUsed} stages to {@code boundary} with at least {@code latency} spent. */
   private double costToGo(int boundary, int stagesUsed, double latency) {
     return bound.costToGo(boundary, stagesUsed, latency);
+  }
+
+  /**
+   * {@code spent} plus the bound on the cost still to come when that can beat the incumbent;
+   * otherwise a value that cannot, found with as little of the bound as needed (see {@link RelaxationBound#priority}).
+   */
+  private double priority(double spent, int boundary, int stagesUsed, double latency) {
+    return bound.priority(spent, boundary, stagesUsed, latency, this::beatsIncumbent);
   }
 
   /**
@@ -145,7 +162,7 @@ final class LabelSearch {
       incumbent = WARM_START.plan(problem, budget.remaining(), options.sharing());
       incumbent.ifPresent(p -> upperBound = p.cost());
     }
-    queue.add(Label.root(costToGo(0, 0, 0)));
+    queue.add(Label.root(priority(0, 0, 0, 0)));
     Plan found = null;
     while (!queue.isEmpty()) {
       Label label = queue.poll();
@@ -167,7 +184,8 @@ final class LabelSearch {
       }
       if (created > maxLabels || budget.expired()) {
         truncated = true;
-        openBound = label.priority; // best-first: the least bound of every path not yet complete
+        // best-first: the least bound of every path not yet complete (the root's may be the plain one only)
+        openBound = label.parent == null ? costToGo(0, 0, 0) : label.priority;
         break;
       }
       expanded++;
@@ -235,7 +253,9 @@ final class LabelSearch {
         "labelsDominated", (double) store.dominated(), "pools", (double) pools.pools.size(), "nodeGroups", (double) pools.nodeGroups.size(),
         "shapes", (double) pools.shapes.size(), "truncated", truncated ? 1.0 : 0.0, "spreadOptionsCut", (double) spreadCut,
         "finalCheckRejected", (double) finalCheckRejected));
-    stats.put("rootBound", costToGo(0, 0, 0));
+    // no table is built for this statistic: the root's bound from those the search needed
+    stats.put("rootBound", bound.rootBoundSoFar());
+    stats.put("latencyTables", (double) bound.latencyTablesUsed());
     if (truncated) {
       stats.put("openBound", openBound);
     }
@@ -262,21 +282,39 @@ final class LabelSearch {
     // spread stages list touched nodes group by group, as the untouched ones
     int[] touchedByGroup = Arrays.stream(touchedList).boxed()
         .sorted(Comparator.comparingInt((Integer n) -> pools.groupOf[n]).thenComparingInt(n -> n)).mapToInt(Integer::intValue).toArray();
-    List<List<SlotPools.Pool>> spreadPools = new ArrayList<>(shapes);
+    for (int n : touchedList) {
+      touchedOfGroup[pools.groupOf[n]]++;
+    }
     double[] cheapestNext = new double[shapes];
     int[] maxReplicasOfShape = new int[shapes];
     for (int s = 0; s < shapes; s++) {
-      spreadPools.add(spreadCandidates(label, s, touched, touchedByGroup));
+      // over the spread candidates (spreadCandidates), without listing them: untouched alike nodes count as many as it lists
       double cheapest = Double.POSITIVE_INFINITY;
       int free = 0;
-      for (SlotPools.Pool p : spreadPools.get(s)) {
-        int used = label.used(p.index);
-        cheapest = Math.min(cheapest, p.cost(s, used, 1));
-        free += p.size() - used;
+      for (int n : touchedByGroup) {
+        for (SlotPools.Pool q : pools.poolsOfNode.get(n)) {
+          int used = label.used(q.index);
+          if (q.offers(s) && used < q.size()) {
+            cheapest = Math.min(cheapest, q.cost(s, used, 1));
+            free += q.size() - used;
+          }
+        }
+      }
+      for (SlotPools.Run run : pools.shapeGroupRuns.get(s)) {
+        int listed = Math.min(pools.nodeGroups.get(run.group()).length - touchedOfGroup[run.group()], maxReplicas);
+        if (listed > 0) {
+          cheapest = Math.min(cheapest, run.nodeCheapest());
+          free += listed * run.nodeFree();
+        }
       }
       cheapestNext[s] = cheapest;
       maxReplicasOfShape[s] = Math.max(1, Math.min(free, maxReplicas));
     }
+    for (int n : touchedList) {
+      touchedOfGroup[pools.groupOf[n]] = 0;
+    }
+    // the candidates themselves only for shapes whose stages pass the checks below
+    List<List<SlotPools.Pool>> spreadPools = new ArrayList<>(Collections.nCopies(shapes, null));
     double network = i == 0 ? 0 : c.performance.transferSeconds(c.model, i, batch, c.cluster.network());
     boolean[] done = new boolean[shapes];
     for (int j = i + 1; j <= layers; j++) {
@@ -304,10 +342,13 @@ final class LabelSearch {
           continue;
         }
         anyShape = true;
-        if (!beatsIncumbent(label.cost + cheapestNext[s] + costToGo(j, label.stages + 1, label.latency + alone))) {
+        if (!beatsIncumbent(priority(label.cost + cheapestNext[s], j, label.stages + 1, label.latency + alone))) {
           continue;
         }
         singleNodeOptions(label, j, s, memory, alone, network, nodes);
+        if (spreadPools.get(s) == null) {
+          spreadPools.set(s, spreadCandidates(label, s, touched, touchedByGroup));
+        }
         spreadOptions(label, j, s, memory, alone, network, spreadPools.get(s), cheapestNext[s], touched);
       }
       if (!anyShape) {
@@ -346,10 +387,10 @@ final class LabelSearch {
         }
       }
     }
-    for (List<SlotPools.Pool> run : pools.shapeGroupRuns.get(s)) {
+    for (SlotPools.Run run : pools.shapeGroupRuns.get(s)) {
       int nodesTaken = 0;
       int lastNode = -1;
-      for (SlotPools.Pool p : run) {
+      for (SlotPools.Pool p : run.pools()) {
         if (touched[p.node]) {
           continue;
         }
@@ -539,7 +580,7 @@ final class LabelSearch {
       return false;
     }
     double cost = label.cost + stageCost;
-    double priority = cost + costToGo(j, label.stages + 1, latency);
+    double priority = priority(cost, j, label.stages + 1, latency);
     if (!beatsIncumbent(priority)) {
       return false;
     }

@@ -26,7 +26,8 @@ import org.rampa.strategy.PlacementStrategy;
  * not compared), which is the price of not over-charging co-located stages.
  *
  * <p><b>Search.</b> Best-first on cost plus an admissible estimate of the cost still to come (a
- * relaxation solved once per decision: the least cost of covering the remaining layers in the
+ * relaxation, its tables built as far as the search needs them and shared by decisions with the
+ * same inputs, see {@link RelaxationBound}: the least cost of covering the remaining layers in the
  * remaining stages if every unit of a shape cost as little as its cheapest one and capacities,
  * nodes, transfers and latency did not matter; a stage on whole GPUs needs ceil(T / max busy)
  * replicas, on shares at least one), with an incumbent from the greedy strategy (on the same menu)

@@ -2,10 +2,13 @@ package org.rampa.heuristics.strategy;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.rampa.domain.Link;
 import org.rampa.perf.DeviceKind;
 
@@ -89,16 +92,29 @@ final class SlotPools {
   final int[][] canonicalPools;
   /** Per group: the least cost of one GPU of a member node in any shape. */
   final double[] cheapestGpuOfGroup;
-  /** Per shape, per group (in group order): the pools of the group's nodes offering the shape, in node order. */
-  final List<List<List<Pool>>> shapeGroupRuns = new ArrayList<>();
+  /**
+   * The pools of one group's nodes offering one shape, in node order. The nodes are alike: each
+   * offers {@code nodeFree} GPUs of the shape, the cheapest at {@code nodeCheapest}.
+   */
+  record Run(int group, List<Pool> pools, int nodeFree, double nodeCheapest) {}
+
+  /** Per shape, per group offering it (in group order): its run. */
+  final List<List<Run>> shapeGroupRuns = new ArrayList<>();
+
+  /** A pool's GPUs cheapest first (by the first offer's cost), ties in cluster order. */
+  private static final Comparator<List<FreeGpu>> CHEAPEST_FIRST =
+      Comparator.comparingDouble((List<FreeGpu> o) -> o.get(0).cost()).thenComparingInt(o -> o.get(0).clusterIndex());
 
   SlotPools(PlacementContext c, List<FreeGpu> units) {
-    Map<String, Integer> shapeIndex = new LinkedHashMap<>();
+    Map<String, Integer> shapeIndex = new HashMap<>();
     int[] nodeOfPosition = c.cluster.nodePositions();
     int[] nodeIndex = new int[c.cluster.nodes().size()];
     Arrays.fill(nodeIndex, -1);
-    // units of one GPU by its position in the cluster (a GPU id lookup per unit costs more on 10 000 GPUs)
-    Map<Integer, List<FreeGpu>> byGpu = new LinkedHashMap<>();
+    // units of one GPU by its position in the cluster (a GPU id lookup per unit costs more on 10 000 GPUs), GPUs in order of first unit
+    int[] slotOfPosition = new int[c.cluster.gpus().size()];
+    Arrays.fill(slotOfPosition, -1);
+    List<List<FreeGpu>> byGpu = new ArrayList<>();
+    List<int[]> shapesOfGpu = new ArrayList<>();
     String lastShape = null;
     int lastShapeIndex = -1;
     for (FreeGpu u : units) {
@@ -117,23 +133,39 @@ final class SlotPools {
         nodeLinks.add(c.cluster.node(u.node()).intraLink());
         poolsOfNode.add(new ArrayList<>());
       }
-      byGpu.computeIfAbsent(u.clusterIndex(), k -> new ArrayList<>(1)).add(u);
+      int slot = slotOfPosition[u.clusterIndex()];
+      if (slot < 0) {
+        slot = byGpu.size();
+        slotOfPosition[u.clusterIndex()] = slot;
+        byGpu.add(new ArrayList<>(1));
+        shapesOfGpu.add(new int[] {lastShapeIndex});
+      } else {
+        int[] known = shapesOfGpu.get(slot);
+        int[] more = Arrays.copyOf(known, known.length + 1);
+        more[known.length] = lastShapeIndex;
+        shapesOfGpu.set(slot, more);
+      }
+      byGpu.get(slot).add(u);
     }
     int shapeCount = shapes.size();
     // pool key: node and every offer's shape, α and cap; the costs too when the GPU offers several shapes
-    Map<List<Long>, List<List<FreeGpu>>> byKey = new LinkedHashMap<>();
-    for (List<FreeGpu> offers : byGpu.values()) {
-      List<Long> key = new ArrayList<>(1 + 4 * offers.size());
-      key.add((long) nodeIndex[nodeOfPosition[offers.get(0).clusterIndex()]]);
-      for (FreeGpu u : offers) {
-        key.add((long) shapeIndex.get(u.shape()));
-        key.add(Double.doubleToLongBits(u.alpha()));
-        key.add(u.memoryCapBytes());
+    Map<LongKey, List<Integer>> byKey = new LinkedHashMap<>();
+    for (int slot = 0; slot < byGpu.size(); slot++) {
+      List<FreeGpu> offers = byGpu.get(slot);
+      int[] offerShapes = shapesOfGpu.get(slot);
+      long[] key = new long[1 + (offers.size() > 1 ? 4 : 3) * offers.size()];
+      int k = 0;
+      key[k++] = nodeIndex[nodeOfPosition[offers.get(0).clusterIndex()]];
+      for (int o = 0; o < offers.size(); o++) {
+        FreeGpu u = offers.get(o);
+        key[k++] = offerShapes[o];
+        key[k++] = Double.doubleToLongBits(u.alpha());
+        key[k++] = u.memoryCapBytes();
         if (offers.size() > 1) {
-          key.add(Double.doubleToLongBits(u.cost()));
+          key[k++] = Double.doubleToLongBits(u.cost());
         }
       }
-      byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(offers);
+      byKey.computeIfAbsent(new LongKey(null, key), x -> new ArrayList<>()).add(slot);
     }
     for (int s = 0; s < shapeCount; s++) {
       poolsOfShape.add(new ArrayList<>());
@@ -141,14 +173,19 @@ final class SlotPools {
     maxCapOfShape = new long[shapeCount];
     minCapOfShape = new long[shapeCount];
     Arrays.fill(minCapOfShape, Long.MAX_VALUE);
-    for (List<List<FreeGpu>> members : byKey.values()) {
-      List<FreeGpu> firstOffers = members.get(0);
-      List<List<FreeGpu>> sorted = new ArrayList<>(members);
-      sorted.sort(Comparator.comparingDouble((List<FreeGpu> o) -> o.get(0).cost()).thenComparingInt(o -> o.get(0).clusterIndex()));
+    for (List<Integer> members : byKey.values()) {
+      int[] offerShapes = shapesOfGpu.get(members.get(0));
+      List<List<FreeGpu>> sorted = new ArrayList<>(members.size());
+      for (int slot : members) {
+        sorted.add(byGpu.get(slot));
+      }
+      if (sorted.size() > 1) {
+        sorted.sort(CHEAPEST_FIRST);
+      }
       FreeGpu[] offer = new FreeGpu[shapeCount];
       double[][] prefix = new double[shapeCount][];
-      for (int k = 0; k < firstOffers.size(); k++) {
-        int s = shapeIndex.get(firstOffers.get(k).shape());
+      for (int k = 0; k < offerShapes.length; k++) {
+        int s = offerShapes[k];
         prefix[s] = new double[sorted.size() + 1];
         for (int g = 0; g < sorted.size(); g++) {
           prefix[s][g + 1] = prefix[s][g] + sorted.get(g).get(k).cost();
@@ -157,9 +194,11 @@ final class SlotPools {
         maxCapOfShape[s] = Math.max(maxCapOfShape[s], offer[s].memoryCapBytes());
         minCapOfShape[s] = Math.min(minCapOfShape[s], offer[s].memoryCapBytes());
       }
-      List<FreeGpu> gpus = new ArrayList<>(sorted.size());
-      sorted.forEach(o -> gpus.add(o.get(0)));
-      Pool p = new Pool(pools.size(), nodeIndex[nodeOfPosition[firstOffers.get(0).clusterIndex()]], List.copyOf(gpus), offer, prefix);
+      FreeGpu[] gpus = new FreeGpu[sorted.size()];
+      for (int g = 0; g < gpus.length; g++) {
+        gpus[g] = sorted.get(g).get(0);
+      }
+      Pool p = new Pool(pools.size(), nodeIndex[nodeOfPosition[gpus[0].clusterIndex()]], List.of(gpus), offer, prefix);
       pools.add(p);
       poolsOfNode.get(p.node).add(p);
       for (int s = 0; s < shapeCount; s++) {
@@ -168,46 +207,49 @@ final class SlotPools {
         }
       }
     }
-    for (Pool p : pools) {
-      for (int s = 0; s < shapeCount; s++) {
-        int shape = s;
-        p.onlyOfShapeOnNode[s] = p.offers(s) && poolsOfNode.get(p.node).stream().filter(q -> q.offers(shape)).count() == 1;
+    int[] offering = new int[shapeCount];
+    for (List<Pool> nodePools : poolsOfNode) {
+      Arrays.fill(offering, 0);
+      for (Pool p : nodePools) {
+        for (int s = 0; s < shapeCount; s++) {
+          offering[s] += p.offers(s) ? 1 : 0;
+        }
+      }
+      for (Pool p : nodePools) {
+        for (int s = 0; s < shapeCount; s++) {
+          p.onlyOfShapeOnNode[s] = p.offers(s) && offering[s] == 1;
+        }
       }
     }
-    Map<List<Object>, List<Integer>> groups = new LinkedHashMap<>();
+    Map<LongKey, List<Integer>> groups = new LinkedHashMap<>();
     canonicalPools = new int[nodeIds.size()][];
     for (int n = 0; n < nodeIds.size(); n++) {
       List<Pool> nodePools = poolsOfNode.get(n);
-      List<List<Long>> signatures = new ArrayList<>(nodePools.size());
-      for (Pool p : nodePools) {
-        List<Long> sig = new ArrayList<>();
-        for (int s = 0; s < shapeCount; s++) {
-          if (p.offers(s)) {
-            sig.add((long) s);
-            sig.add(Double.doubleToLongBits(p.offer[s].alpha()));
-            sig.add(p.offer[s].memoryCapBytes());
-            for (double cost : p.prefixCost[s]) {
-              sig.add(Double.doubleToLongBits(cost));
-            }
-          }
-        }
-        signatures.add(sig);
+      long[][] signatures = new long[nodePools.size()][];
+      int length = 0;
+      for (int k = 0; k < signatures.length; k++) {
+        signatures[k] = signature(nodePools.get(k), shapeCount);
+        length += 1 + signatures[k].length;
       }
       Integer[] order = new Integer[nodePools.size()];
       for (int k = 0; k < order.length; k++) {
         order[k] = k;
       }
       if (order.length > 1) {
-        Arrays.sort(order, (x, y) -> compare(signatures.get(x), signatures.get(y)));
+        Arrays.sort(order, (x, y) -> Arrays.compare(signatures[x], signatures[y]));
       }
       canonicalPools[n] = new int[order.length];
-      List<Object> key = new ArrayList<>(order.length + 1);
-      key.add(nodeLinks.get(n));
+      // the node's signatures in canonical order, each after its length (distinct lists never concatenate alike)
+      long[] key = new long[length];
+      int at = 0;
       for (int k = 0; k < order.length; k++) {
         canonicalPools[n][k] = nodePools.get(order[k]).index;
-        key.add(signatures.get(order[k]));
+        long[] sig = signatures[order[k]];
+        key[at++] = sig.length;
+        System.arraycopy(sig, 0, key, at, sig.length);
+        at += sig.length;
       }
-      groups.computeIfAbsent(key, k -> new ArrayList<>()).add(n);
+      groups.computeIfAbsent(new LongKey(nodeLinks.get(n), key), x -> new ArrayList<>()).add(n);
     }
     groupOf = new int[nodeIds.size()];
     cheapestGpuOfGroup = new double[groups.size()];
@@ -227,34 +269,87 @@ final class SlotPools {
       }
       cheapestGpuOfGroup[g] = cheapest;
     }
+    // per shape, per group: the group's pools offering it in node order (one pass over the groups for all shapes)
     for (int s = 0; s < shapeCount; s++) {
-      List<List<Pool>> runs = new ArrayList<>();
-      for (int[] group : nodeGroups) {
-        List<Pool> run = new ArrayList<>();
-        for (int n : group) {
-          for (Pool p : poolsOfNode.get(n)) {
+      shapeGroupRuns.add(new ArrayList<>());
+    }
+    List<List<Pool>> runOfShape = new ArrayList<>(shapeCount);
+    for (int g = 0; g < nodeGroups.size(); g++) {
+      int[] group = nodeGroups.get(g);
+      runOfShape.clear();
+      runOfShape.addAll(Collections.nCopies(shapeCount, null));
+      for (int n : group) {
+        for (Pool p : poolsOfNode.get(n)) {
+          for (int s = 0; s < shapeCount; s++) {
             if (p.offers(s)) {
-              run.add(p);
+              if (runOfShape.get(s) == null) {
+                runOfShape.set(s, new ArrayList<>());
+              }
+              runOfShape.get(s).add(p);
             }
           }
         }
-        if (!run.isEmpty()) {
-          runs.add(run);
+      }
+      for (int s = 0; s < shapeCount; s++) {
+        if (runOfShape.get(s) != null) {
+          int nodeFree = 0;
+          double nodeCheapest = Double.POSITIVE_INFINITY;
+          for (Pool p : poolsOfNode.get(group[0])) {
+            if (p.offers(s)) {
+              nodeFree += p.size();
+              nodeCheapest = Math.min(nodeCheapest, p.cost(s, 0, 1));
+            }
+          }
+          shapeGroupRuns.get(s).add(new Run(g, runOfShape.get(s), nodeFree, nodeCheapest));
         }
       }
-      shapeGroupRuns.add(runs);
     }
   }
 
-  /** Lexicographic order of two signatures. */
-  private static int compare(List<Long> a, List<Long> b) {
-    for (int k = 0; k < Math.min(a.size(), b.size()); k++) {
-      int c = Long.compare(a.get(k), b.get(k));
-      if (c != 0) {
-        return c;
+  /** A pool's signature: per shape it offers, the shape, α, cap and the prefix costs of its GPUs. */
+  private static long[] signature(Pool p, int shapeCount) {
+    int length = 0;
+    for (int s = 0; s < shapeCount; s++) {
+      if (p.offers(s)) {
+        length += 3 + p.prefixCost[s].length;
       }
     }
-    return Integer.compare(a.size(), b.size());
+    long[] sig = new long[length];
+    int k = 0;
+    for (int s = 0; s < shapeCount; s++) {
+      if (p.offers(s)) {
+        sig[k++] = s;
+        sig[k++] = Double.doubleToLongBits(p.offer[s].alpha());
+        sig[k++] = p.offer[s].memoryCapBytes();
+        for (double cost : p.prefixCost[s]) {
+          sig[k++] = Double.doubleToLongBits(cost);
+        }
+      }
+    }
+    return sig;
+  }
+
+  /** A hash key of primitive values (and a link): built per GPU and per node, so no boxed lists. */
+  private static final class LongKey {
+    private final Link link;
+    private final long[] values;
+    private final int hash;
+
+    LongKey(Link link, long[] values) {
+      this.link = link;
+      this.values = values;
+      this.hash = 31 * Objects.hashCode(link) + Arrays.hashCode(values);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof LongKey k && hash == k.hash && Objects.equals(link, k.link) && Arrays.equals(values, k.values);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
   }
 
   /** The kind of device shape {@code s} runs a stage on (its type and placement), for stage times. */
