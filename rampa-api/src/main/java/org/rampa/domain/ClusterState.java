@@ -31,6 +31,13 @@ import org.rampa.domain.share.ShareViolation;
  * @since 0.1.0
  */
 @Value.Immutable
+// the package's ValueStyle, but maps kept as given: the immutable state would copy its whole ledger
+// for every admission and departure; check() turns any other map into a LedgerMap once instead
+@Value.Style(
+    visibility = Value.Style.ImplementationVisibility.PUBLIC,
+    allowedClasspathAnnotations = {Override.class},
+    jdkOnly = true,
+    builtinContainerAttributes = false)
 @JsonSerialize(as = ImmutableClusterState.class)
 @JsonDeserialize(as = ImmutableClusterState.class)
 public abstract class ClusterState {
@@ -50,10 +57,21 @@ public abstract class ClusterState {
 
   public abstract Cluster cluster();
 
-  public abstract Map<String, Allocation> allocations();
+  /**
+   * The ledger: each service's allocation by service id, in the order they were added. Unmodifiable;
+   * a persistent map, so the state {@link #allocate} or {@link #release} makes shares all of it but
+   * the change's path instead of copying it.
+   */
+  @Value.Default
+  public Map<String, Allocation> allocations() {
+    return LedgerMap.empty();
+  }
 
-  /** The MIG layout of each GPU configured in MIG mode; GPUs not listed have none. */
-  public abstract Map<String, List<MigSlice>> migLayouts();
+  /** The MIG layout of each GPU configured in MIG mode; GPUs not listed have none. Unmodifiable. */
+  @Value.Default
+  public Map<String, List<MigSlice>> migLayouts() {
+    return LedgerMap.empty();
+  }
 
   /** How far MPS compute shares on one GPU may sum past 1: 0 unless a user opts in. */
   @Value.Default
@@ -255,7 +273,7 @@ public abstract class ClusterState {
     if (!conflicts.isEmpty()) {
       throw new AllocationRefusedException(allocation.serviceId(), conflicts);
     }
-    Map<String, Allocation> next = LedgerChange.plus(allocations(), allocation.serviceId(), allocation);
+    Map<String, Allocation> next = LedgerMap.copyOf(allocations()).plus(allocation.serviceId(), allocation);
     if (!(this instanceof ImmutableClusterState checked)) {
       return ImmutableClusterState.copyOf(this).withAllocations(next).withVersion(version() + 1);
     }
@@ -273,12 +291,12 @@ public abstract class ClusterState {
    */
   public final ClusterState allocateAll(java.util.Collection<Plan> plans) {
     ClusterState probe = this;
-    Map<String, Allocation> all = new LinkedHashMap<>(allocations());
+    LedgerMap<Allocation> all = LedgerMap.copyOf(allocations());
     for (Plan plan : plans) {
       if (all.containsKey(plan.serviceId())) {
         throw new AllocationRefusedException(plan.serviceId(), List.of("the service already holds resources or appears twice"));
       }
-      all.put(plan.serviceId(), Allocation.of(plan));
+      all = all.plus(plan.serviceId(), Allocation.of(plan));
     }
     try {
       return ImmutableClusterState.copyOf(this).withAllocations(all).withVersion(version() + 1);
@@ -307,12 +325,8 @@ public abstract class ClusterState {
       throw Invalid.value("migLayouts[" + gpuId + "]", GpuRules.labels(layout), ShareViolation.Rule.RECONFIGURATION
           + ": the layout changes only on an empty GPU; it is held by " + servicesOn(gpuId), "release those services first");
     }
-    Map<String, List<MigSlice>> layouts = new LinkedHashMap<>(migLayouts());
-    if (layout.isEmpty()) {
-      layouts.remove(gpuId);
-    } else {
-      layouts.put(gpuId, List.copyOf(layout));
-    }
+    LedgerMap<List<MigSlice>> layouts = LedgerMap.copyOf(migLayouts());
+    layouts = layout.isEmpty() ? layouts.minus(gpuId) : layouts.plus(gpuId, List.copyOf(layout));
     return ImmutableClusterState.copyOf(this).withMigLayouts(layouts).withVersion(version() + 1);
   }
 
@@ -324,7 +338,7 @@ public abstract class ClusterState {
           "it was never admitted, was released already, or the state is an older version");
     }
     Allocation gone = allocations().get(serviceId);
-    Map<String, Allocation> rest = LedgerChange.minus(allocations(), serviceId);
+    Map<String, Allocation> rest = LedgerMap.copyOf(allocations()).minus(serviceId);
     if (!(this instanceof ImmutableClusterState checked)) {
       return ImmutableClusterState.copyOf(this).withAllocations(rest).withVersion(version() + 1);
     }
@@ -337,10 +351,21 @@ public abstract class ClusterState {
     }
   }
 
+  /**
+   * This state, checked; or, when a builder or JSON gave it other maps, an equal state holding them
+   * as {@link LedgerMap}s (checked as it is built), so that the maps are copied once, here, and
+   * never again by a change.
+   */
   @Value.Check
-  protected void check() {
+  protected ClusterState check() {
+    if (!(allocations() instanceof LedgerMap<?>) || !(migLayouts() instanceof LedgerMap<?>)) {
+      return ImmutableClusterState.builder().from(this)
+          .allocations(LedgerMap.copyOf(nonNull("clusterState.allocations", allocations())))
+          .migLayouts(LedgerMap.copyOf(nonNull("clusterState.migLayouts", migLayouts())))
+          .build();
+    }
     if (BUILDING_CHECKED_SUCCESSOR.get() != null) {
-      return; // see BUILDING_CHECKED_SUCCESSOR: allocate checked exactly what changed
+      return this; // see BUILDING_CHECKED_SUCCESSOR: allocate checked exactly what changed
     }
     Invalid.requireFiniteNonNegative("clusterState.mpsOvercommit", mpsOvercommit());
     allocations().forEach((id, a) -> {
@@ -370,5 +395,15 @@ public abstract class ClusterState {
         throw Invalid.value("allocations.holdings[" + gpu + "]", on.stream().map(h -> h.placement().label()).toList(), v.toString());
       });
     }
+    return this;
+  }
+
+  private static <V> Map<String, V> nonNull(String field, Map<String, V> map) {
+    map.forEach((key, value) -> {
+      if (key == null || value == null) {
+        throw Invalid.value(field + "[" + key + "]", value, "keys and values must not be null", "leave the entry out instead");
+      }
+    });
+    return map;
   }
 }

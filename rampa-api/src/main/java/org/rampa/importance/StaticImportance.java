@@ -1,7 +1,6 @@
 package org.rampa.importance;
 
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalDouble;
@@ -71,9 +70,9 @@ public final class StaticImportance implements ImportanceModel {
             "use one of " + types);
       }
     }
-    Set<String> gpus = new HashSet<>(cluster.gpus().stream().map(Gpu::id).toList());
+    // the cluster's own index: a set of its GPU ids made here cost O(GPUs) for every placement problem
     for (String g : new TreeSet<>(byGpu.keySet())) {
-      if (!gpus.contains(g)) {
+      if (!cluster.hasGpu(g)) {
         throw Invalid.value("importance.byGpu[" + g + "]", byGpu.get(g), "the cluster has no GPU " + g);
       }
     }

@@ -157,12 +157,16 @@ class ClusterStateTest {
   void aDocumentsLedgerIsCheckedByTheSameRules() {
     Cluster c = a100s(1, 1);
     String g = c.gpus().get(0).id();
-    assertThatThrownBy(() -> ImmutableClusterState.builder().cluster(c).putMigLayouts(g, List.of(new MigSlice("1g.10gb", 7))).build())
+    assertThatThrownBy(() -> ImmutableClusterState.builder().cluster(c).migLayouts(Map.of(g, List.of(new MigSlice("1g.10gb", 7)))).build())
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("migLayouts[" + g + "]").hasMessageContaining("MIG_START");
-    assertThatThrownBy(() -> ImmutableClusterState.builder().cluster(c)
-        .putAllocations("a", Allocation.of("a", List.of(Holding.of(g, new MpsShare(0.7, 0), 0))))
-        .putAllocations("b", Allocation.of("b", List.of(Holding.of(g, new MpsShare(0.7, 0), 0)))).build())
+    assertThatThrownBy(() -> ImmutableClusterState.builder().cluster(c).allocations(Map.of(
+            "a", Allocation.of("a", List.of(Holding.of(g, new MpsShare(0.7, 0), 0))),
+            "b", Allocation.of("b", List.of(Holding.of(g, new MpsShare(0.7, 0), 0))))).build())
         .hasMessageContaining("COMPUTE_SUM");
+    Map<String, Allocation> withNull = new java.util.HashMap<>();
+    withNull.put("a", null);
+    assertThatThrownBy(() -> ImmutableClusterState.builder().cluster(c).allocations(withNull).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("clusterState.allocations[a]").hasMessageContaining("must not be null");
   }
 
   static Cluster a100s(int nodes, int gpusPerNode) {

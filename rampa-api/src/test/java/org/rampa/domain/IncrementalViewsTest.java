@@ -44,7 +44,7 @@ class IncrementalViewsTest {
           state = state.allocate(a);
           live.add(a.serviceId());
         }
-        // the ledger keeps allocation order through the one-entry views allocate and release copy from
+        // the ledger keeps allocation order through the persistent map allocate and release share
         assertThat(List.copyOf(state.allocations().keySet())).isEqualTo(live);
         if (r.nextInt(3) == 0) {
           // builds the views: the next state derives its own; otherwise the changes since the last build pile up in its seed

@@ -197,9 +197,10 @@ final class ColocateExperiment {
     stdout.flush();
     long t0 = System.nanoTime();
     List<ClusterExperiment.Row> rows;
-    try (ProgressBar bar = new ProgressBarBuilder().setTaskName("colocate").setInitialMax(configs.size()).setStyle(ProgressBarStyle.ASCII)
-        .setConsumer(new ConsoleProgressBarConsumer(System.err)).continuousUpdate().build()) {
-      rows = ClusterExperiment.run(configs, names, timeLimit, gpusNeeded, workers, c -> bar.step());
+    try (ProgressBar bar = new ProgressBarBuilder().setTaskName("colocate")
+        .setInitialMax((long) configs.size() * ClusterExperiment.solvesPerConfig(names, gpusNeeded)).setUnit(" solves", 1)
+        .setStyle(ProgressBarStyle.ASCII).setConsumer(new ConsoleProgressBarConsumer(System.err)).continuousUpdate().build()) {
+      rows = ClusterExperiment.run(configs, names, timeLimit, gpusNeeded, workers, bar::step);
     }
     List<String> written = ClusterReport.write(rows, out);
     List<ClusterReport.Summary> summaries = ClusterReport.summarise(rows);

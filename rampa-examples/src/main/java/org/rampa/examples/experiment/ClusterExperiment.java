@@ -12,7 +12,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.function.Consumer;
 import org.rampa.colocation.ColocationObjective;
 import org.rampa.colocation.ColocationPlan;
 import org.rampa.colocation.ColocationPlanner;
@@ -108,19 +107,27 @@ public final class ClusterExperiment {
   }
 
   /**
+   * The solves {@link #run} reports per configuration: one per planner, and with {@code gpusNeeded}
+   * one more per planner (reported also where that solve is skipped), so that a progress bar moves
+   * with solves of up to the time limit each rather than with whole configurations of minutes.
+   */
+  public static int solvesPerConfig(List<String> planners, boolean gpusNeeded) {
+    return planners.size() * (gpusNeeded ? 2 : 1);
+  }
+
+  /**
    * Runs every planner on every configuration, {@code threads} configurations at a time; rows come
-   * back in the configurations' order. {@code gpusNeeded} adds the fewest-GPU solves.
+   * back in the configurations' order. {@code gpusNeeded} adds the fewest-GPU solves. {@code solved}
+   * is told after each solve, from the running thread: {@link #solvesPerConfig} times per configuration.
    */
   public static List<Row> run(List<Config> configs, List<String> planners, Duration timeLimit, boolean gpusNeeded, int threads,
-      Consumer<Config> done) {
+      Runnable solved) {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
       List<Future<List<Row>>> futures = new ArrayList<>();
       for (Config c : configs) {
         futures.add(pool.submit(() -> {
-          List<Row> rows = runOne(c, planners, timeLimit, gpusNeeded);
-          done.accept(c);
-          return rows;
+          return runOne(c, planners, timeLimit, gpusNeeded, solved);
         }));
       }
       List<Row> out = new ArrayList<>();
@@ -138,7 +145,7 @@ public final class ClusterExperiment {
     }
   }
 
-  static List<Row> runOne(Config config, List<String> planners, Duration timeLimit, boolean gpusNeeded) {
+  static List<Row> runOne(Config config, List<String> planners, Duration timeLimit, boolean gpusNeeded, Runnable solved) {
     ColocationProblem scaleProblem = config.problem(ColocationObjective.MAX_SCALE);
     Map<String, ColocationResult> results = new LinkedHashMap<>();
     Map<String, Double> millis = new LinkedHashMap<>();
@@ -155,6 +162,7 @@ public final class ClusterExperiment {
       ColocationResult r = planner(name, results.get("heuristic")).plan(scaleProblem, timeLimit);
       millis.put(name, (System.nanoTime() - t0) / 1e6);
       results.put(name, r);
+      solved.run();
     }
     double exclusiveScale = results.containsKey("exclusive") ? scale(results.get("exclusive")) : 0;
     List<Row> rows = new ArrayList<>();
@@ -170,6 +178,9 @@ public final class ClusterExperiment {
         if (n.plan().isPresent()) {
           needed = n.plan().get().gpuCount();
         }
+      }
+      if (gpusNeeded) {
+        solved.run();
       }
       double bound = name.equals("exact") && r.bound().isPresent() ? r.bound().getAsDouble() : Double.NaN;
       ColocationPlan plan = r.plan().orElse(null);

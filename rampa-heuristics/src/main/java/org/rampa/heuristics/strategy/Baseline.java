@@ -1,6 +1,7 @@
 package org.rampa.heuristics.strategy;
 
 import java.util.Comparator;
+import org.rampa.domain.GpuType;
 
 /**
  * The conventional methods the experiments compare RAMPA with. Each one ranks the free GPUs by its
@@ -30,19 +31,18 @@ enum Baseline {
     FEWEST_GPUS
   }
 
+  /** How a baseline ranks free GPUs: by their types, then (every rank) in cluster order ({@link RankedFreeGpus}). */
   enum Rank {
-    FASTEST(Comparator.comparingDouble((FreeGpu g) -> -g.type().effectiveFlopsPerSecond())
-        .thenComparingDouble(g -> -g.type().effectiveBandwidthBytesPerSecond())
-        .thenComparingInt(FreeGpu::clusterIndex)),
-    LARGEST_MEMORY(Comparator.comparingLong((FreeGpu g) -> -g.type().memoryBytes())
-        .thenComparingDouble(g -> -g.type().effectiveFlopsPerSecond())
-        .thenComparingInt(FreeGpu::clusterIndex)),
-    CLUSTER_ORDER(Comparator.comparingInt(FreeGpu::clusterIndex));
+    FASTEST(Comparator.comparingDouble((GpuType t) -> -t.effectiveFlopsPerSecond())
+        .thenComparingDouble(t -> -t.effectiveBandwidthBytesPerSecond())),
+    LARGEST_MEMORY(Comparator.comparingLong((GpuType t) -> -t.memoryBytes())
+        .thenComparingDouble(t -> -t.effectiveFlopsPerSecond())),
+    CLUSTER_ORDER((a, b) -> 0);
 
-    final Comparator<FreeGpu> order;
+    final Comparator<GpuType> byType;
 
-    Rank(Comparator<FreeGpu> order) {
-      this.order = order;
+    Rank(Comparator<GpuType> byType) {
+      this.byType = byType;
     }
   }
 

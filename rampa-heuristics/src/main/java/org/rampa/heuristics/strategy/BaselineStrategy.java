@@ -42,8 +42,7 @@ final class BaselineStrategy implements PlacementStrategy {
     if (!obvious.isEmpty()) {
       return Results.infeasible(name(), obvious, budget, Map.of("candidatesEvaluated", 0.0));
     }
-    List<FreeGpu> ranked = new ArrayList<>(c.free());
-    ranked.sort(baseline.rank.order);
+    List<FreeGpu> ranked = RankedFreeGpus.of(c, baseline.rank.byType);
     int maxStages = Math.min(c.request.maxStages(), c.model.size());
     Optional<Plan> plan = Optional.empty();
     for (int from : windowStarts(ranked)) {
