@@ -34,7 +34,8 @@ import org.rampa.strategy.SolveStatus;
  * A fast mover: tries the cheap moves first and stops at the first sequence after which the
  * request fits. (1) Re-cuts of a MIG GPU's free part to a maximal layout keeping its held
  * instances that offer a larger free instance than the GPU has, one per kind of GPU and layout, at
- * most {@code maxVictims}, one at a time. (2) Evacuation: the partly held GPUs whose replicas the budget can move
+ * most {@code maxVictims}, one at a time — unless the request does not fit even with all of them
+ * applied at once (one placement). (2) Evacuation: the partly held GPUs whose replicas the budget can move
  * (counting a MIG GPU's mode change out of MIG) and where the request would fit were they empty and
  * out of MIG mode (at most {@code maxVictims} of them, fewest moves and least held first), each emptied replica by replica, smallest first, every replica to the fullest GPU that takes it ({@link MoveSpace#migrations}, applied by the
  * problem's {@link MoveRules}), the request tried after every move; an emptied MIG GPU leaves MIG
@@ -78,21 +79,28 @@ public final class GreedyMover implements Mover {
       return new MovesResult(now.status() == SolveStatus.INFEASIBLE ? SolveStatus.INFEASIBLE : SolveStatus.NO_PLAN_FOUND, List.of(), 0,
           p.state(), Optional.of(now), "moves budget 0: " + now.reason(), name(), explored[0]);
     }
-    for (Recut m : promisingRecuts(p.state())) {
-      if (System.nanoTime() > deadline) {
-        break;
-      }
-      Optional<MovesResult> r = tryMoves(p, p.state(), List.of(), m, explored);
-      if (r.isPresent()) {
-        return r.get();
+    List<Recut> recuts = promisingRecuts(p.state());
+    if (!recuts.isEmpty() && fitsAfterAll(p, recuts, explored)) {
+      for (Recut m : recuts) {
+        if (System.nanoTime() > deadline) {
+          break;
+        }
+        Optional<MovesResult> r = tryMoves(p, p.state(), List.of(), m, explored);
+        if (r.isPresent()) {
+          return r.get();
+        }
       }
     }
     int victims = 0;
-    for (String gpu : victims(p, explored)) {
-      victims++;
-      if (System.nanoTime() > deadline) {
+    int probes = 0;
+    for (String gpu : evacuationCandidates(p)) {
+      if (victims == maxVictims || probes++ == 4 * maxVictims || System.nanoTime() > deadline) {
         break;
       }
+      if (!fitsEmptied(p, gpu, explored)) {
+        continue;
+      }
+      victims++;
       Optional<MovesResult> r = evacuate(p, gpu, explored, deadline);
       if (r.isPresent()) {
         return r.get();
@@ -211,48 +219,61 @@ public final class GreedyMover implements Mover {
   }
 
   /**
-   * The GPUs worth evacuating, at most {@code maxVictims}: partly held GPUs whose every holding can
-   * be re-timed and whose replicas the budget can move, fewest replicas first, then least held
-   * compute, then cluster order; of these (at most {@code 4 × maxVictims} probed) those where the
-   * request fits once the services on them are gone (an optimistic probe: it releases their other
-   * stages too), so that moves are spent only where they can help.
+   * Whether the request fits once every re-cut of {@code recuts} (each on its own GPU) is applied:
+   * one placement that spares trying them one by one when none can help. A heuristic filter: on a
+   * placer that does no worse with more free instances it rarely skips a re-cut that would work
+   * alone, but it does not prove that.
    */
-  private List<String> victims(MoveProblem p, long[] explored) {
+  private static boolean fitsAfterAll(MoveProblem p, List<Recut> recuts, long[] explored) {
+    ClusterState all = p.state();
+    for (Recut r : recuts) {
+      MoveRules.Outcome o = p.rules().attempt(all, r);
+      if (o.applied()) {
+        all = o.after().get();
+      }
+    }
+    explored[0]++;
+    return p.placer().place(all, p.request()).plan().isPresent();
+  }
+
+  /**
+   * The GPUs worth evacuating, in the order to try them: partly held GPUs whose every holding can
+   * be re-timed and whose replicas the budget can move (a MIG GPU counts one more move, for leaving
+   * MIG), fewest moves first, then least held compute, then cluster order. {@code admit} tries at
+   * most {@code 4 × maxVictims} of them and evacuates at most {@code maxVictims}: those where the
+   * request fits once they are emptied ({@link #fitsEmptied}), so that moves are spent only where
+   * they can help.
+   */
+  private static List<String> evacuationCandidates(MoveProblem p) {
     ClusterState s = p.state();
-    Map<String, Integer> replicaCount = new HashMap<>();
+    Map<String, Integer> moveCount = new HashMap<>();
     for (Gpu g : s.cluster().gpus()) {
       List<String> services = s.servicesOn(g.id());
-      boolean movable = !services.isEmpty() && services.stream().allMatch(id -> s.allocations().get(id).request().isPresent());
-      int n = movable ? replicas(s, g.id()).size() : Integer.MAX_VALUE;
-      if (n < Integer.MAX_VALUE && !s.migLayout(g.id()).isEmpty()) {
-        n++; // and the mode change out of MIG once it is empty, which the probe below assumes
+      if (services.isEmpty() || !services.stream().allMatch(id -> s.allocations().get(id).request().isPresent())) {
+        continue;
       }
+      int n = replicas(s, g.id()).size() + (s.migLayout(g.id()).isEmpty() ? 0 : 1);
       if (n <= p.budget()) {
-        replicaCount.put(g.id(), n);
+        moveCount.put(g.id(), n);
       }
     }
-    List<String> candidates = new ArrayList<>(replicaCount.keySet());
-    candidates.sort(Comparator.comparingInt((String g) -> replicaCount.get(g)).thenComparingDouble(g -> 1 - s.freeShare(g))
+    List<String> candidates = new ArrayList<>(moveCount.keySet());
+    candidates.sort(Comparator.comparingInt((String g) -> moveCount.get(g)).thenComparingDouble(g -> 1 - s.freeShare(g))
         .thenComparingInt(s.cluster()::indexOf));
-    List<String> out = new ArrayList<>();
-    int probes = 0;
-    for (String g : candidates) {
-      if (out.size() == maxVictims || probes++ == 4 * maxVictims) {
-        break;
-      }
-      ClusterState without = s;
-      for (String id : s.servicesOn(g)) {
-        without = without.release(id);
-      }
-      if (!without.migLayout(g).isEmpty()) {
-        without = without.configureMig(g, List.of());
-      }
-      explored[0]++;
-      if (p.placer().place(without, p.request()).plan().isPresent()) {
-        out.add(g);
-      }
+    return candidates;
+  }
+
+  /** Whether the request fits once the services on {@code gpu} are gone and it is out of MIG mode (an optimistic probe: it releases their other stages too). */
+  private static boolean fitsEmptied(MoveProblem p, String gpu, long[] explored) {
+    ClusterState without = p.state();
+    for (String id : p.state().servicesOn(gpu)) {
+      without = without.release(id);
     }
-    return out;
+    if (!without.migLayout(gpu).isEmpty()) {
+      without = without.configureMig(gpu, List.of());
+    }
+    explored[0]++;
+    return p.placer().place(without, p.request()).plan().isPresent();
   }
 
   record Replica(String service, int stage, double share) {}

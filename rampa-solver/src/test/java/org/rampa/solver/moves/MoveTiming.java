@@ -34,7 +34,7 @@ import org.rampa.testing.FragmentedClusters;
  * (which proves what it refuses) for the exact one, by default; {@code placers=greedy:dp} changes them.
  *
  * <pre>
- * java -cp (test classpath) org.rampa.solver.moves.MoveTiming movers=greedy,exact budget=2 decisions=20 warmup=3 seed=1
+ * java -cp (test classpath) org.rampa.solver.moves.MoveTiming movers=greedy,exact budget=2 decisions=20 warmup=3 seed=1 nodes=250 limit=30
  * </pre>
  *
  * Prints, per mover, p50 / p90 of the wall time and of the deciding thread's CPU time in ms, the
@@ -47,7 +47,7 @@ public final class MoveTiming {
 
   public static void main(String[] args) {
     Map<String, String> a = new TreeMap<>(Map.of("movers", "greedy,exact", "budget", "2", "decisions", "20", "warmup", "3", "seed", "1",
-        "nodes", "250", "slack", "1.05", "placers", "greedy:greedy,exact:dp"));
+        "nodes", "250", "slack", "1.05", "placers", "greedy:greedy,exact:dp", "limit", "30"));
     for (String arg : args) {
       String[] kv = arg.split("=", 2);
       a.put(kv[0], kv[1]);
@@ -80,7 +80,8 @@ public final class MoveTiming {
       long placed = 0;
       for (int i = -warmup; i < decisions; i++) {
         int k = Math.floorMod(i, decisions);
-        MoveProblem q = problem(state, services, strategy, "new-" + k, slack + 0.01 * (k % 5), Integer.parseInt(a.get("budget")), seed + k);
+        MoveProblem q = problem(state, services, strategy, "new-" + k, slack + 0.01 * (k % 5), Integer.parseInt(a.get("budget")), seed + k,
+            Duration.ofSeconds(Long.parseLong(a.get("limit"))));
         long[] placing = {0};
         MoveProblem p = new MoveProblem(q.state(), q.request(), (st, rq) -> {
           long t0 = bean.getCurrentThreadCpuTime();
@@ -115,9 +116,10 @@ public final class MoveTiming {
     }
   }
 
-  private static MoveProblem problem(ClusterState state, DecodeServices services, String strategy, String id, double slack, int budget, long seed) {
+  private static MoveProblem problem(ClusterState state, DecodeServices services, String strategy, String id, double slack, int budget, long seed,
+      Duration limit) {
     DecodeServices.Admission newcomer = services.service(id, state.cluster().gpus().get(0).id(), new Whole(), slack);
-    StrategyOptions options = SharingOptions.on().applyTo(StrategyOptions.builder().seed(seed).timeLimit(Duration.ofSeconds(30)).build());
+    StrategyOptions options = SharingOptions.on().applyTo(StrategyOptions.builder().seed(seed).timeLimit(limit).build());
     Rampa.Placer placer = Rampa.on(state).strategy(strategy).importance(StaticImportance.uniform()).options(options);
     return MoveProblem.of(placer, newcomer.request(), budget, MoveCosts.defaults());
   }
