@@ -86,6 +86,9 @@ public final class GreedyDefragmenter implements Defragmenter {
   private Optional<Step> bestStep(DefragProblem p, ClusterState s, int left, long[] explored, long deadline) {
     Step best = null;
     for (Move m : MoveSpace.layoutMoves(s)) {
+      if (System.nanoTime() > deadline) {
+        break; // the best step so far, if any, is still a gain
+      }
       MoveRules.Outcome o = p.rules().attempt(s, m);
       explored[0]++;
       if (o.applied()) {
