@@ -1,6 +1,7 @@
 package org.rampa.examples.cli;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.rampa.Rampa;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -65,9 +66,20 @@ final class PlanCommand implements Callable<Integer> {
       out.put("status", moved.status().name());
       out.put("reason", moved.reason());
     }
-    ArrayNode moves = out.putArray("moves");
-    for (Move x : moved.moves()) {
-      ObjectNode n = moves.addObject();
+    writeMoves(out.putArray("moves"), moved.moves());
+    ObjectNode search = out.putObject("moveSearch");
+    search.put("search", moved.mover());
+    search.put("status", moved.status().name());
+    search.put("cost", moved.moveCost());
+    search.put("statesPlaced", moved.explored());
+    search.put("reason", moved.reason());
+    return out;
+  }
+
+  /** {@code moves} in order, each as {@code kind}, {@code service} (null for re-cuts and mode changes), {@code stage} (migrations), {@code from}, {@code to}. */
+  static void writeMoves(ArrayNode array, List<Move> moves) {
+    for (Move x : moves) {
+      ObjectNode n = array.addObject();
       n.put("kind", x.kind());
       n.put("service", x.service());
       if (x instanceof Migration mig) {
@@ -76,12 +88,5 @@ final class PlanCommand implements Callable<Integer> {
       n.put("from", x.from());
       n.put("to", x.to());
     }
-    ObjectNode search = out.putObject("moveSearch");
-    search.put("search", moved.mover());
-    search.put("status", moved.status().name());
-    search.put("cost", moved.moveCost());
-    search.put("statesPlaced", moved.explored());
-    search.put("reason", moved.reason());
-    return out;
   }
 }

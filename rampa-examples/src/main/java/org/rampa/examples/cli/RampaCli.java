@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = RampaCli.JarVersion.class,
     description = "Places DNN inference pipelines on heterogeneous GPU clusters at least importance-weighted cost (RAMPA).",
-    subcommands = {PlanCommand.class, PredictCommand.class, SplitCommand.class, SimulateCommand.class, ColocateCommand.class, TrainCommand.class, EvaluatePolicyCommand.class, VastPipeE1Command.class, VastPipeE3Command.class, VastPipeE4Command.class, VerifyCommand.class,
+    subcommands = {PlanCommand.class, DefragCommand.class, PredictCommand.class, SplitCommand.class, SimulateCommand.class, ColocateCommand.class, TrainCommand.class, EvaluatePolicyCommand.class, VastPipeE1Command.class, VastPipeE3Command.class, VastPipeE4Command.class, VerifyCommand.class,
         CatalogCommand.class, PresetCommand.class, DemoCommand.class, CommandLine.HelpCommand.class})
 public final class RampaCli {
 

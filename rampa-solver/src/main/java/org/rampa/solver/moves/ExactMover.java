@@ -113,6 +113,9 @@ public final class ExactMover implements Mover {
         continue; // a goal's price is reached: children cost more; or the budget is spent
       }
       for (Move m : MoveSpace.candidates(n.state())) {
+        if (System.nanoTime() > deadline) {
+          return timedOut(p, best, bestPlacement, firstRefusal, explored); // best is null here: a goal stops expansion
+        }
         MoveRules.Outcome o = p.rules().attempt(n.state(), m);
         if (o.applied()) {
           List<Move> moves = new ArrayList<>(n.moves());

@@ -8,16 +8,13 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import org.rampa.catalog.ClusterPresets;
 import org.rampa.domain.Cluster;
-import org.rampa.domain.Gpu;
-import org.rampa.domain.share.MpsShare;
 import org.rampa.domain.share.Whole;
 import org.rampa.importance.StaticImportance;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.strategy.SharingOptions;
 import org.rampa.strategy.StrategyOptions;
 import org.rampa.testing.DecodeServices;
-import org.rampa.testing.RandomInstances;
-import org.rampa.verify.InterferenceGuard;
+import org.rampa.testing.FragmentedClusters;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -76,35 +73,8 @@ class ExactMoverTest {
   private static PlacementProblem fragmented(long seed) {
     SplittableRandom r = new SplittableRandom(seed);
     Cluster cluster = ClusterPresets.of(Map.of("A100-SXM4-80GB", 1), 2 + r.nextInt(2), ClusterPresets.NETWORK_100G);
+    ClusterState state = FragmentedClusters.state(cluster, r, false);
     DecodeServices services = new DecodeServices(cluster, "incumbent");
-    InterferenceGuard guard = InterferenceGuard.defaults();
-    ClusterState state = ClusterState.empty(cluster);
-    int n = 0;
-    for (Gpu g : cluster.gpus()) {
-      int what = r.nextInt(10);
-      try {
-        if (what < 2) {
-          continue;
-        } else if (what < 6) {
-          for (int i = 0, k = 1 + r.nextInt(2); i < k; i++) {
-            double share = List.of(0.25, 1.0 / 3, 0.5).get(r.nextInt(3));
-            DecodeServices.Admission a = services.service("t" + n++, g.id(), new MpsShare(share, services.memory()), 1.05 + r.nextDouble());
-            state = guard.admit(state, a.request(), a.plan());
-          }
-        } else if (what < 9) {
-          List<List<MigSlice>> layouts = MoveSpace.maximalLayouts(state.partitioning(g.id()).requireMig(), List.of());
-          List<MigSlice> layout = layouts.get(r.nextInt(layouts.size()));
-          state = state.configureMig(g.id(), layout);
-          MigSlice slice = layout.get(r.nextInt(layout.size()));
-          DecodeServices.Admission a = services.service("t" + n++, g.id(), slice, 1.05 + r.nextDouble());
-          state = guard.admit(state, a.request(), a.plan());
-        } else {
-          state = state.allocate(RandomInstances.holdPlan("hold-" + n++, g.id()));
-        }
-      } catch (RuntimeException e) {
-        // the tenant does not fit there (memory of a small instance, a neighbour's SLO): the GPU keeps what it has
-      }
-    }
     DecodeServices.Admission newcomer = services.service("new-" + seed, cluster.gpus().get(0).id(), new Whole(), 1.0 + 0.6 * r.nextDouble());
     StrategyOptions options = SharingOptions.on().applyTo(StrategyOptions.builder().seed(seed).timeLimit(Duration.ofSeconds(20)).build());
     return new PlacementProblem(newcomer.request(), state, StaticImportance.uniform(), PerformanceModel.defaults(), options);

@@ -1,0 +1,132 @@
+package org.rampa.moves;
+
+import java.util.List;
+import java.util.Map;
+import org.rampa.domain.ClusterState;
+import org.rampa.domain.Gpu;
+import org.rampa.domain.GpuMode;
+import org.rampa.domain.Holding;
+import org.rampa.domain.Invalid;
+import org.rampa.domain.share.GpuPartitioning;
+import org.rampa.domain.share.MigGeometry;
+import org.rampa.domain.share.MigProfile;
+import org.rampa.domain.share.MigSlice;
+import org.rampa.importance.ShareCost;
+import org.rampa.strategy.SharingOptions;
+
+/**
+ * What the forecast demand can still place on a state without any move, in GPU share equivalents:
+ * the measure {@link Defragmenter}s increase. It is the share cost's stranded-capacity view
+ * ({@link ShareCost}, docs/SHARING.md section 4) taken over the cluster as it stands rather than per
+ * holding, and read on the <em>configured</em> MIG layouts, because a planner takes only free
+ * instances of a GPU's layout (a re-cut is a move):
+ *
+ * <p>For each GPU and each entry k of its menu (the whole GPU; every MIG profile of its type; on MPS
+ * types every MPS level of the menu), usable(k) is the most placements of k a planner could take
+ * side by side now, times k's share equivalent: the whole GPU 1 on a GPU nobody holds and without a
+ * layout; a MIG profile, on a GPU with a layout, its instances of that profile nobody holds, and on
+ * a GPU nobody holds without a layout, what the best maximal layout offers ({@link
+ * MoveSpace#maximalLayouts}); an MPS level ℓ, on a GPU nobody holds or in MPS mode, ⌊free / ℓ⌋ copies
+ * within the client limit. The GPU's room is the demand-weighted mean of usable(k) over its entries
+ * (demand keys as {@link ShareCost}'s: {@link ShareCost#WHOLE}, a profile name, {@link
+ * ShareCost#mpsEntry}; absent keys weigh 1); the state's room is the sum over GPUs. What a GPU has
+ * free beyond its room is stranded.
+ */
+public final class ForecastRoom {
+
+  /** Tolerance when counting copies of an MPS level in the free compute (thirds do not sum to 1 exactly). */
+  private static final double FIT_TOLERANCE = 1e-9;
+
+  private final Map<String, Double> demand;
+  private final List<Double> mpsLevels;
+
+  /**
+   * @param demand forecast demand per menu entry (as {@link ShareCost}'s), each finite and ≥ 0; absent entries weigh 1
+   * @param mpsLevels the MPS levels of the menu, each in (0, 1)
+   */
+  public ForecastRoom(Map<String, Double> demand, List<Double> mpsLevels) {
+    demand.forEach((k, v) -> Invalid.requireFiniteNonNegative("demand[" + k + "]", v));
+    for (double level : mpsLevels) {
+      if (!(level > 0 && level < 1)) {
+        throw Invalid.value("mpsLevels", level, "every level must lie in (0, 1)", "the default levels are " + SharingOptions.DEFAULT_MPS_LEVELS);
+      }
+    }
+    this.demand = Map.copyOf(demand);
+    this.mpsLevels = List.copyOf(mpsLevels);
+  }
+
+  /** Every entry weighs the same; the default MPS levels. */
+  public static ForecastRoom uniform() {
+    return new ForecastRoom(Map.of(), SharingOptions.DEFAULT_MPS_LEVELS);
+  }
+
+  /** The state's room: the sum of every GPU's. */
+  public double of(ClusterState state) {
+    double sum = 0;
+    for (Gpu g : state.cluster().gpus()) {
+      sum += onGpu(state, g.id());
+    }
+    return sum;
+  }
+
+  /** The free share equivalents of the state that no entry can use: free capacity less room. */
+  public double stranded(ClusterState state) {
+    double free = 0;
+    for (Gpu g : state.cluster().gpus()) {
+      free += state.freeShare(g.id());
+    }
+    return Math.max(0, free - of(state));
+  }
+
+  /** One GPU's room, in [0, its free share]. */
+  public double onGpu(ClusterState state, String gpu) {
+    GpuPartitioning parts = state.partitioning(gpu);
+    List<MigSlice> layout = state.migLayout(gpu);
+    List<Holding> held = state.holdingsOn(gpu);
+    boolean empty = held.isEmpty() && layout.isEmpty();
+    double total = weight(ShareCost.WHOLE);
+    double usable = empty ? total : 0;
+    if (parts.mig().isPresent()) {
+      MigGeometry geometry = parts.mig().get();
+      for (MigProfile p : geometry.profiles()) {
+        double w = weight(p.name());
+        total += w;
+        usable += w * geometry.shareEquivalent(p) * migCopies(state, gpu, geometry, p, empty);
+      }
+    }
+    if (parts.mps()) {
+      String type = state.cluster().typeOf(gpu).name();
+      boolean mpsMode = empty || (layout.isEmpty() && state.mode(gpu) == GpuMode.MPS);
+      for (double level : mpsLevels) {
+        double w = weight(ShareCost.mpsEntry(type, level));
+        total += w;
+        if (mpsMode) {
+          double free = empty ? 1 : state.freeShare(gpu);
+          int copies = Math.min((int) Math.floor(free / level + FIT_TOLERANCE), Math.max(0, parts.mpsClientLimit() - held.size()));
+          usable += w * copies * level;
+        }
+      }
+    }
+    return total > 0 ? usable / total : 0;
+  }
+
+  private static int migCopies(ClusterState state, String gpu, MigGeometry geometry, MigProfile p, boolean empty) {
+    if (empty) {
+      int best = 0;
+      for (List<MigSlice> layout : MoveSpace.maximalLayouts(geometry, List.of())) {
+        best = Math.max(best, (int) layout.stream().filter(s -> s.profile().equals(p.name())).count());
+      }
+      return best;
+    }
+    List<MigSlice> layout = state.migLayout(gpu);
+    if (layout.isEmpty()) {
+      return 0; // held in another mode: no MIG instance until it is empty and re-configured
+    }
+    List<MigSlice> taken = state.holdingsOn(gpu).stream().map(MoveRules::instance).toList();
+    return (int) layout.stream().filter(s -> s.profile().equals(p.name()) && !taken.contains(s)).count();
+  }
+
+  private double weight(String entry) {
+    return demand.getOrDefault(entry, 1.0);
+  }
+}

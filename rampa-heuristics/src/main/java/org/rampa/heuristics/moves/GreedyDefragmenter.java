@@ -1,0 +1,172 @@
+package org.rampa.heuristics.moves;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.rampa.domain.ClusterState;
+import org.rampa.domain.Gpu;
+import org.rampa.domain.share.MigSlice;
+import org.rampa.moves.DefragProblem;
+import org.rampa.moves.DefragResult;
+import org.rampa.moves.Defragmenter;
+import org.rampa.moves.ForecastRoom;
+import org.rampa.moves.Migration;
+import org.rampa.moves.ModeChange;
+import org.rampa.moves.Move;
+import org.rampa.moves.MoveRules;
+import org.rampa.moves.MoveSpace;
+import org.rampa.moves.Recut;
+
+/**
+ * A greedy defragmenter: step by step, the step of most room gained per price ({@link ForecastRoom},
+ * gain over the price of its moves), until the budget is spent or no step gains room. A step is one
+ * re-cut or mode change ({@link MoveSpace#layoutMoves}), or the evacuation of one partly held GPU
+ * whose every service can be re-timed: its replicas, smallest first, each to the fullest GPU that
+ * the problem's {@link MoveRules} accept (as {@link GreedyMover} evacuates), then out of MIG mode if
+ * it had a layout. Single migrations are not steps of their own: moving a replica between two
+ * partly held GPUs rarely frees room any entry can use, emptying a GPU does.
+ *
+ * <p>Evacuations are evaluated in order of an upper bound on their gain (the room of the GPU emptied
+ * and without a layout, less its room now: a replica landing elsewhere never adds room there), and
+ * evaluation stops when the bound per least price cannot beat the best step found. Every applied
+ * step gained room, so the result never has less room than the start; every move went through the
+ * rules, so every intermediate state is legal. It proves nothing about the best sequence.
+ */
+public final class GreedyDefragmenter implements Defragmenter {
+
+  private static final double EPS = 1e-9;
+
+  @Override
+  public String name() {
+    return "greedy-defrag";
+  }
+
+  private record Step(List<Move> moves, ClusterState after, double gain, double price) {
+    double ratio() {
+      return gain / price;
+    }
+  }
+
+  @Override
+  public DefragResult defragment(DefragProblem p) {
+    long deadline = System.nanoTime() + p.timeLimit().toNanos();
+    ForecastRoom room = p.room();
+    ClusterState s = p.state();
+    double before = room.of(s);
+    List<Move> moves = new ArrayList<>();
+    double spent = 0;
+    long[] explored = {0};
+    String stop = "no step gains room";
+    while (true) {
+      if (moves.size() >= p.budget()) {
+        stop = "the budget of " + p.budget() + " moves is spent";
+        break;
+      }
+      if (System.nanoTime() > deadline) {
+        stop = "the time limit of " + p.timeLimit() + " ran out";
+        break;
+      }
+      Optional<Step> best = bestStep(p, s, p.budget() - moves.size(), explored, deadline);
+      if (best.isEmpty()) {
+        break;
+      }
+      s = best.get().after();
+      moves.addAll(best.get().moves());
+      spent += best.get().price();
+    }
+    double after = room.of(s);
+    return new DefragResult(moves, spent, s, before, after, moves.size() + " moves gain " + String.format("%.4f", after - before)
+        + " GPU share equivalents of room for the forecast; stopped: " + stop, name(), explored[0]);
+  }
+
+  /** The step of most gain per price within {@code left} moves, if any gains room. */
+  private Optional<Step> bestStep(DefragProblem p, ClusterState s, int left, long[] explored, long deadline) {
+    Step best = null;
+    for (Move m : MoveSpace.layoutMoves(s)) {
+      if (System.nanoTime() > deadline) {
+        break; // the best step so far, if any, is still a gain
+      }
+      MoveRules.Outcome o = p.rules().attempt(s, m);
+      explored[0]++;
+      if (o.applied()) {
+        String gpu = m instanceof ModeChange mc ? mc.gpu() : ((Recut) m).gpu();
+        double gain = p.room().onGpu(o.after().get(), gpu) - p.room().onGpu(s, gpu);
+        best = better(best, new Step(List.of(m), o.after().get(), gain, p.costs().of(m)));
+      }
+    }
+    record Candidate(String gpu, List<GreedyMover.Replica> replicas, double bound, double price) {}
+    List<Candidate> candidates = new ArrayList<>();
+    double emptyRoom = -1;
+    for (Gpu g : s.cluster().gpus()) {
+      List<String> services = s.servicesOn(g.id());
+      if (services.isEmpty() || !services.stream().allMatch(id -> s.allocations().get(id).request().isPresent())) {
+        continue;
+      }
+      List<GreedyMover.Replica> replicas = GreedyMover.replicas(s, g.id());
+      boolean mig = !s.migLayout(g.id()).isEmpty();
+      int count = replicas.size() + (mig ? 1 : 0);
+      if (count > left) {
+        continue;
+      }
+      double price = replicas.size() * p.costs().migration() + (mig ? p.costs().modeChange() : 0);
+      double bound = p.room().onGpu(emptied(s, g.id()), g.id()) - p.room().onGpu(s, g.id());
+      candidates.add(new Candidate(g.id(), replicas, bound, price));
+    }
+    candidates.sort(Comparator.comparingDouble((Candidate c) -> -c.bound() / c.price()));
+    for (Candidate c : candidates) {
+      if (c.bound() <= EPS || (best != null && c.bound() / c.price() <= best.ratio() + EPS) || System.nanoTime() > deadline) {
+        break;
+      }
+      explored[0]++;
+      Optional<Step> step = evacuate(p, s, c.gpu(), c.replicas());
+      if (step.isPresent()) {
+        best = better(best, step.get());
+      }
+    }
+    return best != null && best.gain() > EPS ? Optional.of(best) : Optional.empty();
+  }
+
+  private static Step better(Step a, Step b) {
+    return a == null || b.ratio() > a.ratio() + EPS ? b : a;
+  }
+
+  /** {@code gpu} with nobody on it and no layout: the most room evacuating it can give it. */
+  private static ClusterState emptied(ClusterState s, String gpu) {
+    ClusterState out = s;
+    for (String id : s.servicesOn(gpu)) {
+      out = out.release(id);
+    }
+    return out.migLayout(gpu).isEmpty() ? out : out.configureMig(gpu, List.of());
+  }
+
+  /** Empties {@code gpu} replica by replica into the fullest GPUs that take them, then out of MIG mode; empty if a replica finds no GPU. */
+  private static Optional<Step> evacuate(DefragProblem p, ClusterState s, String gpu, List<GreedyMover.Replica> replicas) {
+    ClusterState now = s;
+    List<Move> moves = new ArrayList<>();
+    Set<String> touched = new LinkedHashSet<>(List.of(gpu));
+    for (GreedyMover.Replica r : replicas) {
+      Optional<Move> m = GreedyMover.bestTarget(p.rules(), now, r.service(), r.stage(), gpu);
+      if (m.isEmpty()) {
+        return Optional.empty();
+      }
+      touched.add(((Migration) m.get()).toGpu());
+      now = p.rules().apply(now, m.get());
+      moves.add(m.get());
+    }
+    List<MigSlice> layout = now.migLayout(gpu);
+    if (!layout.isEmpty()) {
+      Move out = new ModeChange(gpu, layout, List.of());
+      now = p.rules().apply(now, out);
+      moves.add(out);
+    }
+    double gain = 0;
+    for (String t : touched) {
+      gain += p.room().onGpu(now, t) - p.room().onGpu(s, t);
+    }
+    double price = moves.stream().mapToDouble(p.costs()::of).sum();
+    return Optional.of(new Step(moves, now, gain, price));
+  }
+}
