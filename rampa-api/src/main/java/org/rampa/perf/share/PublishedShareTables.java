@@ -42,12 +42,15 @@ final class PublishedShareTables {
 
   static final int A100_SMS = 108;
 
+  /** The A100-80GB profiles of ParvaGPU's instance sizes (compute slices). */
+  static final Map<Integer, String> PARVAGPU_PROFILES = Map.of(
+      1, "1g.10gb", 2, "2g.20gb", 3, "3g.40gb", 4, "4g.40gb", 7, "7g.80gb");
+
   /** The A100-80GB profile of a ParvaGPU series' share (its compute fraction). */
   static String parvaGpuProfile(double share) {
-    MigGeometry a100 = SharingCatalog.standard().geometry("A100-80GB");
-    for (String profile : PARVAGPU_PROFILES.values()) {
-      if (Math.abs(a100.computeFraction(a100.profile(profile)) - share) < 1e-9) {
-        return profile;
+    for (Map.Entry<Integer, Integer> size : PARVAGPU_SMS.entrySet()) {
+      if (Math.abs((double) size.getValue() / A100_SMS - share) < 1e-9) {
+        return PARVAGPU_PROFILES.get(size.getKey());
       }
     }
     throw new IllegalArgumentException("share " + share + " is none of ParvaGPU's instance sizes");

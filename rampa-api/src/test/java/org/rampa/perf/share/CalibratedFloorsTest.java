@@ -45,19 +45,11 @@ class CalibratedFloorsTest {
   @Test
   void parvaGpuInstanceSharesAreTheSharingCatalogsA100Geometry() {
     MigGeometry geometry = SharingCatalog.standard().geometry("A100-80GB");
-    List<String> profiles = List.of("1g.10gb", "2g.20gb", "3g.40gb", "4g.40gb", "7g.80gb");
-    List<Integer> slices = List.of(1, 2, 3, 4, 7);
-    for (int i = 0; i < slices.size(); i++) {
-      assertThat((double) PublishedShareTables.PARVAGPU_SMS.get(slices.get(i)) / PublishedShareTables.A100_SMS)
-          .as("share of ParvaGPU's %dg instance", slices.get(i))
-          .isEqualTo(geometry.computeFraction(geometry.profile(profiles.get(i))));
-    }
-    assertThat(PublishedShareTables.PARVAGPU_SMS).hasSize(slices.size());
+    PublishedShareTables.PARVAGPU_SMS.forEach((slices, sms) -> assertThat((double) sms / PublishedShareTables.A100_SMS)
+        .as("share of ParvaGPU's %dg instance", slices)
+        .isEqualTo(geometry.computeFraction(geometry.profile(PublishedShareTables.PARVAGPU_PROFILES.get(slices)))));
+    assertThat(PublishedShareTables.PARVAGPU_PROFILES).containsOnlyKeys(PublishedShareTables.PARVAGPU_SMS.keySet());
   }
-
-  /** ParvaGPU's instance sizes in its tables, and the A100-80GB profiles they are. */
-  static final java.util.Map<Integer, String> PARVAGPU_PROFILES = java.util.Map.of(
-      1, "1g.10gb", 2, "2g.20gb", 3, "3g.40gb", 4, "4g.40gb", 7, "7g.80gb");
 
   /**
    * ParvaGPU's MIG slowdowns (one process; each instance size against 7g) of the catalog's CNNs it
@@ -66,18 +58,16 @@ class CalibratedFloorsTest {
   static List<AnalyticShareTimeModel.Slowdown> parvaGpuSlowdowns(ServingRuntime runtime) {
     GpuType a100 = GpuCatalog.standard().type(PublishedShareTables.A100_80GB.get(0));
     GpuPartitioning gpu = a100.partitioning();
-    java.util.Map<Double, String> profileAt = new java.util.HashMap<>();
-    PublishedShareTables.PARVAGPU_SMS.forEach((slices, sms) -> profileAt.put((double) sms / PublishedShareTables.A100_SMS, PARVAGPU_PROFILES.get(slices)));
     List<AnalyticShareTimeModel.Slowdown> points = new ArrayList<>();
     for (ShareSeries s : PublishedShareTables.parvaGpu()) {
       int last = s.shares().size() - 1;
-      if (s.processes() != 1 || !ModelCatalog.names().contains(s.name()) || !profileAt.get(s.shares().get(last)).equals("7g.80gb")) {
+      if (s.processes() != 1 || !ModelCatalog.names().contains(s.name()) || !PublishedShareTables.parvaGpuProfile(s.shares().get(last)).equals("7g.80gb")) {
         continue;
       }
       Model m = ModelCatalog.model(s.name()).servedBy(runtime);
       SharedStage largest = SharedStage.wholeModel(m, s.batch(), a100, gpu, new MigSlice("7g.80gb", 0));
       for (int i = 0; i < last; i++) {
-        SharedStage at = SharedStage.wholeModel(m, s.batch(), a100, gpu, new MigSlice(profileAt.get(s.shares().get(i)), 0));
+        SharedStage at = SharedStage.wholeModel(m, s.batch(), a100, gpu, new MigSlice(PublishedShareTables.parvaGpuProfile(s.shares().get(i)), 0));
         points.add(new AnalyticShareTimeModel.Slowdown(at, largest, s.seconds().get(i) / s.seconds().get(last)));
       }
     }

@@ -10,6 +10,7 @@ import org.rampa.catalog.GpuCatalog;
 import org.rampa.catalog.SharingCatalog;
 import org.rampa.domain.GpuType;
 import org.rampa.domain.ImmutableLayer;
+import org.rampa.domain.ServingRuntime;
 import org.rampa.domain.Model;
 import org.rampa.domain.share.GpuPartitioning;
 import org.rampa.domain.share.MigSliceMps;
@@ -26,7 +27,7 @@ class OneShareSeriesTest {
   private final GpuPartitioning parts = SharingCatalog.standard().partitioning("A100-SXM4-80GB");
   /** ParvaGPU's models enter by name: the tables answer for the name. */
   private final Model densenet169 = Model.of("densenet169",
-      List.of(ImmutableLayer.builder().name("densenet169").flopsPerSample(0).weightBytes(0).outputBytesPerSample(0).build()));
+      List.of(ImmutableLayer.builder().name("densenet169").flopsPerSample(0).weightBytes(0).outputBytesPerSample(0).build())).servedBy(ServingRuntime.PYTORCH_EAGER);
 
   @Test
   void parvaGpusTablesHoldFortyEightOneSizeConfigurationsAllOnTheSevenGInstance() {
@@ -62,7 +63,7 @@ class OneShareSeriesTest {
 
   @Test
   void aSeriesNeedsAtLeastOneShare() {
-    assertThatThrownBy(() -> new ShareSeries("x", List.of("T4"), ShareSeries.Kind.MPS, 1, 1, List.of(), List.of()))
+    assertThatThrownBy(() -> new ShareSeries("x", List.of("T4"), ShareSeries.Kind.MPS, 1, 1, List.of(), List.of(), ServingRuntime.TENSORRT))
         .hasMessageContaining("needs at least one share");
   }
 

@@ -9,6 +9,7 @@ import org.rampa.catalog.GpuCatalog;
 import org.rampa.catalog.ModelCatalog;
 import org.rampa.catalog.SharingCatalog;
 import org.rampa.domain.GpuType;
+import org.rampa.domain.ServingRuntime;
 import org.rampa.domain.share.GpuPartitioning;
 import org.rampa.domain.share.MpsShare;
 
@@ -19,7 +20,7 @@ class TierMarginsTest {
   private final GpuPartitioning parts = SharingCatalog.standard().partitioning("A100-SXM4-80GB");
   // one measured MPS series of ResNet-50 at batch 4 over shares 0.5 and 1: 0.5 is measured, 0.25 is the fitted law's, VGG-16 the analytic tier's
   private final ShareSeries series = new ShareSeries("resnet50", List.of("A100-SXM4-80GB"), ShareSeries.Kind.MPS, 1, 4, List.of(0.5, 1.0),
-      List.of(0.010, 0.006));
+      List.of(0.010, 0.006), ServingRuntime.TENSORRT);
   private final ShareTimeModel tiers = ShareTimeModel.firstOf(List.of(MeasuredShareTable.of(List.of(series)), FittedShareTimeModel.fit(List.of(series)),
       AnalyticShareTimeModel.calibrated()));
 
