@@ -102,7 +102,7 @@ public record SloRule(double latencyFraction, Reading reading) {
     return SloPredicate.meetsLatency(latencySeconds(batchSeconds), budgetSeconds(service));
   }
 
-  /** The rule in words, for reasons and violations: "0.45 × 418.5 ms", "0.45 × 6434 ms" or "whole ms < 0.45 × 418 ms (parvagpu-literal)". */
+  /** The rule in words, for reasons and violations: "0.45 × 418.5 ms", "0.45 × 6434 ms" or "whole ms &lt; 0.45 × 418 ms (parvagpu-literal)". */
   public String describe(ColocationService service) {
     if (reading == Reading.PARVAGPU_LITERAL) {
       return "whole ms < " + latencyFraction + " × " + service.slo().toMillis() + " ms (" + reading.label() + ")";

@@ -34,6 +34,11 @@ public final class MeasuredShareTable implements ShareTimeModel {
     return of(all);
   }
 
+  /** The A100-80GB MIG profile of one of ParvaGPU's measured instance sizes, given as its share (compute fraction). */
+  public static String parvaGpuProfile(double share) {
+    return PublishedShareTables.parvaGpuProfile(share);
+  }
+
   public List<ShareSeries> series() {
     return index.series();
   }

@@ -2,7 +2,7 @@ package org.rampa.perf.share;
 
 /**
  * Which of docs/SHARING.md section 2's tiers answered a stage's time: each has its own error,
- * measured from the published tables ({@link TierErrors}), so each gets its own planning margin
+ * measured from the published tables ({@link org.rampa.catalog.TierErrors}), so each gets its own planning margin
  * ({@link TierMargins}).
  */
 public enum ShareTier {

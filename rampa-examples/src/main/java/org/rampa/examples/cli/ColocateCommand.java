@@ -77,7 +77,7 @@ final class ColocateCommand implements Callable<Integer> {
 
   @Option(names = "--margin", defaultValue = "default", paramLabel = "M",
       description = "Safety margin on predicted stage times: default (each share-time tier's margin from its own measured error: "
-          + "org.rampa.perf.share.TierErrors), none, or one fraction for every tier (0.1 for 10 %%). The plan is verified under it and, "
+          + "org.rampa.catalog.TierErrors), none, or one fraction for every tier (0.1 for 10 %%). The plan is verified under it and, "
           + "when it is not none, the margin-free plan is made too and reported as marginFree. Default: ${DEFAULT-VALUE}.")
   String margin;
 

@@ -6,7 +6,7 @@ import org.rampa.examples.experiment.PerturbedShareTimeModel.Series;
 import org.rampa.perf.share.ShareTier;
 import org.rampa.perf.share.ShareTimeModel;
 import org.rampa.perf.share.SharedStage;
-import org.rampa.perf.share.TierErrors;
+import org.rampa.catalog.TierErrors;
 
 /**
  * A "truth" drawn from a nominal model's own error distribution: each series (a model on one

@@ -20,7 +20,7 @@ import org.rampa.examples.experiment.PerturbedShareTimeModel;
 import org.rampa.perf.share.ShareLaw;
 import org.rampa.perf.share.SharedStage;
 import org.rampa.perf.share.ShareTier;
-import org.rampa.perf.share.TierErrors;
+import org.rampa.catalog.TierErrors;
 
 class RobustnessExperimentTest {
 

@@ -1,17 +1,22 @@
-package org.rampa.perf.share;
+package org.rampa.catalog;
 
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import org.rampa.catalog.GpuCatalog;
-import org.rampa.catalog.ModelCatalog;
-import org.rampa.catalog.SharingCatalog;
 import org.rampa.domain.GpuType;
 import org.rampa.domain.Model;
+import org.rampa.domain.ServingRuntime;
 import org.rampa.domain.share.GpuPartitioning;
 import org.rampa.domain.share.MigSlice;
+import org.rampa.perf.share.AnalyticShareTimeModel;
+import org.rampa.perf.share.MeasuredShareTable;
+import org.rampa.perf.share.ShareLaw;
+import org.rampa.perf.share.ShareSeries;
+import org.rampa.perf.share.ShareTier;
+import org.rampa.perf.share.SharedStage;
+import org.rampa.perf.share.TierMargins;
 
 /**
  * Each share-time tier's error, measured on the published tables shipped with RAMPA, as a sample of
@@ -38,6 +43,10 @@ import org.rampa.domain.share.MigSlice;
  * {@code ) / }{@value #SERIES_PER_PLAN} for {@value #COVERAGE} of the replays to keep every SLO (a
  * union bound). On samples of fewer than a thousand points that quantile is the sample's largest
  * error.
+ *
+ * <p>It lives with the catalogs, not in {@code perf.share}, because the analytic tier's error is
+ * measured on catalog models and GPU types; {@link TierMargins#defaults()} records the margins
+ * computed here, and {@code TierErrorsTest} requires the two to agree.
  */
 public final class TierErrors {
 
@@ -95,10 +104,16 @@ public final class TierErrors {
    * be charged to every plan).
    */
   static List<ShareSeries> published() {
-    List<ShareSeries> all = new ArrayList<>(PublishedShareTables.parvaGpu());
-    PublishedShareTables.muxServe().stream().filter(s -> !s.name().contains("-tp")).forEach(all::add);
-    return all;
+    return MeasuredShareTable.published().series().stream()
+        .filter(s -> s.runtime() == ServingRuntime.PYTORCH_EAGER || (s.runtime() == ServingRuntime.MUXSERVE && !s.name().contains("-tp")))
+        .toList();
   }
+
+  /** ParvaGPU's series: the published PyTorch-eager MIG tables. */
+  private static List<ShareSeries> parvaGpu() {
+    return MeasuredShareTable.published().series().stream().filter(s -> s.runtime() == ServingRuntime.PYTORCH_EAGER).toList();
+  }
+
 
   private static List<Double> measured() {
     List<Double> out = new ArrayList<>();
@@ -139,16 +154,16 @@ public final class TierErrors {
     GpuPartitioning parts = SharingCatalog.standard().partitioning("A100-SXM4-80GB");
     AnalyticShareTimeModel analytic = AnalyticShareTimeModel.calibrated();
     List<Double> out = new ArrayList<>();
-    for (ShareSeries s : PublishedShareTables.parvaGpu()) {
+    for (ShareSeries s : parvaGpu()) {
       int last = s.shares().size() - 1;
-      String largest = PublishedShareTables.parvaGpuProfile(s.shares().get(last));
+      String largest = MeasuredShareTable.parvaGpuProfile(s.shares().get(last));
       if (s.processes() != 1 || !ModelCatalog.names().contains(s.name()) || !largest.startsWith("7g")) {
         continue;
       }
       Model m = ModelCatalog.model(s.name());
       double predictedLargest = analytic.seconds(SharedStage.wholeModel(m, s.batch(), a100, parts, new MigSlice(largest, 0))).orElseThrow();
       for (int i = 0; i < last; i++) {
-        String profile = PublishedShareTables.parvaGpuProfile(s.shares().get(i));
+        String profile = MeasuredShareTable.parvaGpuProfile(s.shares().get(i));
         double measured = s.seconds().get(i) / s.seconds().get(last);
         double predicted = analytic.seconds(SharedStage.wholeModel(m, s.batch(), a100, parts, new MigSlice(profile, 0))).orElseThrow() / predictedLargest;
         out.add(measured / predicted);
