@@ -31,13 +31,7 @@ import org.rampa.domain.share.ShareViolation;
  * @since 0.1.0
  */
 @Value.Immutable
-// the package's ValueStyle, but maps kept as given: the immutable state would copy its whole ledger
-// for every admission and departure; check() turns any other map into a LedgerMap once instead
-@Value.Style(
-    visibility = Value.Style.ImplementationVisibility.PUBLIC,
-    allowedClasspathAnnotations = {Override.class},
-    jdkOnly = true,
-    builtinContainerAttributes = false)
+@LedgerStyle
 @JsonSerialize(as = ImmutableClusterState.class)
 @JsonDeserialize(as = ImmutableClusterState.class)
 public abstract class ClusterState {
