@@ -14,8 +14,9 @@ import org.immutables.value.Value;
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.CLASS)
+// no visibility: SAME makes the implementation public as ClusterState is, and an enum constant here
+// made javadoc of modules without Immutables on their class path warn
 @Value.Style(
-    visibility = Value.Style.ImplementationVisibility.PUBLIC,
     allowedClasspathAnnotations = {Override.class},
     jdkOnly = true,
     builtinContainerAttributes = false)
