@@ -50,13 +50,7 @@ final class RandomMixes {
   static ColocationProblem npu(long seed) {
     Random r = new Random(seed);
     ColocationObjective objective = ColocationObjective.values()[r.nextInt(ColocationObjective.values().length)];
-    List<String> models = new ArrayList<>(List.of("resnet50", "vgg16", "mobilenetv2", "bert-base", "gpt2-small", "vit-b16"));
-    Collections.shuffle(models, r);
-    List<ColocationService> services = new ArrayList<>();
-    for (String m : models.subList(0, 1 + r.nextInt(models.size()))) {
-      services.add(new ColocationService(m, ModelCatalog.model(m), List.of(1, 4, 16), List.of(1), 10 + r.nextInt(3000),
-          Duration.ofMillis(5 + r.nextInt(200)), (1 + r.nextInt(20)) * (1L << 30), 1 + r.nextInt(3)));
-    }
+    List<ColocationService> services = catalogServices(r, 20);
     GpuType npu = SharingCatalog.standard().npuTypes().get(0);
     List<GpuPool> pools = new ArrayList<>(List.of(new GpuPool(npu, SharingCatalog.standard().partitioning(npu.name()), 1 + r.nextInt(30))));
     if (r.nextInt(4) == 0) {
@@ -73,13 +67,7 @@ final class RandomMixes {
   static ColocationProblem cuMask(long seed) {
     Random r = new Random(seed);
     ColocationObjective objective = ColocationObjective.values()[r.nextInt(ColocationObjective.values().length)];
-    List<String> models = new ArrayList<>(List.of("resnet50", "vgg16", "mobilenetv2", "bert-base", "gpt2-small", "vit-b16"));
-    Collections.shuffle(models, r);
-    List<ColocationService> services = new ArrayList<>();
-    for (String m : models.subList(0, 1 + r.nextInt(models.size()))) {
-      services.add(new ColocationService(m, ModelCatalog.model(m), List.of(1, 4, 16), List.of(1), 10 + r.nextInt(3000),
-          Duration.ofMillis(5 + r.nextInt(200)), (1 + r.nextInt(8)) * (1L << 30), 1 + r.nextInt(3)));
-    }
+    List<ColocationService> services = catalogServices(r, 8);
     List<GpuPool> pools = new ArrayList<>(List.of(new GpuPool(GpuCatalog.standard().type("MI100"), SharingCatalog.standard().partitioning("MI100"),
         1 + r.nextInt(30))));
     if (r.nextInt(4) == 0) {
@@ -118,5 +106,17 @@ final class RandomMixes {
     }
     return new ColocationProblem(services, pools, AnalyticShareTimeModel.calibrated(), InterferenceModel.defaults(),
         r.nextBoolean() ? SloRule.parvaGpu() : SloRule.wholeSlo(), MpsAdmission.strict(), objective);
+  }
+
+  /** One to six shuffled catalog models (batches 1, 4, 16; one process), each using 1 to {@code maxGiB} GiB. */
+  private static List<ColocationService> catalogServices(Random r, int maxGiB) {
+    List<String> models = new ArrayList<>(List.of("resnet50", "vgg16", "mobilenetv2", "bert-base", "gpt2-small", "vit-b16"));
+    Collections.shuffle(models, r);
+    List<ColocationService> services = new ArrayList<>();
+    for (String m : models.subList(0, 1 + r.nextInt(models.size()))) {
+      services.add(new ColocationService(m, ModelCatalog.model(m), List.of(1, 4, 16), List.of(1), 10 + r.nextInt(3000),
+          Duration.ofMillis(5 + r.nextInt(200)), (1 + r.nextInt(maxGiB)) * (1L << 30), 1 + r.nextInt(3)));
+    }
+    return services;
   }
 }

@@ -10,7 +10,6 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.rampa.catalog.ClusterPresets;
-import org.rampa.domain.Allocation;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.ClusterStateHolder;
@@ -30,6 +29,7 @@ import org.rampa.testing.DecodeServices;
 import org.rampa.testing.FragmentedClusters;
 import org.rampa.testing.Property;
 import org.rampa.verify.InterferenceGuard;
+import org.rampa.testing.LegalStates;
 import org.rampa.verify.PlanVerifier;
 
 /**
@@ -72,15 +72,7 @@ class GreedyDefragmenterTest {
       PlanVerifier verifier = PlanVerifier.defaults();
       for (Move m : d.moves()) {
         s = p.rules().apply(s, m);
-        for (var e : s.migLayouts().entrySet()) {
-          assertThat(MigLayout.check(s.partitioning(e.getKey()).requireMig(), e.getValue())).as("layout of %s after %s", e.getKey(), m).isEmpty();
-        }
-        for (Allocation a : s.allocations().values()) {
-          if (a.request().isPresent()) {
-            assertThat(verifier.verify(a.request().get(), a.plan().get(), s.release(a.serviceId())).violations())
-                .as("%s after %s", a.serviceId(), m).isEmpty();
-          }
-        }
+        LegalStates.assertLegal(s, verifier, m);
       }
       assertThat(s.allocations()).isEqualTo(d.after().allocations());
       assertThat(s.migLayouts()).isEqualTo(d.after().migLayouts());

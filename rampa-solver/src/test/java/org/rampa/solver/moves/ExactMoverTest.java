@@ -21,10 +21,8 @@ import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.rampa.Rampa;
-import org.rampa.domain.Allocation;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Holding;
-import org.rampa.domain.share.MigLayout;
 import org.rampa.domain.share.MigSlice;
 import org.rampa.domain.share.MigSliceMps;
 import org.rampa.heuristics.moves.GreedyMover;
@@ -39,6 +37,7 @@ import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.SolveStatus;
 import org.rampa.testing.Property;
 import org.rampa.testing.TinySharedProblems;
+import org.rampa.testing.LegalStates;
 import org.rampa.verify.PlanVerifier;
 
 /**
@@ -148,15 +147,7 @@ class ExactMoverTest {
         assertThat(next.migLayout(cut.gpu())).containsAll(held);
       }
       s = next;
-      for (var e : s.migLayouts().entrySet()) {
-        assertThat(MigLayout.check(s.partitioning(e.getKey()).requireMig(), e.getValue())).as("layout of %s after %s", e.getKey(), m).isEmpty();
-      }
-      for (Allocation a : s.allocations().values()) {
-        if (a.request().isPresent()) {
-          assertThat(verifier.verify(a.request().get(), a.plan().get(), s.release(a.serviceId())).violations())
-              .as("%s after %s", a.serviceId(), m).isEmpty();
-        }
-      }
+      LegalStates.assertLegal(s, verifier, m);
     }
     assertThat(s.allocations()).isEqualTo(r.afterMoves().allocations());
     assertThat(verifier.verify(p.request(), r.plan().orElseThrow(), s).violations()).isEmpty();
