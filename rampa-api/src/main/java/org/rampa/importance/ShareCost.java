@@ -43,8 +43,6 @@ public final class ShareCost {
   /** The menu entry for taking the whole GPU, as a key of the demand map. */
   public static final String WHOLE = "whole";
 
-  /** Tolerance when counting how many copies of an MPS level fit the free compute (thirds do not sum to 1 exactly). */
-  private static final double FIT_TOLERANCE = 1e-9;
 
   private final double lambda;
   private final Map<String, Double> demand;
@@ -179,7 +177,7 @@ public final class ShareCost {
       if (!migSlices.isEmpty()) {
         return free;
       }
-      int copies = Math.min((int) Math.floor(free / level + FIT_TOLERANCE), Math.max(0, parts.mpsClientLimit() - contended));
+      int copies = parts.mpsCopiesFitting(free, contended, level);
       return Math.max(0, free - copies * level);
     }
 

@@ -34,8 +34,6 @@ import org.rampa.strategy.SharingOptions;
  */
 public final class ForecastRoom {
 
-  /** Tolerance when counting copies of an MPS level in the free compute (thirds do not sum to 1 exactly). */
-  private static final double FIT_TOLERANCE = 1e-9;
 
   private final Map<String, Double> demand;
   private final List<Double> mpsLevels;
@@ -102,7 +100,7 @@ public final class ForecastRoom {
         total += w;
         if (mpsMode) {
           double free = empty ? 1 : state.freeShare(gpu);
-          int copies = Math.min((int) Math.floor(free / level + FIT_TOLERANCE), Math.max(0, parts.mpsClientLimit() - held.size()));
+          int copies = parts.mpsCopiesFitting(free, held.size(), level);
           usable += w * copies * level;
         }
       }

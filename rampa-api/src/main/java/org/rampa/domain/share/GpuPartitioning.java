@@ -87,4 +87,14 @@ public record GpuPartitioning(
     throw Invalid.value("template", name, "is not a partition template of " + gpuType,
         "choose one of " + templates.stream().map(PartitionTemplate::name).toList());
   }
+
+  /**
+   * How many more MPS clients of compute share {@code level} fit beside {@code clients} running ones
+   * in {@code freeShare} of the compute: ⌊free / level⌋ within the client limit. One rule for the share
+   * cost's stranded capacity and the defragmenter's room; the tolerance is there because thirds do
+   * not sum to 1 exactly.
+   */
+  public int mpsCopiesFitting(double freeShare, int clients, double level) {
+    return Math.min((int) Math.floor(freeShare / level + 1e-9), Math.max(0, mpsClientLimit - clients));
+  }
 }
