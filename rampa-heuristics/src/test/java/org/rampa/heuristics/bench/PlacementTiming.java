@@ -53,11 +53,11 @@ public final class PlacementTiming {
     long[][] wall = new long[n][repeats];
     for (int i = 0; i < repeats; i++) {
       for (int k = 0; k < n; k++) {
-        long c0 = cpuNanos();
+        long c0 = SharedPlacementTiming.cpuNanos();
         long t0 = System.nanoTime();
         results[k] = placement.place(problems[k]);
         wall[k][i] = System.nanoTime() - t0;
-        cpu[k][i] = cpuNanos() - c0;
+        cpu[k][i] = SharedPlacementTiming.cpuNanos() - c0;
       }
     }
     System.out.println("seed | req/s | importance | status | cost | CPU median ms | CPU p95 ms | wall median ms | wall p95 ms");
@@ -68,16 +68,6 @@ public final class PlacementTiming {
       System.out.printf("%s | %s | %s | %.3f | %.3f | %.3f | %.3f%n", names[k], results[k].status(),
           results[k].plan().map(p -> String.format("%.6g", p.cost())).orElse("-"), cpu[k][repeats / 2] / 1e6, cpu[k][p95] / 1e6,
           wall[k][repeats / 2] / 1e6, wall[k][p95] / 1e6);
-    }
-  }
-
-  /** The calling thread's CPU time, through java.management by reflection (the test sources are a module that does not read it). */
-  private static long cpuNanos() {
-    try {
-      Object bean = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean").invoke(null);
-      return (long) Class.forName("java.lang.management.ThreadMXBean").getMethod("getCurrentThreadCpuTime").invoke(bean);
-    } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("thread CPU time is not available", e);
     }
   }
 }

@@ -70,7 +70,7 @@ public final class SharedPlacementTiming {
    * The calling thread's CPU time, through java.management by reflection: the test sources are a
    * module that does not read it, and this example runs on the class path, where everything is read.
    */
-  private static long cpuNanos() {
+  static long cpuNanos() {
     try {
       Object bean = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean").invoke(null);
       return (long) Class.forName("java.lang.management.ThreadMXBean").getMethod("getCurrentThreadCpuTime").invoke(bean);
