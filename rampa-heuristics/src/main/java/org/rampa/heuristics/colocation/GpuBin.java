@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import org.rampa.colocation.CuMaskPart;
 import org.rampa.colocation.GpuConfiguration;
 import org.rampa.colocation.GpuPool;
 import org.rampa.colocation.SegmentOption;
@@ -16,21 +17,23 @@ import org.rampa.domain.share.PartitionTemplate;
 /**
  * One GPU being filled: either one whole-GPU option, or isolated options on MIG instances at legal,
  * non-overlapping starts (tracked by a {@link MigLayout}, the rules it checks), or on NPU
- * partition templates whose cores fit the card's. The used units (memory slices, cores) are a bit
- * mask, so the best start for a part depends on the mask alone and is looked up in the pool's
- * {@link Starts}.
+ * partition templates whose cores fit the card's, or AMD CU masks whose eighths of the card's CUs
+ * fit its eight ({@link CuMaskPart}; the packing takes only masks priced for the fullest card,
+ * {@link org.rampa.colocation.SegmentMenu#cuMaskOptionsForAnyCard}, so no mask added later lowers an
+ * earlier one's throughput). The used units (memory slices, cores, eighths) are a bit mask, so the
+ * best start for a part depends on the mask alone and is looked up in the pool's {@link Starts}.
  */
 final class GpuBin {
 
   final GpuPool pool;
   final List<SegmentOption> options = new ArrayList<>();
   final List<Integer> starts = new ArrayList<>();
-  /** Units of the card: memory slices with MIG, cores with templates, 0 otherwise. */
+  /** Units of the card: memory slices with MIG, cores with templates, eighths with CU masks, 0 otherwise. */
   private final int slices;
   private final Starts startTable;
   /** The MIG instances placed, on a MIG type; null otherwise. */
   private MigLayout layout;
-  /** The cores the templates take, as the lowest bits, on a template type. */
+  /** The cores the templates (the eighths the CU masks) take, as the lowest bits, on a template (CU-mask) type. */
   private long coreMask;
   private boolean whole;
   /** Position in the packing's GPU list (larger = later), so best fit breaks ties as a scan of the list would. */
@@ -75,6 +78,9 @@ final class GpuBin {
     if (whole || slices == 0) {
       return OptionalInt.empty();
     }
+    if (o.cuMask() != null) {
+      return Long.bitCount(coreMask) + o.cuMask().eighths() <= slices ? OptionalInt.of(0) : OptionalInt.empty();
+    }
     int s = layout != null ? startTable.best(layout, o.profile()) : startTable.bestTemplate(coreMask, o.profile());
     return s < 0 ? OptionalInt.empty() : OptionalInt.of(s);
   }
@@ -84,6 +90,8 @@ final class GpuBin {
     starts.add(start);
     if (o.whole()) {
       whole = true;
+    } else if (o.cuMask() != null) {
+      coreMask = Starts.lowBits(Long.bitCount(coreMask) + o.cuMask().eighths());
     } else if (layout != null) {
       layout = layout.with(o.profile(), start);
     } else {
@@ -97,6 +105,8 @@ final class GpuBin {
     int start = starts.remove(index);
     if (o.whole()) {
       whole = false;
+    } else if (o.cuMask() != null) {
+      coreMask = Starts.lowBits(Long.bitCount(coreMask) - o.cuMask().eighths());
     } else if (layout != null) {
       layout = layout.without(o.profile(), start);
     } else {
@@ -117,7 +127,8 @@ final class GpuBin {
    * Per used-slice mask and profile of one MIG geometry, the best free start ({@link
    * MigLayout#bestStart}), computed once per mask: packing asks the same question for hundreds of
    * GPUs in the same state. For NPU templates the mask holds the used cores as its lowest bits
-   * (cores are not positions, so any template fits as long as its cores do) and every start is 0.
+   * (cores are not positions, so any template fits as long as its cores do) and every start is 0;
+   * for CU masks, likewise the used eighths of the card's CUs.
    */
   static final class Starts {
     private final MigGeometry geometry;
@@ -126,7 +137,7 @@ final class GpuBin {
     private final Map<String, Integer> profileIndex = new HashMap<>();
     private final Map<Long, int[]> bestByMask = new HashMap<>();
 
-    /** The start table of {@code partitioning}'s MIG geometry or NPU templates (neither: whole GPUs only). */
+    /** The start table of {@code partitioning}'s MIG geometry, NPU templates or CU masks (none: whole GPUs only). */
     static Starts of(GpuPartitioning partitioning) {
       return new Starts(partitioning);
     }
@@ -141,7 +152,11 @@ final class GpuBin {
         units = geometry.memorySlices();
         return;
       }
-      units = partitioning.templates().isEmpty() ? 0 : partitioning.npuCores();
+      if (partitioning.templates().isEmpty()) {
+        units = partitioning.computeUnits() > 0 ? CuMaskPart.PARTS_PER_CARD : 0;
+        return;
+      }
+      units = partitioning.npuCores();
       if (units > 62) {
         throw new IllegalArgumentException(partitioning.gpuType() + " has " + units + " cores; the packing handles at most 62");
       }
@@ -155,7 +170,7 @@ final class GpuBin {
       }
     }
 
-    /** Units of the card the mask counts: memory slices, cores, or 0 (whole GPUs only). */
+    /** Units of the card the mask counts: memory slices, cores, eighths of the CUs, or 0 (whole GPUs only). */
     int units() {
       return units;
     }

@@ -18,9 +18,10 @@ import org.rampa.colocation.SegmentOption;
 
 /**
  * ParvaGPU-style co-location (SC'24, re-implemented from its description): per service the option
- * (whole GPU, MIG instance or NPU template, batch, processes) with the best throughput per share
+ * (whole GPU, MIG instance, NPU template or AMD CU mask, batch, processes) with the best throughput per share
  * under the SLO rule, copies of it to cover the rate and a right-sized last one (the smallest share
- * that covers the remainder); best-fit packing over legal MIG starts or free template cores. On a
+ * that covers the remainder); best-fit packing over legal MIG starts, free template cores or free
+ * eighths of a card's CUs (CU masks priced for the fullest card, {@link SegmentMenu#cuMaskOptionsForAnyCard}). On a
  * cluster of several GPU types, what does not fit once the best type's pool is full spills over: the
  * service's uncovered throughput is covered the same way on its next-best type (ranked by the
  * throughput per share of each type's best option), and so on, so every pool is used (a single pool
@@ -180,6 +181,8 @@ final class ParvaStyleHeuristic extends PackingPlanner {
         for (GpuPool pool : problem.pools()) {
           if (pool.count() > 0) {
             whole.addAll(menu.options(pool.type().name(), s.id()));
+            // CU masks priced for the fullest card: best fit may put any masks that fit beside them
+            whole.addAll(menu.cuMaskOptionsForAnyCard(pool.type().name(), s.id()));
           }
         }
         List<List<PipelineStage>> mine = new ArrayList<>();

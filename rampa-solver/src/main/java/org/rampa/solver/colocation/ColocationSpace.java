@@ -8,12 +8,14 @@ import java.util.Optional;
 import org.rampa.colocation.ColocationPerformance;
 import org.rampa.colocation.ColocationProblem;
 import org.rampa.colocation.ColocationService;
+import org.rampa.colocation.CuMaskPart;
 import org.rampa.colocation.GpuConfiguration;
 import org.rampa.colocation.GpuPool;
 import org.rampa.colocation.Segment;
 import org.rampa.colocation.SegmentMenu;
 import org.rampa.colocation.SegmentOption;
 import org.rampa.colocation.SegmentPerformance;
+import org.rampa.domain.share.CuMask;
 import org.rampa.domain.share.MigSlice;
 import org.rampa.domain.share.MigSliceMps;
 import org.rampa.domain.share.MpsShare;
@@ -25,7 +27,12 @@ import org.rampa.domain.share.TemplatePartition;
  * model needs: MIG layout types (how many instances of each usable profile a maximal layout has;
  * on an NPU type, how many of each template a maximal template multiset has), each service's best
  * option per profile and its best whole-GPU option, the undominated MPS pairs as explicit columns,
- * and the pipeline partitions' staged choices ({@link StagedChoices}).
+ * and the pipeline partitions' staged choices ({@link StagedChoices}). On an AMD type with CU
+ * masking the "profiles" are the menu's CU-mask parts, one per mask size and number of masks on the
+ * card ({@link SegmentMenu#cuMaskParts}), and the layout types every multiset of mask sizes that fits
+ * the card's eighths, each mask named for the multiset's size: an option priced for n tenants runs
+ * on a card that n masks share, or fewer when the plan leaves some empty (α only falls), so the
+ * aggregation stays exact for the count-based interference models the menu prices CU masks under.
  *
  * <p>Why aggregation is exact: MIG instances and NPU templates are isolated (α = 1), so an instance's throughput
  * depends only on its profile and the option it runs, never on its GPU or start. A plan is therefore
@@ -139,7 +146,7 @@ public final class ColocationSpace {
     }
     List<String> profiles = new ArrayList<>();
     List<SegmentOption[]> best = new ArrayList<>();
-    for (String part : partNames(pool)) {
+    for (String part : partNames(problem, pool)) {
       SegmentOption[] options = new SegmentOption[services.size()];
       boolean usable = false;
       for (int i = 0; i < services.size(); i++) {
@@ -154,10 +161,10 @@ public final class ColocationSpace {
     List<LayoutType> layouts = new ArrayList<>();
     if (!profiles.isEmpty()) {
       Map<String, LayoutType> distinct = new LinkedHashMap<>();
-      for (List<Placement> layout : maximalLayouts(pool)) {
+      for (List<Placement> layout : maximalLayouts(problem, pool)) {
         int[] counts = new int[profiles.size()];
         layout.forEach(s -> {
-          int p = profiles.indexOf(partName(s));
+          int p = profiles.indexOf(partName(s, layout.size()));
           if (p >= 0) {
             counts[p]++;
           }
@@ -178,33 +185,64 @@ public final class ColocationSpace {
   }
 
   /**
-   * The isolated parts of a pool's GPUs, by name: its MIG profiles, or its NPU templates (a type has
-   * one or the other); templates are hard partitions like MIG instances, without positions.
+   * The parts of a pool's GPUs, by name: its MIG profiles, or its NPU templates (a type has one or
+   * the other; templates are hard partitions like MIG instances, without positions), or the menu's
+   * CU-mask parts on a type with CU masking.
    */
-  private static List<String> partNames(GpuPool pool) {
+  private static List<String> partNames(ColocationProblem problem, GpuPool pool) {
     List<String> out = new ArrayList<>();
     pool.partitioning().mig().ifPresent(g -> g.profiles().forEach(p -> out.add(p.name())));
     pool.partitioning().templates().forEach(t -> out.add(t.name()));
+    SegmentMenu.cuMaskParts(problem, pool).forEach(c -> out.add(c.name()));
     return out;
   }
 
-  /** The maximal layouts of a pool's GPUs: MIG layouts, or template multisets. */
-  private static List<List<Placement>> maximalLayouts(GpuPool pool) {
+  /**
+   * The layouts of a pool's GPUs: maximal MIG layouts, or maximal template multisets, or every
+   * multiset of the menu's CU-mask sizes whose eighths fit the card (not only maximal ones: a mask's
+   * price depends on how many share the card, so a card of fewer masks is a layout of its own).
+   */
+  private static List<List<Placement>> maximalLayouts(ColocationProblem problem, GpuPool pool) {
     List<List<Placement>> out = new ArrayList<>();
     pool.partitioning().mig().ifPresent(g -> MigLayouts.maximal(g).forEach(l -> out.add(List.copyOf(l))));
     if (!pool.partitioning().templates().isEmpty()) {
       TemplateLayouts.maximal(pool.partitioning()).forEach(l -> out.add(List.copyOf(l)));
     }
+    if (!SegmentMenu.cuMaskParts(problem, pool).isEmpty()) {
+      cuMaskLayouts(pool, 0, 0, new ArrayList<>(), out);
+    }
     return out;
   }
 
-  /** The MIG profile or NPU template an isolated part runs on; null for other placements. */
-  static String partName(Placement p) {
+  /** Adds every non-empty multiset of the menu's mask sizes of index {@code from} or later that fits beside {@code used} eighths. */
+  private static void cuMaskLayouts(GpuPool pool, int from, int used, List<Placement> current, List<List<Placement>> out) {
+    if (!current.isEmpty()) {
+      out.add(List.copyOf(current));
+    }
+    for (int i = from; i < SegmentMenu.CU_MASK_EIGHTHS.size(); i++) {
+      int eighths = SegmentMenu.CU_MASK_EIGHTHS.get(i);
+      if (used + eighths <= CuMaskPart.PARTS_PER_CARD) {
+        current.add(new CuMask(CuMaskPart.of(pool.partitioning(), eighths, 1).computeUnits(), 0));
+        cuMaskLayouts(pool, i, used + eighths, current, out);
+        current.remove(current.size() - 1);
+      }
+    }
+  }
+
+  /**
+   * The part an isolated placement or CU mask runs on, on a GPU holding {@code partsOnGpu} parts:
+   * its MIG profile or NPU template, or the CU-mask part of its CUs priced for that many masks; null
+   * for other placements.
+   */
+  static String partName(Placement p, int partsOnGpu) {
     if (p instanceof MigSliceMps m) {
       return m.profile();
     }
     if (p instanceof MigSlice m) {
       return m.profile();
+    }
+    if (p instanceof CuMask c) {
+      return CuMaskPart.name(c.computeUnits(), partsOnGpu);
     }
     return p instanceof TemplatePartition t ? t.template() : null;
   }

@@ -267,8 +267,9 @@ final class PatternProgram {
         for (long j = value(values, layout(k, t)); j > 0; j--) {
           int g = migGpus.size();
           migGpus.add(new ArrayList<>());
-          for (Placement s : pool.layouts().get(t).layout()) {
-            int p = pool.profileIndex(ColocationSpace.partName(s));
+          List<Placement> layout = pool.layouts().get(t).layout();
+          for (Placement s : layout) {
+            int p = pool.profileIndex(ColocationSpace.partName(s, layout.size()));
             if (p >= 0) {
               slots.get(p).add(new int[] {g, ColocationSpace.start(s)});
             }
@@ -366,7 +367,7 @@ final class PatternProgram {
       } else {
         int[] need = new int[pool.profiles().size()];
         for (Segment s : segs) {
-          int p = pool.profileIndex(ColocationSpace.partName(s.placement()));
+          int p = pool.profileIndex(ColocationSpace.partName(s.placement(), segs.size()));
           int i = space.index(s.service());
           if (p < 0 || pool.best()[p][i] == null) {
             return Optional.empty();
