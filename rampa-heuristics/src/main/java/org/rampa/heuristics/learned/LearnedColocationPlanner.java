@@ -29,10 +29,11 @@ import org.rampa.strategy.SolveStatus;
  * from {@link org.rampa.heuristics.colocation.ColocationPlanners} or wrapped in {@link
  * org.rampa.colocation.VerifiedColocationPlanner}). Every objective: the largest scale is one
  * episode to the cluster's end; the fewest GPUs a search over the cluster's size with the policy
- * placing inside each episode; the weighted throughput the whole demand when
- * it fits, else the largest scale. Deterministic: the same problem and weights give the same plan.
- * Each episode runs to its end (a step takes milliseconds); the time limit stops the search over
- * the cluster's size between episodes.
+ * placing inside each episode, then a consolidation pass (GPUs taken out, the policy re-placing
+ * what they served); the weighted throughput the whole demand when it fits, else the largest
+ * scale. Deterministic: the same problem and weights give the same plan (when the time limit cuts
+ * nothing). Each episode runs to its end (a step takes milliseconds); the time limit stops the
+ * search over the cluster's size and the consolidation between episodes.
  */
 public final class LearnedColocationPlanner implements ColocationPlanner {
   /** The shipped weights, trained by {@code rampa train} (docs/learned-policy.md gives the command). */
