@@ -75,7 +75,7 @@ final class VastPipeE3Command implements Callable<Integer> {
   Integer gpus;
 
   @Option(names = "--planners", split = ListOption.SEPARATOR, splitSynopsisLabel = ListOption.LABEL, paramLabel = "NAME",
-      description = "Co-location planners: exact and the heuristics and baselines of colocate. Default: heuristic, exact, exclusive, "
+      description = "Co-location planners: exact, learned and the heuristics and baselines of colocate. Default: heuristic, exact, exclusive, "
           + "even-mps-2, gpu-lets (analytic); heuristic, exact, exclusive, uniform-mig-1g, uniform-mig-3g (parvagpu).")
   List<String> planners;
 
@@ -128,6 +128,8 @@ final class VastPipeE3Command implements Callable<Integer> {
     for (String name : ColocationPlanners.NAMES) {
       known.put(name, () -> ColocationPlanners.named(name));
     }
+    // a planner for every objective since issue 24: the fewest GPUs as well as the largest scale
+    known.put(ColocationPlanners.LEARNED, () -> ColocationPlanners.named(ColocationPlanners.LEARNED));
     List<String> chosen = planners == null ? mixes.defaultPlanners() : planners;
     OptionChecks.requireDistinct("--planners", chosen);
     for (String p : chosen) {

@@ -520,7 +520,6 @@ class BadInputCorpusTest {
     bad("vastpipe-e3: tiers margin over 10x", args("vastpipe-e3", "--out", out, "--margin-kind", "tiers", "--margins", "0,1100"), "--margins = 1100.0",
         "[0, 1000]");
     bad("vastpipe-e3: unknown planner", args("vastpipe-e3", "--out", out, "--planners", "heuristic,magic"), "--planners = magic", "exact");
-    bad("vastpipe-e3: learned planner (scale only)", args("vastpipe-e3", "--out", out, "--planners", "learned"), "--planners = learned");
     bad("vastpipe-e3: --time-limit-s 0", args("vastpipe-e3", "--out", out, "--time-limit-s", 0), "--time-limit-s = 0");
     bad("vastpipe-e3: --threads 0", args("vastpipe-e3", "--out", out, "--threads", 0), "--threads = 0", "[1, 256]");
     Path file = Files.writeString(dir.resolve("e3-file"), "x");

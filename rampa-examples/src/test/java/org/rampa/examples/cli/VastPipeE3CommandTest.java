@@ -103,6 +103,19 @@ class VastPipeE3CommandTest {
     }
   }
 
+  @Test
+  void theLearnedPolicyPlansTheFewestGpusAndIsReplayedLikeEveryPlanner() throws Exception {
+    BadInputs.Run r = BadInputs.run("vastpipe-e3", "--out", dir.toString(), "--family", "parvagpu", "--seeds", "1", "--draws", "2",
+        "--planners", "heuristic,learned", "--margins", "0", "--threads", "1");
+    assertThat(r.code()).as(r.err()).isZero();
+    List<String[]> plans = rows("e3-plans.csv");
+    assertThat(plans).hasSize(2).anySatisfy(p -> {
+      assertThat(p[1]).isEqualTo("learned");
+      assertThat(Integer.parseInt(p[4])).isPositive();
+    });
+    assertThat(rows("e3-replays.csv")).filteredOn(c -> c[1].equals("learned")).hasSize(2 + 1 + 2 + 2);
+  }
+
   private List<String[]> rows(String file) throws Exception {
     List<String> lines = Files.readAllLines(dir.resolve(file));
     return lines.subList(1, lines.size()).stream().map(l -> l.split(",", 17)).toList();

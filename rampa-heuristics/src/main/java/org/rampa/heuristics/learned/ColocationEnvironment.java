@@ -216,7 +216,20 @@ public final class ColocationEnvironment {
 
   /** Plays one episode within {@code limits}. */
   public Outcome run(Chooser chooser, Limits limits) {
-    return new Episode(chooser, limits).play();
+    return run(chooser, limits, List.of());
+  }
+
+  /**
+   * Plays one episode within {@code limits} from a partial plan: the {@code start} GPUs are held from
+   * the first step (they count in the budget, and the chooser may add segments to them), as if
+   * earlier steps had placed them. Each must pass the co-location verifier alone.
+   */
+  public Outcome run(Chooser chooser, Limits limits, List<GpuConfiguration> start) {
+    Episode episode = new Episode(chooser, limits);
+    for (int i = 0; i < start.size(); i++) {
+      episode.hold(i, start.get(i));
+    }
+    return episode.play();
   }
 
   /** One GPU taken from a pool, with its segments and their current throughputs. */
@@ -264,6 +277,31 @@ public final class ColocationEnvironment {
       this.demandAt = budget == clusterGpus() ? demandScale : demandScale * budget / clusterGpus();
       this.freshLeft = problem.pools().stream().mapToInt(GpuPool::count).toArray();
       this.served = new double[problem.services().size()];
+    }
+
+    /** Takes {@code gpu} as held, with its segments and their verified throughputs. */
+    void hold(int index, GpuConfiguration gpu) {
+      if (held.size() >= budget) {
+        throw Invalid.value("start.size", index + 1, "must not exceed the episode's budget of " + budget + " GPUs", "cut the partial plan or raise the budget");
+      }
+      int pool = -1;
+      for (int p = 0; p < freshLeft.length && pool < 0; p++) {
+        if (freshLeft[p] > 0 && problem.pools().get(p).type().name().equals(gpu.gpuType())) {
+          pool = p;
+        }
+      }
+      List<SegmentPerformance> performance = verified(gpu);
+      if (pool < 0 || performance == null) {
+        throw Invalid.value("start[" + index + "]", gpu, pool < 0 ? "needs a GPU of a type the cluster has left" : "must pass the co-location verifier",
+            "start from GPUs of a verified plan of this problem");
+      }
+      Held h = new Held(pool);
+      held.add(h);
+      freshLeft[pool]--;
+      h.segments.addAll(gpu.segments());
+      h.throughput = performance.stream().mapToDouble(SegmentPerformance::throughput).toArray();
+      h.free = freeFraction(h);
+      credit(h, 1);
     }
 
     Outcome play() {
@@ -558,14 +596,17 @@ public final class ColocationEnvironment {
       } else {
         gpu = held.get(m.gpu());
       }
-      for (int i = 0; i < gpu.segments.size(); i++) {
-        served[index(gpu.segments.get(i).service())] -= gpu.throughput[i];
-      }
+      credit(gpu, -1);
       gpu.segments.add(m.segment());
       gpu.throughput = m.after().stream().mapToDouble(SegmentPerformance::throughput).toArray();
       gpu.free = freeFraction(gpu);
+      credit(gpu, 1);
+    }
+
+    /** Adds ({@code sign} 1) or takes back (-1) what {@code gpu}'s segments serve. */
+    void credit(Held gpu, int sign) {
       for (int i = 0; i < gpu.segments.size(); i++) {
-        served[index(gpu.segments.get(i).service())] += gpu.throughput[i];
+        served[index(gpu.segments.get(i).service())] += sign * gpu.throughput[i];
       }
     }
 

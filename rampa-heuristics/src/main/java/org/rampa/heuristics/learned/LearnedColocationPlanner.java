@@ -5,13 +5,20 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import org.rampa.colocation.ColocationPlan;
 import org.rampa.colocation.ColocationPlanner;
 import org.rampa.colocation.ColocationProblem;
 import org.rampa.colocation.ColocationResult;
+import org.rampa.colocation.ColocationService;
 import org.rampa.colocation.ColocationVerifier;
+import org.rampa.colocation.GpuConfiguration;
 import org.rampa.domain.Invalid;
 import org.rampa.perf.SloPredicate;
 import org.rampa.strategy.SolveStatus;
@@ -22,10 +29,11 @@ import org.rampa.strategy.SolveStatus;
  * from {@link org.rampa.heuristics.colocation.ColocationPlanners} or wrapped in {@link
  * org.rampa.colocation.VerifiedColocationPlanner}). Every objective: the largest scale is one
  * episode to the cluster's end; the fewest GPUs a search over the cluster's size with the policy
- * placing inside each episode; the weighted throughput the whole demand when
- * it fits, else the largest scale. Deterministic: the same problem and weights give the same plan.
- * Each episode runs to its end (a step takes milliseconds); the time limit stops the search over
- * the cluster's size between episodes.
+ * placing inside each episode, then a consolidation pass (GPUs taken out, the policy re-placing
+ * what they served); the weighted throughput the whole demand when it fits, else the largest
+ * scale. Deterministic: the same problem and weights give the same plan (when the time limit cuts
+ * nothing). Each episode runs to its end (a step takes milliseconds); the time limit stops the
+ * search over the cluster's size and the consolidation between episodes.
  */
 public final class LearnedColocationPlanner implements ColocationPlanner {
   /** The shipped weights, trained by {@code rampa train} (docs/learned-policy.md gives the command). */
@@ -118,7 +126,71 @@ public final class LearnedColocationPlanner implements ColocationPlanner {
         ? "the time limit stopped the search over the cluster size after " + episodes + " episodes"
         : episodes + " episodes searching the cluster size") + " (the whole cluster's episode used " + first + " GPUs"
         + (failed > 0 ? ", a cluster of " + failed + " did not serve the demand)" : ")");
-    return result(problem, atScaleOne(best), "fewest GPUs, " + search + "; " + how(best));
+    int searched = best.plan().gpuCount();
+    Consolidation consolidated = consolidate(problem, environment, best, deadline);
+    String consolidation = "; consolidation " + (consolidated.best() == best ? "kept the " + searched + " GPUs"
+        : "from " + searched + " to " + consolidated.best().plan().gpuCount() + " GPUs") + " in " + consolidated.episodes() + " episodes"
+        + (consolidated.stopped() ? ", stopped by the time limit" : "");
+    return result(problem, atScaleOne(consolidated.best()), "fewest GPUs, " + search + consolidation + "; the plan's last episode: "
+        + how(consolidated.best()));
+  }
+
+  /** What {@link #consolidate} reached: the best served episode, the episodes it played, and whether the time limit stopped it. */
+  private record Consolidation(ColocationEnvironment.Outcome best, int episodes, boolean stopped) {}
+
+  /**
+   * Local improvement after the search over the cluster's size: take one GPU out of the best plan
+   * (then two), and let the policy re-place what they served on the rest within one GPU fewer — on
+   * the room the remaining GPUs have left, and with two out, on one fresh GPU. Whatever serves the
+   * demand replaces the plan, and the pass starts again on it; it ends when no removal serves, or at
+   * the time limit. The GPUs serving the smallest share of the demand go first (a plan's last GPUs
+   * often hold a leftover segment or two). The policy places every segment; the pass only chooses
+   * which GPUs it may keep.
+   */
+  private Consolidation consolidate(ColocationProblem problem, ColocationEnvironment environment, ColocationEnvironment.Outcome best,
+      long deadline) {
+    int episodes = 0;
+    boolean improved = true;
+    while (improved) {
+      improved = false;
+      List<GpuConfiguration> gpus = best.plan().gpus();
+      int n = gpus.size();
+      if (n == 1) {
+        break;
+      }
+      double[] share = new double[n];
+      for (int g = 0; g < n; g++) {
+        Map<String, Double> served = ColocationVerifier.throughputs(problem, new ColocationPlan(List.of(gpus.get(g)), 0));
+        for (ColocationService service : problem.services()) {
+          share[g] += served.get(service.id()) / service.rate();
+        }
+      }
+      List<int[]> removals = new ArrayList<>();
+      for (int g = 0; g < n; g++) {
+        removals.add(new int[] {g});
+      }
+      for (int g = 0; g < n; g++) {
+        for (int h = g + 1; h < n; h++) {
+          removals.add(new int[] {g, h});
+        }
+      }
+      removals.sort(Comparator.<int[]>comparingInt(r -> r.length).thenComparingDouble(r -> Arrays.stream(r).mapToDouble(g -> share[g]).sum()));
+      for (int[] removal : removals) {
+        if (System.nanoTime() >= deadline) {
+          return new Consolidation(best, episodes, true);
+        }
+        List<GpuConfiguration> kept = new ArrayList<>(gpus);
+        Arrays.stream(removal).boxed().sorted(Comparator.reverseOrder()).forEach(g -> kept.remove((int) g));
+        ColocationEnvironment.Outcome o = environment.run(policy::greedy, new ColocationEnvironment.Limits(n - 1, 1), kept);
+        episodes++;
+        if (serves(o)) {
+          best = o;
+          improved = true;
+          break;
+        }
+      }
+    }
+    return new Consolidation(best, episodes, false);
   }
 
   /** Every service served its rate, by the verifier's throughputs (the outcome's scale) and the library's one tolerance. */

@@ -3,11 +3,14 @@ package org.rampa.heuristics.learned;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.rampa.colocation.ColocationObjective;
 import org.rampa.colocation.ColocationProblem;
 import org.rampa.colocation.ColocationVerifier;
+import org.rampa.colocation.GpuConfiguration;
+import org.rampa.colocation.Segment;
 import org.rampa.scenarios.ParvaGpuScenarios;
 import org.rampa.testing.Property;
 
@@ -91,5 +94,45 @@ class ColocationEnvironmentTest {
         assertThat(full.plan().gpus().get(g).segments().subList(0, some.size())).isEqualTo(some);
       }
     });
+  }
+
+  @Test
+  void anEpisodeFromAPartialPlanKeepsItsGpusFirstAndAddsOnlyWithinTheBudget() {
+    ColocationProblem problem = ParvaGpuScenarios.scenario(5, 30, ColocationObjective.MAX_SCALE);
+    ColocationEnvironment environment = new ColocationEnvironment(problem, 8);
+    Property.forSeeds("a partial plan's GPUs stay, each a prefix of its GPU in the outcome", 20, seed -> {
+      SplittableRandom random = new SplittableRandom(seed);
+      List<GpuConfiguration> earlier = environment.run(random(random), new ColocationEnvironment.Limits(1 + random.nextInt(30), 1)).plan().gpus();
+      List<GpuConfiguration> start = earlier.subList(0, random.nextInt(earlier.size() + 1));
+      int budget = start.size() + random.nextInt(6);
+      if (budget == 0) {
+        return;
+      }
+      ColocationEnvironment.Outcome outcome = environment.run(random(random), new ColocationEnvironment.Limits(budget, 1), start);
+      assertThat(outcome.plan().gpuCount()).isBetween(start.size(), budget);
+      assertThat(ColocationVerifier.check(problem, outcome.plan())).isEmpty();
+      for (int g = 0; g < start.size(); g++) {
+        List<Segment> kept = start.get(g).segments();
+        assertThat(outcome.plan().gpus().get(g).gpuType()).isEqualTo(start.get(g).gpuType());
+        assertThat(outcome.plan().gpus().get(g).segments().subList(0, kept.size())).isEqualTo(kept);
+      }
+    });
+  }
+
+  @Test
+  void aPartialPlanOverTheBudgetOrNotVerifiedIsRefused() {
+    ColocationProblem problem = ParvaGpuScenarios.scenario(2, 6, ColocationObjective.MAX_SCALE);
+    ColocationEnvironment environment = new ColocationEnvironment(problem, 8);
+    List<GpuConfiguration> plan = environment.run(random(new SplittableRandom(3))).plan().gpus();
+    assertThatThrownBy(() -> environment.run(random(new SplittableRandom(3)), new ColocationEnvironment.Limits(1, 1), plan.subList(0, 2)))
+        .hasMessageStartingWith("start.size = 2: must not exceed the episode's budget of 1 GPUs");
+    Segment first = plan.get(0).segments().get(0);
+    // the same MIG instance twice on one GPU: MIG legality refuses it
+    GpuConfiguration twice = new GpuConfiguration(plan.get(0).gpuType(), List.of(first, first));
+    assertThatThrownBy(() -> environment.run(random(new SplittableRandom(3)), new ColocationEnvironment.Limits(6, 1), List.of(twice)))
+        .hasMessageContaining("start[0] = ").hasMessageContaining("must pass the co-location verifier");
+    GpuConfiguration elsewhere = new GpuConfiguration("H100-80GB", plan.get(0).segments());
+    assertThatThrownBy(() -> environment.run(random(new SplittableRandom(3)), new ColocationEnvironment.Limits(6, 1), List.of(elsewhere)))
+        .hasMessageContaining("needs a GPU of a type the cluster has left");
   }
 }
