@@ -1,0 +1,154 @@
+package org.rampa.examples.sim;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.rampa.domain.ClusterState;
+import org.rampa.domain.Gpu;
+import org.rampa.domain.Holding;
+import org.rampa.domain.ServiceRequest;
+import org.rampa.domain.share.GpuPartitioning;
+import org.rampa.domain.share.MigLayout;
+import org.rampa.domain.share.MigProfile;
+import org.rampa.domain.share.MigSlice;
+
+/**
+ * Why an arrival was refused, in terms a mover could act on (issue 25): what the class needs alone
+ * on one GPU ({@link StrandedCapacity#needs}: several GPUs, a whole GPU, or a part of one) and the
+ * fewest moves after which some GPU of the state would have that room by the same alone-test: 0
+ * (room is free now: the planner refused for what the test ignores, co-runners' interference on
+ * the newcomer or the incumbents, the MPS contexts' memory), 1, 2, or more. Moves are counted as the
+ * movers count them: a migration per service moved off the GPU, one re-cut of a MIG GPU's free
+ * instances, one mode change to take a MIG GPU out of MIG mode once it is empty. Where the moved
+ * services would go, and whether they would keep their SLOs there, is not asked: the count is a
+ * lower bound on what a mover needs.
+ */
+public final class RefusalBreakdown {
+
+  /** Moves counted up to this; more is reported as "&gt;2". */
+  static final int MAX_COUNTED = 2;
+
+  private final StrandedCapacity test;
+
+  public RefusalBreakdown(StrandedCapacity test) {
+    this.test = test;
+  }
+
+  /** One refused arrival of class {@code template} on {@code state}: "class|demand|smallest piece|moves to room". */
+  public String classify(ClusterState state, ServiceRequest template) {
+    Map<String, StrandedCapacity.ClassNeed> needs = test.needs(template);
+    if (needs.isEmpty()) {
+      return String.join("|", template.id(), "multi-gpu", "-", "-");
+    }
+    double smallest = needs.values().stream().mapToDouble(StrandedCapacity.ClassNeed::smallestPiece).min().orElseThrow();
+    int fewest = MAX_COUNTED + 1;
+    for (Gpu g : state.cluster().gpus()) {
+      StrandedCapacity.ClassNeed need = needs.get(g.type());
+      if (need != null) {
+        fewest = Math.min(fewest, movesToRoom(state, g.id(), need));
+      }
+    }
+    return String.join("|", template.id(), smallest >= 1 - 1e-9 ? "whole-gpu" : "part-gpu", String.format(Locale.ROOT, "%.3f", smallest),
+        fewest > MAX_COUNTED ? ">" + MAX_COUNTED : Integer.toString(fewest));
+  }
+
+  /** The fewest moves (at most {@link #MAX_COUNTED} + 1) after which {@code gpu} has room for {@code need}. */
+  static int movesToRoom(ClusterState state, String gpu, StrandedCapacity.ClassNeed need) {
+    List<Holding> on = state.holdingsOn(gpu);
+    Map<String, List<Holding>> byService = new LinkedHashMap<>();
+    for (String id : state.servicesOn(gpu)) {
+      byService.put(id, state.allocations().get(id).holdings().stream().filter(h -> h.gpu().equals(gpu)).toList());
+    }
+    List<MigSlice> layout = state.migLayout(gpu);
+    GpuPartitioning p = state.partitioning(gpu);
+    // emptied, the GPU serves the class whole (the type serves it); out of MIG mode costs one more
+    int best = byService.size() + (layout.isEmpty() ? 0 : 1);
+    if (layout.isEmpty()) {
+      if (!on.isEmpty() && !Double.isNaN(need.mpsLevel()) && on.stream().noneMatch(h -> h.placement() instanceof org.rampa.domain.share.Whole)) {
+        best = Math.min(best, mpsMoves(state, p, byService, need));
+      }
+      return Math.min(best, MAX_COUNTED + 1);
+    }
+    if (need.migProfiles().isEmpty()) {
+      return Math.min(best, MAX_COUNTED + 1);
+    }
+    // a free instance of a serving profile: room now; else a re-cut of the free slices, after k tenants left
+    for (MigSlice s : state.capacity().freeMigInstances().getOrDefault(gpu, List.of())) {
+      if (need.migProfiles().contains(s.profile())) {
+        return 0;
+      }
+    }
+    List<String> tenants = new ArrayList<>(byService.keySet());
+    for (int k = 0; k < Math.min(best, MAX_COUNTED + 1) - 1 && k <= tenants.size(); k++) {
+      if (recutFits(p, byService, tenants, k, 0, new ArrayList<>(), need)) {
+        return k + 1;
+      }
+    }
+    return Math.min(best, MAX_COUNTED + 1);
+  }
+
+  /** True when, with {@code k} more of {@code tenants} (from {@code from} on) gone besides {@code gone}, a serving profile fits the unheld slices. */
+  private static boolean recutFits(GpuPartitioning p, Map<String, List<Holding>> byService, List<String> tenants, int k, int from,
+      List<String> gone, StrandedCapacity.ClassNeed need) {
+    if (k == 0) {
+      List<MigSlice> held = new ArrayList<>();
+      byService.forEach((id, hs) -> {
+        if (!gone.contains(id)) {
+          hs.stream().filter(h -> h.placement() instanceof MigSlice).forEach(h -> held.add((MigSlice) h.placement()));
+        }
+      });
+      MigLayout kept = MigLayout.of(p.requireMig(), held.stream().distinct().toList());
+      for (String name : need.migProfiles()) {
+        MigProfile profile = p.requireMig().profile(name);
+        for (int start : profile.allowedStarts()) {
+          if (kept.fits(profile, start)) {
+            return true;
+          }
+        }
+      }
+      return false;
+    }
+    for (int i = from; i < tenants.size(); i++) {
+      gone.add(tenants.get(i));
+      boolean fits = recutFits(p, byService, tenants, k - 1, i + 1, gone, need);
+      gone.remove(gone.size() - 1);
+      if (fits) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Tenants of an MPS GPU to move, largest share first, until the compute and memory left take the class's level. */
+  private static int mpsMoves(ClusterState state, GpuPartitioning p, Map<String, List<Holding>> byService, StrandedCapacity.ClassNeed need) {
+    List<double[]> shares = new ArrayList<>(); // compute fraction, memory bytes, per tenant
+    double free = 1;
+    long memoryLeft = p.memoryBytes();
+    for (List<Holding> hs : byService.values()) {
+      double c = 0;
+      long m = 0;
+      for (Holding h : hs) {
+        c += state.computeFraction(h);
+        m += h.memoryBytes() + p.mpsProcessOverheadBytes();
+      }
+      shares.add(new double[] {c, m});
+      free -= c;
+      memoryLeft -= m;
+    }
+    shares.sort((a, b) -> Double.compare(b[0], a[0]));
+    int clients = byService.size();
+    for (int moved = 0; moved <= shares.size(); moved++) {
+      if (free + 1e-9 >= need.mpsLevel() && memoryLeft >= need.memoryBytes() + p.mpsProcessOverheadBytes() && clients < p.mpsClientLimit()) {
+        return moved;
+      }
+      if (moved < shares.size()) {
+        free += shares.get(moved)[0];
+        memoryLeft += (long) shares.get(moved)[1];
+        clients--;
+      }
+    }
+    return shares.size();
+  }
+}
