@@ -13,6 +13,7 @@ import org.rampa.domain.share.GpuPartitioning;
 import org.rampa.domain.share.MigLayout;
 import org.rampa.domain.share.MigProfile;
 import org.rampa.domain.share.MigSlice;
+import org.rampa.domain.share.MigSliceMps;
 
 /**
  * Why an arrival was refused, in terms a mover could act on (issue 25): what the class needs alone
@@ -74,51 +75,55 @@ public final class RefusalBreakdown {
     if (need.migProfiles().isEmpty()) {
       return Math.min(best, MAX_COUNTED + 1);
     }
-    // a free instance of a serving profile: room now; else a re-cut of the free slices, after k tenants left
-    for (MigSlice s : state.capacity().freeMigInstances().getOrDefault(gpu, List.of())) {
-      if (need.migProfiles().contains(s.profile())) {
-        return 0;
-      }
-    }
+    // k tenants moved off: a serving instance among the unheld ones is room after k moves; a re-cut of them after k + 1
     List<String> tenants = new ArrayList<>(byService.keySet());
-    for (int k = 0; k < Math.min(best, MAX_COUNTED + 1) - 1 && k <= tenants.size(); k++) {
-      if (recutFits(p, byService, tenants, k, 0, new ArrayList<>(), need)) {
-        return k + 1;
-      }
+    for (int k = 0; k < Math.min(best, MAX_COUNTED + 1) && k <= tenants.size(); k++) {
+      best = Math.min(best, fewestAfter(p, layout, byService, tenants, k, 0, new ArrayList<>(), need));
     }
     return Math.min(best, MAX_COUNTED + 1);
   }
 
-  /** True when, with {@code k} more of {@code tenants} (from {@code from} on) gone besides {@code gone}, a serving profile fits the unheld slices. */
-  private static boolean recutFits(GpuPartitioning p, Map<String, List<Holding>> byService, List<String> tenants, int k, int from,
-      List<String> gone, StrandedCapacity.ClassNeed need) {
+  /**
+   * The fewest moves, over the ways to move {@code k} more of {@code tenants} (from {@code from} on) off besides
+   * {@code gone}: k when an unheld instance then serves, k + 1 when a re-cut of the unheld slices makes one that does,
+   * else more than the budget counted.
+   */
+  private static int fewestAfter(GpuPartitioning p, List<MigSlice> layout, Map<String, List<Holding>> byService, List<String> tenants,
+      int k, int from, List<String> gone, StrandedCapacity.ClassNeed need) {
     if (k == 0) {
       List<MigSlice> held = new ArrayList<>();
       byService.forEach((id, hs) -> {
         if (!gone.contains(id)) {
-          hs.stream().filter(h -> h.placement() instanceof MigSlice).forEach(h -> held.add((MigSlice) h.placement()));
+          for (Holding h : hs) {
+            if (h.placement() instanceof MigSlice m) {
+              held.add(m);
+            } else if (h.placement() instanceof MigSliceMps m) {
+              held.add(m.slice());
+            }
+          }
         }
       });
+      if (layout.stream().anyMatch(s -> !held.contains(s) && need.migProfiles().contains(s.profile()))) {
+        return gone.size();
+      }
       MigLayout kept = MigLayout.of(p.requireMig(), held.stream().distinct().toList());
       for (String name : need.migProfiles()) {
         MigProfile profile = p.requireMig().profile(name);
         for (int start : profile.allowedStarts()) {
           if (kept.fits(profile, start)) {
-            return true;
+            return gone.size() + 1;
           }
         }
       }
-      return false;
+      return MAX_COUNTED + 1;
     }
+    int fewest = MAX_COUNTED + 1;
     for (int i = from; i < tenants.size(); i++) {
       gone.add(tenants.get(i));
-      boolean fits = recutFits(p, byService, tenants, k - 1, i + 1, gone, need);
+      fewest = Math.min(fewest, fewestAfter(p, layout, byService, tenants, k - 1, i + 1, gone, need));
       gone.remove(gone.size() - 1);
-      if (fits) {
-        return true;
-      }
     }
-    return false;
+    return fewest;
   }
 
   /** Tenants of an MPS GPU to move, largest share first, until the compute and memory left take the class's level. */

@@ -39,6 +39,8 @@ class RefusalBreakdownTest {
     assertThat(RefusalBreakdown.movesToRoom(mig, a100, need(Double.NaN, List.of("2g.20gb"), 2.0 / 7))).isEqualTo(1);
     // a 4g fits only at 0: the 2g's tenant moves away, then the re-cut
     assertThat(RefusalBreakdown.movesToRoom(mig, a100, need(Double.NaN, List.of("4g.40gb"), 4.0 / 7))).isEqualTo(2);
+    // a 3g: the 3g's tenant moves away, and its instance serves as it is
+    assertThat(RefusalBreakdown.movesToRoom(mig, a100, need(Double.NaN, List.of("3g.40gb"), 3.0 / 7))).isEqualTo(1);
     // the whole GPU: both tenants move, then out of MIG mode: more than two moves
     assertThat(RefusalBreakdown.movesToRoom(mig, a100, need(Double.NaN, List.of(), 1))).isEqualTo(RefusalBreakdown.MAX_COUNTED + 1);
   }
