@@ -23,8 +23,10 @@ import org.rampa.domain.share.MigSliceMps;
  * the newcomer or the incumbents, the MPS contexts' memory), 1, 2, or more. Moves are counted as the
  * movers count them: a migration per service moved off the GPU, one re-cut of a MIG GPU's free
  * instances, one mode change to take a MIG GPU out of MIG mode once it is empty. Where the moved
- * services would go, and whether they would keep their SLOs there, is not asked: the count is a
- * lower bound on what a mover needs.
+ * services would go, and whether they would keep their SLOs there, is asked only of a single move:
+ * "1-relocatable" when some tenant whose move alone makes the room has room on another GPU itself
+ * (by the same alone-test, with no move), "1-stuck" when none has. Otherwise the count is a lower
+ * bound on what a mover needs.
  */
 public final class RefusalBreakdown {
 
@@ -37,8 +39,11 @@ public final class RefusalBreakdown {
     this.test = test;
   }
 
-  /** One refused arrival of class {@code template} on {@code state}: "class|demand|smallest piece|moves to room". */
-  public String classify(ClusterState state, ServiceRequest template) {
+  /**
+   * One refused arrival of class {@code template} on {@code state}: "class|demand|smallest piece|moves to room";
+   * {@code classOf} gives the class of each service holding GPUs (null when unknown: it is taken as having no room elsewhere).
+   */
+  public String classify(ClusterState state, ServiceRequest template, java.util.function.Function<String, ServiceRequest> classOf) {
     Map<String, StrandedCapacity.ClassNeed> needs = test.needs(template);
     if (needs.isEmpty()) {
       return String.join("|", template.id(), "multi-gpu", "-", "-");
@@ -51,17 +56,51 @@ public final class RefusalBreakdown {
         fewest = Math.min(fewest, movesToRoom(state, g.id(), need));
       }
     }
+    String moves = fewest > MAX_COUNTED ? ">" + MAX_COUNTED
+        : fewest == 1 ? (relocatable(state, needs, classOf) ? "1-relocatable" : "1-stuck") : Integer.toString(fewest);
     return String.join("|", template.id(), smallest >= 1 - 1e-9 ? "whole-gpu" : "part-gpu", String.format(Locale.ROOT, "%.3f", smallest),
-        fewest > MAX_COUNTED ? ">" + MAX_COUNTED : Integer.toString(fewest));
+        moves);
+  }
+
+  /** True when some tenant whose move alone gives a GPU room for {@code needs} has room, with no move, on another GPU. */
+  private boolean relocatable(ClusterState state, Map<String, StrandedCapacity.ClassNeed> needs,
+      java.util.function.Function<String, ServiceRequest> classOf) {
+    for (Gpu g : state.cluster().gpus()) {
+      StrandedCapacity.ClassNeed need = needs.get(g.type());
+      if (need == null) {
+        continue;
+      }
+      for (String tenant : state.servicesOn(g.id())) {
+        ServiceRequest c = classOf.apply(tenant);
+        if (c == null || movesToRoom(state, g.id(), need, java.util.Set.of(tenant)) != 0) {
+          continue;
+        }
+        Map<String, StrandedCapacity.ClassNeed> its = test.needs(c);
+        for (Gpu other : state.cluster().gpus()) {
+          StrandedCapacity.ClassNeed n = its.get(other.type());
+          if (n != null && !other.id().equals(g.id()) && movesToRoom(state, other.id(), n) == 0) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
   }
 
   /** The fewest moves (at most {@link #MAX_COUNTED} + 1) after which {@code gpu} has room for {@code need}. */
   static int movesToRoom(ClusterState state, String gpu, StrandedCapacity.ClassNeed need) {
-    List<Holding> on = state.holdingsOn(gpu);
+    return movesToRoom(state, gpu, need, java.util.Set.of());
+  }
+
+  /** As {@link #movesToRoom(ClusterState, String, StrandedCapacity.ClassNeed)}, the services {@code gone} moved off already. */
+  private static int movesToRoom(ClusterState state, String gpu, StrandedCapacity.ClassNeed need, java.util.Set<String> gone) {
     Map<String, List<Holding>> byService = new LinkedHashMap<>();
     for (String id : state.servicesOn(gpu)) {
-      byService.put(id, state.allocations().get(id).holdings().stream().filter(h -> h.gpu().equals(gpu)).toList());
+      if (!gone.contains(id)) {
+        byService.put(id, state.allocations().get(id).holdings().stream().filter(h -> h.gpu().equals(gpu)).toList());
+      }
     }
+    List<Holding> on = byService.values().stream().flatMap(List::stream).toList();
     List<MigSlice> layout = state.migLayout(gpu);
     GpuPartitioning p = state.partitioning(gpu);
     // emptied, the GPU serves the class whole (the type serves it); out of MIG mode costs one more

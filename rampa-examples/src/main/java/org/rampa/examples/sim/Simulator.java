@@ -146,6 +146,7 @@ public final class Simulator {
     int admittedWithMoves = 0;
     Map<String, Integer> moveKinds = new TreeMap<>();
     Map<String, Integer> refusalBreakdown = new TreeMap<>();
+    Map<String, ServiceRequest> classOf = new HashMap<>(); // admitted service -> its class, for the refusal breakdown
     List<String> auditFindings = new ArrayList<>();
     boolean audits = stranded.isPresent() || spec.sharing();
     double freePerNodeSum = 0;
@@ -161,6 +162,7 @@ public final class Simulator {
         accumulate(gpuSecondsByType, heldShareByType, d.time - now);
         now = d.time;
         changeHeld(heldShareByType, holder.current(), d.serviceId, -1);
+        classOf.remove(d.serviceId);
         expectCommitted(holder.release(d.serviceId, holder.current().version()), d.serviceId);
       }
       accumulate(gpuSecondsByType, heldShareByType, a.timeSeconds() - now);
@@ -208,6 +210,7 @@ public final class Simulator {
           }
           changeHeld(heldShareByType, commit.state(), plan.serviceId(), +1);
           departures.add(new Departure(a.timeSeconds() + a.lifetimeSeconds(), plan.serviceId()));
+          classOf.put(plan.serviceId(), serviceClass.template());
           admitted++;
           admittedByClass.merge(className, 1, Integer::sum);
           continue;
@@ -226,13 +229,14 @@ public final class Simulator {
             sharedPlans += holdsShares(holder.current().allocations().get(request.id()).plan().orElseThrow()) ? 1 : 0;
             changeHeld(heldShareByType, holder.current(), request.id(), +1);
             departures.add(new Departure(a.timeSeconds() + a.lifetimeSeconds(), request.id()));
+            classOf.put(request.id(), serviceClass.template());
             admitted++;
             admittedByClass.merge(className, 1, Integer::sum);
             continue;
           }
         }
         reasons.merge(reasonCategory(result.reason()), 1, Integer::sum);
-        refusals.ifPresent(b -> refusalBreakdown.merge(b.classify(state, serviceClass.template()), 1, Integer::sum));
+        refusals.ifPresent(b -> refusalBreakdown.merge(b.classify(state, serviceClass.template(), classOf::get), 1, Integer::sum));
       }
       rejected = recordRejection(state, freeAtRejection, rejected);
     }

@@ -61,7 +61,7 @@ class RefusalBreakdownTest {
         new WorkloadSpec(List.of(new WorkloadSpec.Entry("llama2-70b", "decode", 1024, 8, SloClass.LOOSE, 1, 8))).resolve(cluster));
     var template = new WorkloadSpec(List.of(new WorkloadSpec.Entry("llama2-70b", "decode", 1024, 8, SloClass.LOOSE, 1, 8)))
         .resolve(cluster).classes().get(0).template();
-    assertThat(new RefusalBreakdown(huge).classify(ClusterState.empty(cluster), template)).endsWith("|multi-gpu|-|-");
+    assertThat(new RefusalBreakdown(huge).classify(ClusterState.empty(cluster), template, id -> null)).endsWith("|multi-gpu|-|-");
   }
 
   @Test
@@ -69,7 +69,51 @@ class RefusalBreakdownTest {
     var light = WorkloadSpec.lightMix().resolve(cluster);
     StrandedCapacity test = new StrandedCapacity(cluster, light);
     var loose = light.classes().stream().map(c -> c.template()).filter(t -> t.id().endsWith("/loose")).findFirst().orElseThrow();
-    assertThat(new RefusalBreakdown(test).classify(ClusterState.empty(cluster), loose)).matches(".*\\|part-gpu\\|0\\.[0-9]+\\|0");
+    assertThat(new RefusalBreakdown(test).classify(ClusterState.empty(cluster), loose, id -> null)).matches(".*\\|part-gpu\\|0\\.[0-9]+\\|0");
+  }
+
+  /**
+   * One move frees the 2g a tight Llama-2-7B decode step needs (on an H100: its SLO is relative to the fastest GPU; 1g.10gb is
+   * too small for its memory); the tenant moved, a loose ResNet-50, has a free 1g on the other H100, which no re-cut can turn
+   * into room for the decode step (relocatable), or no other GPU at all (stuck).
+   */
+  @Test
+  void aSingleMoveIsRelocatableOnlyWhenTheMovedTenantHasRoomElsewhere() {
+    var light = WorkloadSpec.lightMix().resolve(cluster);
+    var decode = template(light, "llama2-7b-decode-512/b1/tight");
+    var resnet = template(light, "resnet50/b1/loose");
+    for (int gpus : new int[] {1, 2}) {
+      Cluster c = org.rampa.catalog.ClusterPresets.mixed(new int[] {0, 0, 0, 1}, gpus);
+      StrandedCapacity test = new StrandedCapacity(c, WorkloadSpec.lightMix().resolve(c));
+      String type = c.gpuTypes().stream().map(t -> t.name()).filter(n -> n.startsWith("H100")).findFirst().orElseThrow();
+      assertThat(test.needs(decode).get(type).migProfiles()).contains("2g.20gb").doesNotContain("1g.10gb");
+      assertThat(test.needs(resnet).get(type).migProfiles()).contains("1g.10gb");
+      String first = c.gpus().get(0).id();
+      ClusterState state = ClusterState.empty(c).configureMig(first, mixed);
+      java.util.Map<String, org.rampa.domain.ServiceRequest> classes = new java.util.HashMap<>();
+      int i = 0;
+      for (MigSlice s : mixed) {
+        String id = "t" + i++;
+        state = state.allocate(Allocation.of(id, List.of(Holding.of(first, s, GIB))));
+        classes.put(id, resnet);
+      }
+      if (gpus == 2) {
+        String second = c.gpus().get(1).id();
+        List<MigSlice> sevenths = java.util.stream.IntStream.range(0, 7).mapToObj(k -> new MigSlice("1g.10gb", k)).toList();
+        state = state.configureMig(second, sevenths);
+        for (MigSlice s : sevenths.subList(1, 7)) {
+          String id = "t" + i++;
+          state = state.allocate(Allocation.of(id, List.of(Holding.of(second, s, GIB))));
+          classes.put(id, resnet);
+        }
+      }
+      assertThat(new RefusalBreakdown(test).classify(state, decode, classes::get))
+          .endsWith(gpus == 2 ? "|1-relocatable" : "|1-stuck");
+    }
+  }
+
+  private static org.rampa.domain.ServiceRequest template(org.rampa.heuristics.importance.WorkloadForecast w, String id) {
+    return w.classes().stream().map(c -> c.template()).filter(t -> t.id().equals(id)).findFirst().orElseThrow();
   }
 
   private static StrandedCapacity.ClassNeed need(double level, List<String> profiles, double smallest) {
