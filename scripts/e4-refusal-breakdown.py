@@ -3,7 +3,9 @@
 
 Usage: scripts/e4-refusal-breakdown.py DIR [DIR...]   (each DIR holds e4.csv and e4-refusals.csv)
 
-Prints, per workload, load and mode (sharing alone "on", with moves "moves"), summed over seeds:
+Prints, per workload and load, admissions with sharing alone and with moves (mean and 95 % interval
+over seeds, from e4-summary.csv), the gain paired per seed, moves per admitted service and the moves
+by kind, and the SLO violations; then, per workload, load and mode (sharing alone "on", with moves "moves"), summed over seeds:
 the refused arrivals split by what the class needs alone on one GPU (several GPUs, a whole GPU, a part
 of one) and by the fewest moves after which some GPU would have that room (0, 1, 2, >2; a single
 move split by whether a tenant it moves has room elsewhere itself; see RefusalBreakdown), the refusals by SLO tightness, and the moves applied by kind.
@@ -13,7 +15,32 @@ import csv
 import sys
 
 
+def admissions(d):
+    summary = list(csv.DictReader(open(f"{d}/e4-summary.csv")))
+    runs = list(csv.DictReader(open(f"{d}/e4.csv")))
+    print(f"# {d}")
+    print("| workload | load | refused by sharing alone | sharing alone | sharing + moves | gain vs sharing alone (%) "
+          "| moves per admitted service | moves: migrate / recut / mode | viol |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|---:|")
+    for on in (r for r in summary if r["sharing"] == "on"):
+        key = (on["workload"], on["offered_load"])
+        mv = next(r for r in summary if r["sharing"] == "moves" and (r["workload"], r["offered_load"]) == key)
+        mr = [r for r in runs if r["sharing"] == "moves" and (r["workload"], r["offered_load"]) == key]
+        arrivals = sum(int(r["arrivals"]) for r in mr) / len(mr)
+        kinds = " / ".join(str(sum(int(r[k]) for r in mr)) for k in ("migrations", "recuts", "mode_changes"))
+
+        def iv(r, m, digits=1):
+            return f"{float(r[m + '_mean']):.{digits}f} ({float(r[m + '_low']):.{digits}f} to {float(r[m + '_high']):.{digits}f})"
+
+        print(f"| {key[0]} | {float(key[1]):g} | {100 * (1 - float(on['admitted_mean']) / arrivals):.1f} % | {iv(on, 'admitted')} "
+              f"| {iv(mv, 'admitted')} | {iv(mv, 'gain_vs_sharing_percent')} | {iv(mv, 'moves_per_admitted', 3)} | {kinds} "
+              f"| {int(on['slo_violations']) + int(mv['slo_violations'])} |")
+    print()
+
+
 def main(dirs):
+    for d in dirs:
+        admissions(d)
     for d in dirs:
         refusals = list(csv.DictReader(open(f"{d}/e4-refusals.csv")))
         runs = list(csv.DictReader(open(f"{d}/e4.csv")))
