@@ -44,6 +44,7 @@ public final class MigStart {
 
   private static final String SYNTAX = "TYPE=PROFILE@START+PROFILE@START...[:FRACTION]";
 
+  /** The policy as given ({@value #NONE_NAME}, {@value #MIG_HEAVY_NAME} or the entries), for {@link #toString}. */
   private final String policy;
   private final Map<String, List<MigSlice>> layouts;
 
@@ -182,11 +183,6 @@ public final class MigStart {
       out.add(new MigSlice(part.substring(0, at), start));
     }
     return List.copyOf(out);
-  }
-
-  /** The policy as given ({@value #NONE_NAME}, {@value #MIG_HEAVY_NAME} or the entries). */
-  public String policy() {
-    return policy;
   }
 
   /** GPU id → its layout, for every GPU that starts in MIG mode. */
