@@ -28,7 +28,7 @@ import picocli.CommandLine.Spec;
     description = "VastPipe experiment E4, RAMPA with sharing: the admission experiment with every planner holding whole GPUs only and, "
         + "where it can, allowed to place services on parts of GPUs (MPS shares), on the same arrivals. Reports admitted services, SLO "
         + "violations (verifier-checked, incumbents included) and stranded capacity, mean and 95 %% interval over seeds. "
-        + "Writes e4.csv, e4-summary.csv and a chart per workload (e4-WORKLOAD.png, .svg).")
+        + "Writes e4.csv, e4-summary.csv, e4-refusals.csv (refused arrivals broken down) and a chart per workload (e4-WORKLOAD.png, .svg).")
 final class VastPipeE4Command implements Callable<Integer> {
 
   /** The loads each built-in workload runs at unless --loads says otherwise. */
