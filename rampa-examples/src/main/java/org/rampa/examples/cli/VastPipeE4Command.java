@@ -17,6 +17,7 @@ import org.rampa.examples.experiment.Presets;
 import org.rampa.examples.experiment.Schedulers;
 import org.rampa.examples.experiment.SharingExperiment;
 import org.rampa.examples.sim.ArrivalTrace;
+import org.rampa.examples.sim.MigStart;
 import org.rampa.strategy.StrategyOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -27,7 +28,7 @@ import picocli.CommandLine.Spec;
     description = "VastPipe experiment E4, RAMPA with sharing: the admission experiment with every planner holding whole GPUs only and, "
         + "where it can, allowed to place services on parts of GPUs (MPS shares), on the same arrivals. Reports admitted services, SLO "
         + "violations (verifier-checked, incumbents included) and stranded capacity, mean and 95 %% interval over seeds. "
-        + "Writes e4.csv, e4-summary.csv and a chart per workload (e4-WORKLOAD.png, .svg).")
+        + "Writes e4.csv, e4-summary.csv, e4-refusals.csv (refused arrivals broken down) and a chart per workload (e4-WORKLOAD.png, .svg).")
 final class VastPipeE4Command implements Callable<Integer> {
 
   /** The loads each built-in workload runs at unless --loads says otherwise. */
@@ -79,6 +80,13 @@ final class VastPipeE4Command implements Callable<Integer> {
           + Schedulers.MOVE_BUDGET + " moves (migrations, MIG re-cuts, mode changes) found by the heuristic mover, if it finds some.")
   boolean withMoves;
 
+  @Option(names = "--mig-layouts", split = ListOption.SEPARATOR, splitSynopsisLabel = ListOption.LABEL, defaultValue = MigStart.NONE_NAME,
+      paramLabel = "POLICY",
+      description = "MIG layouts every run starts from: none; mig-heavy (every A100/H100 GPU in 3g+2g+1g+1g); or per GPU type "
+          + "TYPE=PROFILE@START+PROFILE@START...[:FRACTION], the layout on that fraction of the type's GPUs, each layout checked against "
+          + "the type's MIG geometry. Default: ${DEFAULT-VALUE}.")
+  List<String> migLayouts;
+
   @Option(names = "--out", defaultValue = "rampa-results/e4", paramLabel = "DIR",
       description = "Output folder, created if needed. Default: ${DEFAULT-VALUE}.")
   Path out;
@@ -95,6 +103,7 @@ final class VastPipeE4Command implements Callable<Integer> {
       }
       byWorkload.put(w, loads != null ? loads : DEFAULT_LOADS.get(w));
     }
+    MigStart migStart = MigStart.parse("--mig-layouts", migLayouts, cluster);
     StrategyOptions options;
     try {
       options = StrategyOptions.builder().timeLimit(timeLimit).seed(seed).build();
@@ -104,16 +113,16 @@ final class VastPipeE4Command implements Callable<Integer> {
     SharingExperiment experiment;
     try {
       experiment = new SharingExperiment(new SharingExperiment.Settings(cluster, byWorkload, arrivals, lifetime, seed, seeds, planners,
-          options, threads == null ? Runtime.getRuntime().availableProcessors() : threads, withMoves));
+          options, threads == null ? Runtime.getRuntime().availableProcessors() : threads, withMoves, migStart));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--planners: " + e.getMessage(), e);
     }
-    List<String> outputs = new ArrayList<>(List.of("e4.csv", "e4-summary.csv"));
+    List<String> outputs = new ArrayList<>(List.of("e4.csv", "e4-summary.csv", "e4-refusals.csv"));
     byWorkload.keySet().forEach(w -> outputs.addAll(SharingExperiment.chartFiles(w)));
     OutputPaths.folder("--out", out, outputs);
     stdout.printf("VastPipe E4: %d GPUs on %d nodes, loads per workload %s, planners %s on whole GPUs and, where they can, with "
-            + "sharing; %d seeds x %d arrivals (seeds %d..%d)%n",
-        cluster.gpus().size(), cluster.nodes().size(), byWorkload, planners, seeds, arrivals, seed, seed + seeds - 1);
+            + "sharing; %d seeds x %d arrivals (seeds %d..%d); MIG layouts at the start: %s%n",
+        cluster.gpus().size(), cluster.nodes().size(), byWorkload, planners, seeds, arrivals, seed, seed + seeds - 1, migStart);
     stdout.flush();
     long t0 = System.nanoTime();
     List<SharingExperiment.WorkloadResult> results;
@@ -126,6 +135,7 @@ final class VastPipeE4Command implements Callable<Integer> {
     SharingExperiment.printTable(rows, stdout);
     SharingExperiment.writeCsv(results, out.resolve("e4.csv"));
     SharingExperiment.writeSummaryCsv(rows, out.resolve("e4-summary.csv"));
+    SharingExperiment.writeRefusalsCsv(results, out.resolve("e4-refusals.csv"));
     SharingExperiment.writeCharts(rows, cluster.gpus().size(), out);
     stdout.printf("%d runs in %.1f s. Wrote %s to %s%n", experiment.taskCount(), (System.nanoTime() - t0) / 1e9, String.join(", ", outputs), out);
     return 0;

@@ -23,6 +23,7 @@ import org.rampa.examples.bound.GpuCountOptions;
 import org.rampa.examples.bound.OfflineBound;
 import org.rampa.examples.experiment.ExperimentResult.TraceBound;
 import org.rampa.examples.sim.ArrivalTrace;
+import org.rampa.examples.sim.MigStart;
 import org.rampa.examples.sim.RunResult;
 import org.rampa.examples.sim.Simulator;
 import org.rampa.examples.sim.StrandedCapacity;
@@ -54,10 +55,19 @@ public final class AdmissionExperiment {
    * @param measureSharing whether every run also audits every admission and samples, at every
    *     arrival, the free capacity no class could use ({@link StrandedCapacity}): experiment E4's
    *     measurements; runs of schedulers that share GPUs are audited anyway
+   * @param migStart the MIG layouts every run starts from ({@link MigStart#NONE}: every GPU unconfigured)
    */
   public record Settings(Cluster cluster, WorkloadForecast workload, List<Double> offeredLoads, int arrivalsPerLoad,
       double meanLifetimeSeconds, long firstSeed, int seeds, List<String> schedulers, StrategyOptions options, int threads,
-      long boundNodeLimit, boolean measureSharing) {
+      long boundNodeLimit, boolean measureSharing, MigStart migStart) {
+
+    /** Every GPU starting unconfigured. */
+    public Settings(Cluster cluster, WorkloadForecast workload, List<Double> offeredLoads, int arrivalsPerLoad,
+        double meanLifetimeSeconds, long firstSeed, int seeds, List<String> schedulers, StrategyOptions options, int threads,
+        long boundNodeLimit, boolean measureSharing) {
+      this(cluster, workload, offeredLoads, arrivalsPerLoad, meanLifetimeSeconds, firstSeed, seeds, schedulers, options, threads,
+          boundNodeLimit, measureSharing, MigStart.NONE);
+    }
 
     /** Without experiment E4's measurements: the admission experiment as it always ran. */
     public Settings(Cluster cluster, WorkloadForecast workload, List<Double> offeredLoads, int arrivalsPerLoad,
@@ -70,6 +80,7 @@ public final class AdmissionExperiment {
     public Settings {
       offeredLoads = List.copyOf(offeredLoads);
       schedulers = List.copyOf(schedulers);
+      Invalid.requireNonNull("migStart", migStart);
       if (seeds < 1) {
         throw Invalid.value("seeds", seeds, "must be >= 1", "use 1 for a single trace per load");
       }
@@ -148,7 +159,7 @@ public final class AdmissionExperiment {
 
   private void addTasks(ArrivalTrace trace, double load, long seed, List<List<int[]>> options,
       List<Callable<RunResult>> runs, List<Callable<TraceBound>> bounds, Runnable progress) {
-    Simulator simulator = new Simulator(settings.cluster(), settings.workload(), stranded);
+    Simulator simulator = new Simulator(settings.cluster(), settings.workload(), stranded, settings.migStart());
     StrategyOptions seeded = ImmutableStrategyOptions.copyOf(settings.options()).withSeed(seed);
     for (String name : settings.schedulers()) {
       var spec = Schedulers.named(name, seeded);

@@ -13,6 +13,7 @@ import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.Invalid;
+import org.rampa.examples.sim.MigStart;
 import org.rampa.examples.sim.RunResult;
 import org.rampa.examples.sim.WorkloadSpec;
 import org.rampa.strategy.StrategyOptions;
@@ -35,7 +36,13 @@ public final class SharingExperiment {
    * @param loads offered loads (Erlangs) per workload name ("standard", "light"), in run order
    */
   public record Settings(Cluster cluster, Map<String, List<Double>> loads, int arrivals, double meanLifetimeSeconds,
-      long firstSeed, int seeds, List<String> planners, StrategyOptions options, int threads, boolean withMoves) {
+      long firstSeed, int seeds, List<String> planners, StrategyOptions options, int threads, boolean withMoves, MigStart migStart) {
+
+    /** Every GPU starting unconfigured ({@link MigStart#NONE}). */
+    public Settings(Cluster cluster, Map<String, List<Double>> loads, int arrivals, double meanLifetimeSeconds, long firstSeed, int seeds,
+        List<String> planners, StrategyOptions options, int threads, boolean withMoves) {
+      this(cluster, loads, arrivals, meanLifetimeSeconds, firstSeed, seeds, planners, options, threads, withMoves, MigStart.NONE);
+    }
 
     /** Without the "with moves" variant. */
     public Settings(Cluster cluster, Map<String, List<Double>> loads, int arrivals, double meanLifetimeSeconds, long firstSeed, int seeds,
@@ -50,6 +57,7 @@ public final class SharingExperiment {
       loads = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(loads));
       loads.keySet().forEach(WorkloadSpec::named); // fails fast on an unknown name
       planners = List.copyOf(planners);
+      Invalid.requireNonNull("migStart", migStart);
     }
 
     /** Every planner, then with sharing every one that can share, and with {@code withMoves} that one with moves too. */
@@ -70,7 +78,7 @@ public final class SharingExperiment {
 
     AdmissionExperiment.Settings admission(String workload) {
       return new AdmissionExperiment.Settings(cluster, WorkloadSpec.named(workload).resolve(cluster), loads.get(workload), arrivals,
-          meanLifetimeSeconds, firstSeed, seeds, schedulers(), options, threads, 0, true);
+          meanLifetimeSeconds, firstSeed, seeds, schedulers(), options, threads, 0, true, migStart);
     }
   }
 
@@ -217,15 +225,32 @@ public final class SharingExperiment {
   public static void writeCsv(List<WorkloadResult> results, Path file) {
     StringBuilder b = new StringBuilder("workload,planner,sharing,offered_load,seed,arrivals,admitted,admission_ratio,"
         + "refused_by_verifier_or_commit,audited_slo_violations,shared_plans,mean_free_gpu_equivalents,mean_stranded_gpu_equivalents,"
-        + "decision_p50_ms,decision_p99_ms,wall_s,moves,admitted_with_moves\n");
+        + "decision_p50_ms,decision_p99_ms,wall_s,moves,admitted_with_moves,migrations,recuts,mode_changes\n");
     for (WorkloadResult w : results) {
       for (RunResult r : w.result().runs()) {
         String planner = baseName(r.scheduler());
-        b.append(String.format(Locale.ROOT, "%s,%s,%s,%.3f,%d,%d,%d,%.5f,%d,%d,%d,%.4f,%.4f,%.4f,%.4f,%.3f,%d,%d%n", w.workload(), planner,
+        Map<String, Integer> kinds = r.capacity().moveKinds();
+        b.append(String.format(Locale.ROOT, "%s,%s,%s,%.3f,%d,%d,%d,%.5f,%d,%d,%d,%.4f,%.4f,%.4f,%.4f,%.3f,%d,%d,%d,%d,%d%n", w.workload(), planner,
             r.scheduler().endsWith(Schedulers.MOVES_SUFFIX) ? "moves" : r.capacity().sharing() ? "on" : "off", r.offeredLoad(), r.seed(), r.arrivals(), r.admitted(), r.admissionRatio(),
             r.violations(), r.capacity().auditFindings().size(), r.capacity().sharedPlans(), r.capacity().meanFreeGpuEquivalents(),
             r.capacity().meanStrandedGpuEquivalents(), r.decisionMillis(0.5), r.decisionMillis(0.99), r.wallSeconds(), r.capacity().moves(),
-            r.capacity().admittedWithMoves()));
+            r.capacity().admittedWithMoves(), kinds.getOrDefault("migrate", 0), kinds.getOrDefault("recut", 0), kinds.getOrDefault("mode", 0)));
+      }
+    }
+    TextFiles.write(file, b);
+  }
+
+  /**
+   * Every run's refused arrivals broken down ({@link org.rampa.examples.sim.RefusalBreakdown}): one row per run and
+   * (class, demand, smallest piece, moves to room) with its count.
+   */
+  public static void writeRefusalsCsv(List<WorkloadResult> results, Path file) {
+    StringBuilder b = new StringBuilder("workload,planner,sharing,offered_load,seed,class,demand,smallest_piece_gpu_eq,moves_to_room,count\n");
+    for (WorkloadResult w : results) {
+      for (RunResult r : w.result().runs()) {
+        r.capacity().refusals().forEach((key, count) -> b.append(String.format(Locale.ROOT, "%s,%s,%s,%.3f,%d,%s,%d%n", w.workload(),
+            baseName(r.scheduler()), r.scheduler().endsWith(Schedulers.MOVES_SUFFIX) ? "moves" : r.capacity().sharing() ? "on" : "off",
+            r.offeredLoad(), r.seed(), key.replace('|', ','), count)));
       }
     }
     TextFiles.write(file, b);

@@ -53,12 +53,17 @@ public record RunResult(
    *     use ({@link StrandedCapacity})
    * @param moves moves applied to admit arrivals the planner refused as the cluster stood (issue 25)
    * @param admittedWithMoves arrivals admitted only after moves
+   * @param moveKinds the moves applied by kind ({@link org.rampa.moves.Move#kind()}: migrate, recut, mode)
+   * @param refusals refused arrivals by {@link RefusalBreakdown#classify} ("class|demand|smallest piece|moves to room"),
+   *     when the run measured capacity (experiment E4); empty otherwise
    */
   public record CapacityUse(boolean sharing, int sharedPlans, boolean audited, List<String> auditFindings, double meanFreeGpuEquivalents,
-      double meanStrandedGpuEquivalents, int moves, int admittedWithMoves) {
+      double meanStrandedGpuEquivalents, int moves, int admittedWithMoves, Map<String, Integer> moveKinds, Map<String, Integer> refusals) {
 
     public CapacityUse {
       auditFindings = List.copyOf(auditFindings);
+      moveKinds = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(moveKinds));
+      refusals = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(refusals));
     }
   }
 

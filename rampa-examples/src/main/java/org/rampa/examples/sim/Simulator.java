@@ -19,6 +19,7 @@ import org.rampa.domain.ClusterStateHolder.CommitResult;
 import org.rampa.domain.ClusterStateHolder.Outcome;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.Holding;
+import org.rampa.domain.Invalid;
 import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.share.Whole;
@@ -58,22 +59,38 @@ public final class Simulator {
   private final Cluster cluster;
   private final WorkloadForecast workload;
   private final Optional<StrandedCapacity> stranded;
+  private final Optional<RefusalBreakdown> refusals;
+  private final MigStart migStart;
   private final AdmissionAudit audit = new AdmissionAudit();
 
   public Simulator(Cluster cluster, WorkloadForecast workload) {
     this(cluster, workload, Optional.empty());
   }
 
+  /** As {@link #Simulator(Cluster, WorkloadForecast, Optional, MigStart)}, every GPU starting unconfigured. */
+  public Simulator(Cluster cluster, WorkloadForecast workload, Optional<StrandedCapacity> stranded) {
+    this(cluster, workload, stranded, MigStart.NONE);
+  }
+
   /**
    * A simulator that measures what sharing does (experiment E4): it also samples, at every arrival,
    * the free capacity no class could use ({@code stranded}), and audits every admission, whole GPUs
-   * included. Without it, only the admissions of schedulers that share GPUs are audited, so the
-   * whole-GPU experiment costs what it always did.
+   * included, and breaks every refusal down ({@link RefusalBreakdown}). Without it, only the
+   * admissions of schedulers that share GPUs are audited, so the whole-GPU experiment costs what it
+   * always did. Every run starts from {@code migStart}'s MIG layouts ({@link #start()}).
    */
-  public Simulator(Cluster cluster, WorkloadForecast workload, Optional<StrandedCapacity> stranded) {
+  public Simulator(Cluster cluster, WorkloadForecast workload, Optional<StrandedCapacity> stranded, MigStart migStart) {
     this.cluster = cluster;
     this.workload = workload;
     this.stranded = stranded;
+    this.refusals = stranded.map(RefusalBreakdown::new);
+    this.migStart = Invalid.requireNonNull("migStart", migStart);
+    start(); // a layout another cluster's GPUs carry fails here, not in the first run
+  }
+
+  /** The state every run starts from: nothing held, {@code migStart}'s layouts configured. */
+  public ClusterState start() {
+    return migStart.apply(ClusterState.empty(cluster));
   }
 
   /** True when a stage of {@code plan} holds part of a GPU (a strategy planned with sharing on). */
@@ -104,7 +121,7 @@ public final class Simulator {
   public RunResult run(SchedulerSpec spec, ArrivalTrace trace, double offeredLoad, long seed, Runnable onArrival) {
     long wallStart = System.nanoTime();
     Scheduler scheduler = spec.create(cluster);
-    ClusterStateHolder holder = new ClusterStateHolder(ClusterState.empty(cluster));
+    ClusterStateHolder holder = new ClusterStateHolder(start());
     PriorityQueue<Departure> departures = new PriorityQueue<>((a, b) -> Double.compare(a.time, b.time));
     Map<String, Integer> gpuCountByType = new LinkedHashMap<>();
     for (Gpu g : cluster.gpus()) {
@@ -127,6 +144,9 @@ public final class Simulator {
     int sharedPlans = 0;
     int moves = 0;
     int admittedWithMoves = 0;
+    Map<String, Integer> moveKinds = new TreeMap<>();
+    Map<String, Integer> refusalBreakdown = new TreeMap<>();
+    Map<String, ServiceRequest> classOf = new HashMap<>(); // admitted service -> its class, for the refusal breakdown
     List<String> auditFindings = new ArrayList<>();
     boolean audits = stranded.isPresent() || spec.sharing();
     double freePerNodeSum = 0;
@@ -142,6 +162,7 @@ public final class Simulator {
         accumulate(gpuSecondsByType, heldShareByType, d.time - now);
         now = d.time;
         changeHeld(heldShareByType, holder.current(), d.serviceId, -1);
+        classOf.remove(d.serviceId);
         expectCommitted(holder.release(d.serviceId, holder.current().version()), d.serviceId);
       }
       accumulate(gpuSecondsByType, heldShareByType, a.timeSeconds() - now);
@@ -189,6 +210,7 @@ public final class Simulator {
           }
           changeHeld(heldShareByType, commit.state(), plan.serviceId(), +1);
           departures.add(new Departure(a.timeSeconds() + a.lifetimeSeconds(), plan.serviceId()));
+          classOf.put(plan.serviceId(), serviceClass.template());
           admitted++;
           admittedByClass.merge(className, 1, Integer::sum);
           continue;
@@ -202,16 +224,19 @@ public final class Simulator {
           decisions[i] += System.nanoTime() - m0;
           if (applied.isPresent()) {
             moves += applied.get().size();
+            applied.get().forEach(m -> moveKinds.merge(m.kind(), 1, Integer::sum));
             admittedWithMoves++;
             sharedPlans += holdsShares(holder.current().allocations().get(request.id()).plan().orElseThrow()) ? 1 : 0;
             changeHeld(heldShareByType, holder.current(), request.id(), +1);
             departures.add(new Departure(a.timeSeconds() + a.lifetimeSeconds(), request.id()));
+            classOf.put(request.id(), serviceClass.template());
             admitted++;
             admittedByClass.merge(className, 1, Integer::sum);
             continue;
           }
         }
         reasons.merge(reasonCategory(result.reason()), 1, Integer::sum);
+        refusals.ifPresent(b -> refusalBreakdown.merge(b.classify(state, serviceClass.template(), classOf::get), 1, Integer::sum));
       }
       rejected = recordRejection(state, freeAtRejection, rejected);
     }
@@ -228,7 +253,7 @@ public final class Simulator {
         arrivals.isEmpty() ? 0 : freePerNodeSum / arrivals.size(), decisions, statuses, admittedByClass, arrivalsByClass,
         reasons, freeAtRejection, (System.nanoTime() - wallStart) / 1e9,
         new RunResult.CapacityUse(spec.sharing(), sharedPlans, audits, auditFindings, arrivals.isEmpty() ? 0 : freeEquivalentSum / arrivals.size(),
-            arrivals.isEmpty() ? 0 : strandedSum / arrivals.size(), moves, admittedWithMoves));
+            arrivals.isEmpty() ? 0 : strandedSum / arrivals.size(), moves, admittedWithMoves, moveKinds, refusalBreakdown));
   }
 
   /** The heuristic mover of experiment E4's "with moves" variant. */

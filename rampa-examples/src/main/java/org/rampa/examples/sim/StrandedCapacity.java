@@ -60,6 +60,15 @@ public final class StrandedCapacity {
   private final Map<String, String> gpuOfType = new LinkedHashMap<>();
   private final PerformanceModel performance = PerformanceModel.defaults();
   private final List<Double> mpsLevels;
+  private final Map<String, Map<String, ClassNeed>> needs = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * What one class needs, alone, on one GPU of a type, by the same test as the sample: the smallest
+   * MPS menu level that serves it (NaN when none does, or the type has no MPS) with the memory its
+   * model takes there, the MIG profiles that serve it, and the smallest of these pieces in
+   * GPU-equivalents (1: only the whole GPU).
+   */
+  public record ClassNeed(double mpsLevel, long memoryBytes, List<String> migProfiles, double smallestPiece) {}
 
   /** The test for {@code workload}'s classes on {@code cluster} with the default MPS levels. */
   public StrandedCapacity(Cluster cluster, WorkloadForecast workload) {
@@ -119,6 +128,51 @@ public final class StrandedCapacity {
       }
     }
     return new Sample(free, stranded);
+  }
+
+  /**
+   * Per GPU type of the cluster that can serve {@code r} (a class of the workload) alone on one GPU,
+   * what it needs there; a type left out cannot, and a class no type serves needs a pipeline over
+   * several GPUs. Computed once per class.
+   */
+  public Map<String, ClassNeed> needs(ServiceRequest r) {
+    return needs.computeIfAbsent(r.id(), k -> {
+      Map<String, ClassNeed> out = new LinkedHashMap<>();
+      for (GpuType t : cluster.gpuTypes()) {
+        String gpu = gpuOfType.get(t.name());
+        // a piece never serves what the whole GPU does not (less compute, less memory)
+        if (gpu == null || !serves(r, gpu, new Whole(), t.memoryBytes())) {
+          continue;
+        }
+        GpuPartitioning partitioning = ClusterState.empty(cluster).partitioning(gpu);
+        double smallest = 1;
+        double level = Double.NaN;
+        long memory = modelMemory(r);
+        if (partitioning.mps()) {
+          java.util.Optional<MpsNeed> need = smallestShare(r, gpu, t);
+          if (need.isPresent()) {
+            for (double l : mpsLevels) {
+              if (l + 1e-9 >= need.get().share() && !(l >= level)) {
+                level = l;
+              }
+            }
+          }
+          smallest = Double.isNaN(level) ? smallest : Math.min(smallest, level);
+        }
+        List<String> profiles = new ArrayList<>();
+        if (partitioning.mig().isPresent()) {
+          var geometry = partitioning.mig().get();
+          for (var p : geometry.profiles()) {
+            if (!p.allowedStarts().isEmpty() && serves(r, gpu, new MigSlice(p.name(), p.allowedStarts().get(0)), p.memoryBytes())) {
+              profiles.add(p.name());
+              smallest = Math.min(smallest, geometry.shareEquivalent(p));
+            }
+          }
+        }
+        out.put(t.name(), new ClassNeed(level, memory, List.copyOf(profiles), smallest));
+      }
+      return java.util.Collections.unmodifiableMap(out);
+    });
   }
 
   private boolean usableOnMps(ClusterState state, String gpu, double share) {

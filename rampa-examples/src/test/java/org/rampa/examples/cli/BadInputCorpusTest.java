@@ -578,6 +578,10 @@ class BadInputCorpusTest {
     bad("vastpipe-e4: unknown planner", args("vastpipe-e4", "--out", out, "--planners", "rampa-greedy/magic"), "--planners",
         "rampa-greedy/magic");
     bad("vastpipe-e4: --time-limit PT0S", args("vastpipe-e4", "--out", out, "--time-limit", "PT0S"), "--time-limit");
+    bad("vastpipe-e4: --mig-layouts on a type without MIG", args("vastpipe-e4", "--out", out, "--mig-layouts", "T4=1g.10gb@0"),
+        "--mig-layouts = T4=1g.10gb@0", "has no MIG geometry", "Maybe");
+    bad("vastpipe-e4: --mig-layouts illegal start", args("vastpipe-e4", "--out", out, "--mig-layouts", "A100-SXM4-80GB=3g.40gb@1"),
+        "--mig-layouts", "3g.40gb@1", "MIG_START");
     bad("vastpipe-e4: unknown preset", args("vastpipe-e4", "--out", out, "--preset", "huge"), "preset = huge");
     Path file = Files.writeString(dir.resolve("e4-file"), "x");
     bad("vastpipe-e4: --out a file", args("vastpipe-e4", "--out", file), "--out", "e4-file", "not a folder");

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.rampa.examples.sim.MigStart;
 import org.rampa.examples.sim.RunResult;
 import org.rampa.strategy.StrategyOptions;
 
@@ -36,7 +37,32 @@ class MovesExperimentTest {
     assertThat(rows.get(1).gainOverSharing()).isPresent();
     assertThat(rows.get(0).movesPerAdmitted()).isEmpty();
     SharingExperiment.writeCsv(results, dir.resolve("e4.csv"));
-    assertThat(Files.readAllLines(dir.resolve("e4.csv")).get(0)).endsWith(",moves,admitted_with_moves");
+    assertThat(Files.readAllLines(dir.resolve("e4.csv")).get(0)).endsWith(",moves,admitted_with_moves,migrations,recuts,mode_changes");
     assertThat(Files.readAllLines(dir.resolve("e4.csv")).get(2)).contains(",moves,");
+  }
+
+  /**
+   * From the MIG-heavy start: every move of every kind (re-cuts and mode changes can arise only here) is audited with its
+   * admission, the kinds add up to the moves, and every refusal is broken down and written out.
+   */
+  @Test
+  void fromMigLayoutsTheMovesOfEveryKindAreAuditedAndCountedAndEveryRefusalIsBrokenDown(@TempDir Path dir) throws Exception {
+    var cluster = Presets.cluster("small");
+    var settings = new SharingExperiment.Settings(cluster, Map.of("standard", List.of(48.0)), 120, 3600, 1, 1,
+        List.of("rampa-greedy/capability+sharing"), StrategyOptions.builder().timeLimit(Duration.ofSeconds(2)).build(), 2, true,
+        MigStart.parse("--mig-layouts", List.of("mig-heavy"), cluster));
+    List<SharingExperiment.WorkloadResult> results = new SharingExperiment(settings).run(() -> {});
+    for (RunResult run : results.get(0).result().runs()) {
+      assertThat(run.violations()).as(run.scheduler()).isZero();
+      assertThat(run.capacity().audited()).isTrue();
+      assertThat(run.capacity().auditFindings()).as(run.scheduler()).isEmpty();
+      assertThat(run.capacity().moveKinds().values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(run.capacity().moves());
+      assertThat(run.capacity().moveKinds().keySet()).isSubsetOf("migrate", "recut", "mode");
+      assertThat(run.capacity().refusals().values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(run.arrivals() - run.admitted());
+    }
+    SharingExperiment.writeRefusalsCsv(results, dir.resolve("e4-refusals.csv"));
+    List<String> lines = Files.readAllLines(dir.resolve("e4-refusals.csv"));
+    assertThat(lines.get(0)).isEqualTo("workload,planner,sharing,offered_load,seed,class,demand,smallest_piece_gpu_eq,moves_to_room,count");
+    assertThat(lines.subList(1, lines.size())).allSatisfy(l -> assertThat(l.split(",")).hasSize(10));
   }
 }
