@@ -78,8 +78,15 @@ public record PlacementProblem(
     return new PlacementProblem(request, state, importance, performance, options, newTicker);
   }
 
-  /** A problem whose performance model follows {@code options.transfers()}. */
+  /**
+   * A problem whose performance model follows {@code options.transfers()} and, with sharing on,
+   * plans shared stages under the options' margin ({@link SharingOptions#margins()}: each share
+   * tier's own measured error unless {@code sharingMargin} says otherwise). The strategy and the
+   * verifying step both read times from this one model, so a plan is verified under the margin it
+   * was planned under.
+   */
   public static PlacementProblem of(ServiceRequest request, ClusterState state, ImportanceModel importance, StrategyOptions options) {
-    return new PlacementProblem(request, state, importance, PerformanceModel.withTransfers(options.transfers()), options);
+    PerformanceModel performance = PerformanceModel.withTransfers(options.transfers()).withShareMargins(SharingOptions.in(options).margins());
+    return new PlacementProblem(request, state, importance, performance, options);
   }
 }

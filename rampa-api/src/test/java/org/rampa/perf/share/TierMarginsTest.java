@@ -37,7 +37,7 @@ class TierMarginsTest {
     for (int i = 0; i < stages.size(); i++) {
       SharedStage s = stages.get(i);
       assertThat(tiers.tier(s)).isEqualTo(expected.get(i));
-      assertThat(margined.seconds(s).getAsDouble()).isCloseTo(tiers.seconds(s).getAsDouble() * (1 + m.of(expected.get(i))),
+      assertThat(margined.seconds(s).getAsDouble()).isCloseTo(tiers.seconds(s).getAsDouble() * (1 + m.of(expected.get(i), ServingRuntime.TENSORRT)),
           org.assertj.core.data.Offset.offset(1e-15));
     }
     assertThat(margined.margins()).isEqualTo(m);
