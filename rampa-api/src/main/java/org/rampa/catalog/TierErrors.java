@@ -33,9 +33,15 @@ import org.rampa.perf.share.TierMargins;
  *   <li><b>fitted</b>: leave-one-out of the law {@code A/s + C}: every point of every series with at
  *       least three shares predicted by the law fitted to the others (floored, as the tier is, at the
  *       fastest remaining time).
- *   <li><b>analytic</b>: the calibrated analytic tier against ParvaGPU's MIG slowdowns (time on a
- *       slice over time on 7g, one process) of the catalog models ParvaGPU measured. Only slowdowns
- *       are comparable: ParvaGPU ran PyTorch eager, the catalog's whole-GPU times are TensorRT.
+ *   <li><b>analytic</b>, per serving runtime, against measurements of that runtime only (one time
+ *       source per runtime: issue 24) and held out: the runtime's floor is fitted, as its calibration
+ *       is, on the other models of its table and predicts the slowdowns (a share's time over the
+ *       whole GPU's) of the model left out. PyTorch eager: ParvaGPU's MIG slowdowns against 7g (one
+ *       process) of the catalog CNNs it measured, each left out in turn. MuxServe: its single-GPU MPS
+ *       slowdowns against 100 % of LLaMA-7B and -13B, each size left out in turn. TensorRT: no shipped
+ *       table measures a TensorRT share, so its sample is the measured runtime's whose margin is the
+ *       largest ({@link #analyticSource}), an assumption. A whole-GPU time is the reference these
+ *       slowdowns are measured against, not part of the sample ({@link TierMargins#covers}).
  * </ul>
  *
  * <p>Why the margin is a high quantile: a replay breaks a plan when any one of its series runs

@@ -52,7 +52,7 @@ class GreedySharedPlansFingerprintTest {
           for (SharingOptions sharing : List.of(SharingOptions.on(), new SharingOptions(true, List.of(0.5, 0.25), 1))) {
             ServiceRequest request = ServiceRequest.builder().id("new-" + workload).model(model).slo(slo).maxStages(8).build();
             PlacementProblem problem = new PlacementProblem(request, state, SharedClusterInstance.importance(), PerformanceModel.defaults(),
-                sharing.applyTo(StrategyOptions.defaults()));
+                sharing.withMargin("none").applyTo(StrategyOptions.defaults()));
             lines.add("large " + seed + " " + workload + " " + slo + " " + sharing + " " + decide(problem));
           }
         }
