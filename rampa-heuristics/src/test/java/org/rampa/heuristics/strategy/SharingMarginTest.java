@@ -42,13 +42,14 @@ class SharingMarginTest {
   private final Cluster cluster = ClusterPresets.of(Map.of("A100-SXM4-80GB", 1), 2, ClusterPresets.NETWORK_100G);
   private final String a = cluster.gpus().get(0).id();
   private final DecodeServices services = new DecodeServices(cluster, "incumbent");
-  // one GPU held whole, the other shared by chat (MPS 0.5): only MPS room is left for a newcomer
+  // one GPU held whole, the other shared by chat (MPS 0.5, an SLO of 10 times its time alone, which the margins' re-timing of
+  // it still meets): only MPS room is left for a newcomer
   private final ClusterState state = sharedState();
   private final ServiceRequest request = ServiceRequest.builder().id("new").model(ModelCatalog.decode("llama2-7b", 512))
       .slo(Slo.of(1, Duration.ofMillis((long) Math.ceil(4000 * services.service("x", a, new Whole(), 1).aloneSeconds())), 1)).build();
 
   private ClusterState sharedState() {
-    DecodeServices.Admission chat = services.service("chat", a, new MpsShare(0.5, services.memory()), 1.2);
+    DecodeServices.Admission chat = services.service("chat", a, new MpsShare(0.5, services.memory()), 10);
     return InterferenceGuard.defaults().admit(ClusterState.empty(cluster).allocate(RandomInstances.holdPlan("hold", cluster.gpus().get(1).id())),
         chat.request(), chat.plan());
   }
