@@ -27,6 +27,7 @@ import org.rampa.heuristics.importance.ImportanceModels;
 import org.rampa.heuristics.importance.WorkloadForecast;
 import org.rampa.importance.ImportanceModel;
 import org.rampa.importance.StaticImportance;
+import org.rampa.perf.share.TierMargins;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.PlacementStrategy;
@@ -71,6 +72,38 @@ class GreedySharingTest {
   @Test
   void onTinyMi100ClustersCuMaskPlansAreVerifiedNeverBelowTheOptimumAndFoundWheneverWholeGpusSuffice() {
     checkOnTinyClusters("MI100 CU masks", seed -> TinySharedProblems.generateMi100(seed, 4, 4));
+  }
+
+  /**
+   * The tiny instances are generated with {@code sharingMargin=none}; under the default margins (the
+   * placement API's default), greedy's plans still pass the verifier and never beat the brute-force
+   * optimum, both judged on the same margined times.
+   */
+  @Test
+  void underTheDefaultShareMarginsGreedyNeverBeatsTheOptimumOnTheSameMarginedTimes() {
+    int[] counts = new int[3]; // optimum exists, greedy found, greedy used a share
+    Property.forSeeds("greedy under default margins", 40, seed -> {
+      PlacementProblem nominal = TinySharedProblems.generate(seed, 4);
+      StrategyOptions options = SharingOptions.in(nominal.options()).withMargin(SharingOptions.DEFAULT_MARGIN).applyTo(nominal.options());
+      PlacementProblem shared = new PlacementProblem(nominal.request(), nominal.state(), nominal.importance(),
+          PlacementProblem.performanceFor(options), options);
+      assertThat(shared.performance().shareMargins()).isEqualTo(TierMargins.defaults());
+      Optional<BruteForcePlacement.Optimum> optimum = BruteForcePlacement.solve(shared, SharingOptions.on());
+      PlacementResult on = greedy.place(shared);
+      counts[0] += optimum.isPresent() ? 1 : 0;
+      if (on.status().hasPlan()) {
+        counts[1]++;
+        Plan plan = on.plan().get();
+        assertThat(new PlanVerifier(shared.performance(), shared.interference()).verify(shared.request(), plan, shared.state()).violations())
+            .isEmpty();
+        assertThat(optimum).isPresent();
+        assertThat(plan.cost()).isGreaterThanOrEqualTo(optimum.get().cost() - 1e-9);
+        counts[2] += plan.stages().stream().anyMatch(s -> !(s.placement() instanceof Whole)) ? 1 : 0;
+      }
+    });
+    System.out.printf("greedy on shared GPUs under the default margins: optimum exists %d/40, greedy found %d (%d using a share)%n",
+        counts[0], counts[1], counts[2]);
+    assertThat(counts[1]).as("plans found").isPositive();
   }
 
   private void checkOnTinyClusters(String label, LongFunction<PlacementProblem> generate) {
