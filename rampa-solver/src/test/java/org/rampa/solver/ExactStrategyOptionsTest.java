@@ -187,7 +187,7 @@ class ExactStrategyOptionsTest {
             + "solverParameters])");
     assertThatThrownBy(() -> ExactStrategy.scip().place(with(p, Duration.ofSeconds(5), Map.of("sharing", "yes"))))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("options.extra.sharing = yes")
-        .hasMessageContaining("must be one of [off, on] (exact)");
+        .hasMessageContaining("must be one of [off, on]"); // the problem reads the sharing keys first (its margin depends on them)
     assertThatThrownBy(() -> ExactStrategy.scip().place(with(p, Duration.ofSeconds(5), Map.of("model", "partial"))))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must be one of [auto, full] (exact)");
   }
