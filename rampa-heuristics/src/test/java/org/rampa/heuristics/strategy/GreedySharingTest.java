@@ -84,7 +84,7 @@ class GreedySharingTest {
     int[] counts = new int[3]; // optimum exists, greedy found, greedy used a share
     Property.forSeeds("greedy under default margins", 40, seed -> {
       PlacementProblem nominal = TinySharedProblems.generate(seed, 4);
-      StrategyOptions options = SharingOptions.in(nominal.options()).withMargin(SharingOptions.DEFAULT_MARGIN).applyTo(nominal.options());
+      StrategyOptions options = SharingOptions.in(nominal.options()).withMargin("default").applyTo(nominal.options());
       PlacementProblem shared = new PlacementProblem(nominal.request(), nominal.state(), nominal.importance(),
           PlacementProblem.performanceFor(options), options);
       assertThat(shared.performance().shareMargins()).isEqualTo(TierMargins.defaults());

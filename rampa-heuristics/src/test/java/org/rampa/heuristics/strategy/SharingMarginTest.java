@@ -33,9 +33,10 @@ import org.rampa.testing.RandomInstances;
 import org.rampa.verify.InterferenceGuard;
 
 /**
- * Issue 24: the placement API with sharing on plans every stage a share tier times under that tier's
- * default margin (as {@code colocate --margin default} does), the verifier judges the plan under the
- * same margin, the result names it, and {@code sharingMargin=none} plans on the nominal times.
+ * Issue 24: the placement API with sharing on and {@code sharingMargin=default} plans every stage a
+ * share tier times under that tier's default margin (as {@code colocate --margin default} does), the
+ * verifier judges the plan under the same margin, the result names it, and {@code sharingMargin=none}
+ * (the default for sharing plans) plans on the nominal times.
  */
 class SharingMarginTest {
 
@@ -60,7 +61,7 @@ class SharingMarginTest {
 
   @Test
   void sharedStagesArePlannedAndVerifiedUnderTheirTiersDefaultMarginUnlessToldNone() {
-    PlacementResult margined = placer(SharingOptions.on()).place(request);
+    PlacementResult margined = placer(SharingOptions.on().withMargin("default")).place(request);
     PlacementResult nominal = placer(SharingOptions.on().withMargin("none")).place(request);
     assertThat(margined.status()).as(margined.reason()).isEqualTo(SolveStatus.FEASIBLE);
     assertThat(nominal.status()).as(nominal.reason()).isEqualTo(SolveStatus.FEASIBLE);
@@ -82,17 +83,18 @@ class SharingMarginTest {
         .isCloseTo(nominalSeconds * (1 + margin), within(1e-12));
 
     // one verifier, judging under the placer's margin: each plan passes under its own and is refused under the other's
-    assertThat(placer(SharingOptions.on()).verify(request, plan).ok()).isTrue();
+    assertThat(placer(SharingOptions.on().withMargin("default")).verify(request, plan).ok()).isTrue();
     assertThat(placer(SharingOptions.on().withMargin("none")).verify(request, nominal.plan().orElseThrow()).ok()).isTrue();
     assertThat(placer(SharingOptions.on().withMargin("none")).verify(request, plan).ok()).isFalse();
-    assertThat(placer(SharingOptions.on()).verify(request, nominal.plan().orElseThrow()).ok()).isFalse();
+    assertThat(placer(SharingOptions.on().withMargin("default")).verify(request, nominal.plan().orElseThrow()).ok()).isFalse();
   }
 
   @Test
   void wholeGpuPlansCarryNoMarginAndSayNone() {
     Cluster free = ClusterPresets.of(Map.of("A100-SXM4-80GB", 1), 1, ClusterPresets.NETWORK_100G);
     PlacementResult off = Rampa.on(free).importance(StaticImportance.uniform()).strategy("greedy").place(request);
-    PlacementResult on = Rampa.on(free).importance(StaticImportance.uniform()).strategy("greedy").sharing(SharingOptions.on()).place(request);
+    PlacementResult on = Rampa.on(free).importance(StaticImportance.uniform()).strategy("greedy").sharing(SharingOptions.on().withMargin("default"))
+        .place(request);
     assertThat(off.plan().orElseThrow().stages()).allMatch(s -> s.placement() instanceof Whole);
     assertThat(off.shareMargins()).isEmpty();
     if (on.plan().orElseThrow().stages().stream().allMatch(s -> s.placement() instanceof Whole)) {
@@ -103,19 +105,19 @@ class SharingMarginTest {
 
   @Test
   void theMarginIsTheSharingOptionSharingMarginNamedAndParsedLikeColocatesMargin() {
-    StrategyOptions none = SharingOptions.on().withMargin("none").applyTo(StrategyOptions.defaults());
-    assertThat(none.extra()).containsEntry("sharing", "on").containsEntry("sharingMargin", "none");
-    assertThat(SharingOptions.in(none)).isEqualTo(SharingOptions.on().withMargin("none"));
-    assertThat(SharingOptions.in(none).margins()).isEqualTo(TierMargins.none());
-    // the default is left out of the options, so documents without sharingMargin read as before
+    StrategyOptions margined = SharingOptions.on().withMargin("default").applyTo(StrategyOptions.defaults());
+    assertThat(margined.extra()).containsEntry("sharing", "on").containsEntry("sharingMargin", "default");
+    assertThat(SharingOptions.in(margined)).isEqualTo(SharingOptions.on().withMargin("default"));
+    assertThat(SharingOptions.in(margined).margins()).isEqualTo(TierMargins.defaults());
+    // the default (none) is left out of the options, so documents without sharingMargin read as before
     assertThat(SharingOptions.on().applyTo(StrategyOptions.defaults()).extra()).doesNotContainKey("sharingMargin");
-    assertThat(SharingOptions.on().margins()).isEqualTo(TierMargins.defaults());
+    assertThat(SharingOptions.on().margins()).isEqualTo(TierMargins.none());
     assertThat(SharingOptions.on().withMargin("0.1").margins()).isEqualTo(TierMargins.uniform(0.1));
     assertThat(SharingOptions.off().margins()).isEqualTo(TierMargins.none());
     assertThatThrownBy(() -> SharingOptions.on().withMargin("lots")).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("options.extra.sharingMargin").hasMessageContaining("lots");
     // the options name the margin and the performance model applies it: a problem where they disagree is refused
-    StrategyOptions byDefault = SharingOptions.on().applyTo(StrategyOptions.defaults());
+    StrategyOptions byDefault = margined;
     assertThatThrownBy(() -> new PlacementProblem(request, state, StaticImportance.uniform(), PerformanceModel.defaults(), byDefault))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("options.extra.sharingMargin").hasMessageContaining("Maybe");
     assertThat(PlacementProblem.of(request, state, StaticImportance.uniform(), byDefault).performance().shareMargins()).isEqualTo(TierMargins.defaults());
