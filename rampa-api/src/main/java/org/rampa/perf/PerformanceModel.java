@@ -15,6 +15,8 @@ import org.rampa.domain.Model;
 import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.Stage;
+import org.rampa.perf.share.ShareTimeModel;
+import org.rampa.perf.share.TierMargins;
 
 /**
  * The performance model of docs/SPEC.md section 3: per-layer roofline (or measured profile), stage times,
@@ -28,12 +30,14 @@ import org.rampa.domain.Stage;
  */
 public final class PerformanceModel {
 
-  private static final PerformanceModel DEFAULT = new PerformanceModel(TransferMode.OVERLAPPED);
+  private static final PerformanceModel DEFAULT = new PerformanceModel(TransferMode.OVERLAPPED, TierMargins.none());
 
   private final TransferMode transferMode;
+  private final TierMargins shareMargins;
 
-  private PerformanceModel(TransferMode transferMode) {
+  private PerformanceModel(TransferMode transferMode, TierMargins shareMargins) {
     this.transferMode = Objects.requireNonNull(transferMode, "transferMode");
+    this.shareMargins = Objects.requireNonNull(shareMargins, "shareMargins");
   }
 
   /** Overlapped transfers, as docs/SPEC.md section 3. */
@@ -42,11 +46,35 @@ public final class PerformanceModel {
   }
 
   public static PerformanceModel withTransfers(TransferMode mode) {
-    return mode == TransferMode.OVERLAPPED ? DEFAULT : new PerformanceModel(mode);
+    return mode == TransferMode.OVERLAPPED ? DEFAULT : new PerformanceModel(mode, TierMargins.none());
   }
 
   public TransferMode transferMode() {
     return transferMode;
+  }
+
+  /**
+   * The same model whose stages on shared GPUs (and a non-TensorRT model's whole GPU), which the
+   * share-time tiers answer, take their time × (1 + the answering tier's margin)
+   * ({@link ShareTimeModel#withMargins}); whole-GPU stages timed by the catalog's layer sums are
+   * unchanged. A strategy and the verifier that read times from the same model judge a plan under
+   * the same margin.
+   */
+  public PerformanceModel withShareMargins(TierMargins margins) {
+    return margins.equals(shareMargins) ? this : new PerformanceModel(transferMode, margins);
+  }
+
+  /** The planning margins on share-tier times: none unless {@link #withShareMargins} set some. */
+  public TierMargins shareMargins() {
+    return shareMargins;
+  }
+
+  /**
+   * The share-time tiers this model times shared stages with, margins included (asked when a time
+   * is read: the tiers load the published tables on first use, which whole-GPU planning never needs).
+   */
+  ShareTimeModel shareTimes() {
+    return ShareTimeModel.defaults().withMargins(shareMargins);
   }
 
   /** t(l, g, b): measured profile if the layer has one for this type, else the roofline. */

@@ -6,7 +6,6 @@ import org.rampa.domain.Link;
 import org.rampa.domain.Model;
 import org.rampa.domain.ServingRuntime;
 import org.rampa.domain.share.Whole;
-import org.rampa.perf.share.ShareTimeModel;
 import org.rampa.perf.share.SharedStage;
 
 /**
@@ -123,13 +122,13 @@ public final class StageCursor {
         return 0;
       }
       var stage = new SharedStage(model, from, to, batch, shared.type(), shared.gpu(), shared.placement());
-      return ShareTimeModel.defaults().seconds(stage).orElseThrow();
+      return performance.shareTimes().seconds(stage).orElseThrow();
     }
     if (model.runtime() != ServingRuntime.TENSORRT && to > from) {
       // the layer sums are the catalog's TensorRT calibration: another runtime's whole GPU is what the share
       // tiers answer for it (ParvaGPU's 7g instance for PyTorch eager), so one service never mixes two runtimes
       var stage = new SharedStage(model, from, to, batch, kind.type(), kind.type().partitioning(), new Whole());
-      return ShareTimeModel.defaults().seconds(stage).orElseThrow();
+      return performance.shareTimes().seconds(stage).orElseThrow();
     }
     return seconds[k];
   }

@@ -10,6 +10,7 @@ import org.rampa.importance.ImportanceModel;
 import org.rampa.importance.StaticImportance;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.share.InterferenceModel;
+import org.rampa.perf.share.TierMargins;
 
 /**
  * One placement decision: put {@code request} on the free resources of {@code state} at the least
@@ -56,6 +57,13 @@ public record PlacementProblem(
           "must equal the performance model's transfer mode (" + performance.transferMode() + ")",
           "build the model with PerformanceModel.withTransfers(options.transfers())");
     }
+    // the options name the margin (sharingMargin, default with sharing on), the model applies it: they must agree
+    TierMargins margins = SharingOptions.in(options).margins();
+    if (!margins.equals(performance.shareMargins())) {
+      throw Invalid.value("options.extra.sharingMargin", options.extra().getOrDefault("sharingMargin", SharingOptions.DEFAULT_MARGIN),
+          "gives share margins " + margins.byLabel() + " but the performance model plans with " + performance.shareMargins().byLabel(),
+          "build the model with .withShareMargins(SharingOptions.in(options).margins()), or use PlacementProblem.of");
+    }
   }
 
   /** A problem timed by {@link System#nanoTime()}. */
@@ -78,8 +86,19 @@ public record PlacementProblem(
     return new PlacementProblem(request, state, importance, performance, options, newTicker);
   }
 
-  /** A problem whose performance model follows {@code options.transfers()}. */
+  /** The performance model {@code options} ask for: their transfer mode and, with sharing on, their share margins. */
+  public static PerformanceModel performanceFor(StrategyOptions options) {
+    return PerformanceModel.withTransfers(options.transfers()).withShareMargins(SharingOptions.in(options).margins());
+  }
+
+  /**
+   * A problem whose performance model follows {@code options.transfers()} and, with sharing on,
+   * plans shared stages under the options' margin ({@link SharingOptions#margins()}: each share
+   * tier's own measured error unless {@code sharingMargin} says otherwise). The strategy and the
+   * verifying step both read times from this one model, so a plan is verified under the margin it
+   * was planned under.
+   */
   public static PlacementProblem of(ServiceRequest request, ClusterState state, ImportanceModel importance, StrategyOptions options) {
-    return new PlacementProblem(request, state, importance, PerformanceModel.withTransfers(options.transfers()), options);
+    return new PlacementProblem(request, state, importance, performanceFor(options), options);
   }
 }

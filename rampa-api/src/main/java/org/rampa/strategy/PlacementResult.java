@@ -60,6 +60,15 @@ public abstract class PlacementResult {
   @JsonInclude(JsonInclude.Include.NON_EMPTY)
   public abstract Map<String, List<String>> mpsFaultDomains();
 
+  /**
+   * The planning margins on share-tier times the plan was made and verified under, per tier
+   * ({@link org.rampa.perf.share.TierMargins#byLabel}), when the plan holds a stage on a shared GPU
+   * and the margins are not none; empty otherwise, and then left out of the JSON, so results
+   * without shares read exactly as before.
+   */
+  @JsonInclude(JsonInclude.Include.NON_EMPTY)
+  public abstract Map<String, Double> shareMargins();
+
   @Value.Check
   protected void check() {
     if (status().hasPlan() && plan().isEmpty()) {
@@ -70,6 +79,9 @@ public abstract class PlacementResult {
     }
     if (!status().hasPlan() && reason().isBlank()) {
       throw Invalid.value("result.reason", "\"\"", "status " + status() + " must say why there is no plan");
+    }
+    if (plan().isEmpty() && !shareMargins().isEmpty()) {
+      throw Invalid.value("result.shareMargins", shareMargins(), "a result without a plan was planned under no margin");
     }
     if (plan().isEmpty() && !mpsFaultDomains().isEmpty()) {
       throw Invalid.value("result.mpsFaultDomains", mpsFaultDomains(), "a result without a plan joins no fault domain");

@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.rampa.domain.Invalid;
 import org.rampa.domain.share.GpuPartitioning;
+import org.rampa.perf.share.TierMargins;
 
 /**
  * Whether a per-service strategy may place stages on shared GPUs, and how wide the menu of
@@ -20,17 +21,31 @@ import org.rampa.domain.share.GpuPartitioning;
  *   <li>{@code sharingMpsLevels}: the MPS shares offered on GPUs nobody holds, as {@code 1/n} fractions
  *       separated by commas (default {@code 1/2,1/3,1/4}; the whole GPU is always offered);
  *   <li>{@code sharingTopK}: how many partly used GPUs per GPU type and placement shape the menu keeps,
- *       best fit first (default 4).
+ *       best fit first (default 4);
+ *   <li>{@code sharingMargin}: the planning margin on share-tier times, as {@code colocate --margin}
+ *       takes it: {@code default} (each tier's margin from its own measured error,
+ *       {@link TierMargins#defaults()}), {@code none} (the default here, {@link #DEFAULT_MARGIN}), or one
+ *       fraction for every tier ({@code 0.1}).
+ *       Only shared stages are timed by the share tiers, so with sharing off it changes nothing.
  * </ul>
  *
  * @param enabled whether shares may be placed at all
  * @param mpsLevels the MPS fractions offered on GPUs nobody holds, largest first, each in (0, 1)
  * @param topK partly used GPUs kept per GPU type and placement shape, at least 1
+ * @param margin the planning margin's text: {@code default}, {@code none} or a fraction
  */
-public record SharingOptions(boolean enabled, List<Double> mpsLevels, int topK) {
+public record SharingOptions(boolean enabled, List<Double> mpsLevels, int topK, String margin) {
 
   /** The option keys a strategy family that supports sharing must accept. */
-  public static final Set<String> KEYS = Set.of("sharing", "sharingMpsLevels", "sharingTopK");
+  public static final Set<String> KEYS = Set.of("sharing", "sharingMpsLevels", "sharingTopK", "sharingMargin");
+
+  /**
+   * The default planning margin of sharing plans: none, for now. {@code default} (each tier's own
+   * measured error) is one option away; it is not the default because the simulator's admission
+   * audit re-verifies plans on the nominal model (its PREDICTION_MISMATCH findings would flag every
+   * margined plan) and incumbents admitted without margin would be re-timed under it.
+   */
+  public static final String DEFAULT_MARGIN = "none";
 
   /** The default MPS levels: harmonic shares 1/2, 1/3, 1/4. */
   public static final List<Double> DEFAULT_MPS_LEVELS = List.of(1.0 / 2, 1.0 / 3, 1.0 / 4);
@@ -57,6 +72,26 @@ public record SharingOptions(boolean enabled, List<Double> mpsLevels, int topK) 
     if (topK < 1) {
       throw Invalid.value("options.extra.sharingTopK", topK, "must be an integer >= 1");
     }
+    margin = Invalid.requireNonNull("options.extra.sharingMargin", margin).trim();
+    TierMargins.parse("options.extra.sharingMargin", margin); // refused here, naming the key, not at the first plan
+  }
+
+  /** These settings with the default planning margin. */
+  public SharingOptions(boolean enabled, List<Double> mpsLevels, int topK) {
+    this(enabled, mpsLevels, topK, DEFAULT_MARGIN);
+  }
+
+  /** The same settings planning with {@code newMargin} ({@code default}, {@code none} or a fraction such as {@code 0.1}). */
+  public SharingOptions withMargin(String newMargin) {
+    return new SharingOptions(enabled, mpsLevels, topK, newMargin);
+  }
+
+  /**
+   * The margins shared stages are planned and verified under: {@link #margin()} parsed, and none
+   * while sharing is off (no stage is then timed by a share tier).
+   */
+  public TierMargins margins() {
+    return enabled ? TierMargins.parse("options.extra.sharingMargin", margin) : TierMargins.none();
   }
 
   /** Sharing off: whole free GPUs only. */
@@ -78,7 +113,14 @@ public record SharingOptions(boolean enabled, List<Double> mpsLevels, int topK) 
   public static SharingOptions of(ExtraOptions extra) {
     boolean enabled = extra.choice("sharing", "off", List.of("off", "on")).equals("on");
     List<Double> levels = extra.text("sharingMpsLevels").map(SharingOptions::parseLevels).orElse(DEFAULT_MPS_LEVELS);
-    return new SharingOptions(enabled, levels, extra.positiveInt("sharingTopK", DEFAULT_TOP_K));
+    return new SharingOptions(enabled, levels, extra.positiveInt("sharingTopK", DEFAULT_TOP_K), extra.text("sharingMargin").orElse(DEFAULT_MARGIN));
+  }
+
+  /** The sharing settings among {@code options}' extra options, the other strategy options left aside. */
+  public static SharingOptions in(StrategyOptions options) {
+    Map<String, String> sharing = new LinkedHashMap<>(options.extra());
+    sharing.keySet().retainAll(KEYS);
+    return of(ExtraOptions.of(ImmutableStrategyOptions.copyOf(options).withExtra(sharing), "sharing", KEYS));
   }
 
   /**
@@ -96,6 +138,9 @@ public record SharingOptions(boolean enabled, List<Double> mpsLevels, int topK) 
     }
     if (topK != DEFAULT_TOP_K) {
       out.put("sharingTopK", Integer.toString(topK));
+    }
+    if (!margin.equals(DEFAULT_MARGIN)) {
+      out.put("sharingMargin", margin);
     }
     return out;
   }

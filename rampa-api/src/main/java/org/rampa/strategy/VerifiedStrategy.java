@@ -8,6 +8,7 @@ import java.util.stream.Collectors;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Plan;
 import org.rampa.domain.share.Whole;
+import org.rampa.perf.share.TierMargins;
 import org.rampa.verify.PlanVerifier;
 
 /**
@@ -18,7 +19,8 @@ import org.rampa.verify.PlanVerifier;
  * {@link org.rampa.verify.PlanRejectedException}; results without a plan pass through. The
  * verifier's checks include the interference rule: every service on a GPU the plan shares is
  * re-timed with its new co-runners. A verified plan is annotated with the MPS fault domains it
- * joins, which only the state it was verified against can tell.
+ * joins, which only the state it was verified against can tell, and, when it shares a GPU, with
+ * the planning margins it was made and verified under.
  */
 final class VerifiedStrategy implements PlacementStrategy {
 
@@ -41,7 +43,10 @@ final class VerifiedStrategy implements PlacementStrategy {
     }
     Plan plan = result.plan().get();
     new PlanVerifier(problem.performance(), problem.interference()).verify(problem.request(), plan, problem.state()).orThrow(problem.request().id());
-    return ImmutablePlacementResult.copyOf(result).withMpsFaultDomains(mpsFaultDomains(plan, problem.state()));
+    boolean shared = !plan.stages().stream().allMatch(s -> s.placement() instanceof Whole);
+    TierMargins margins = problem.performance().shareMargins();
+    return ImmutablePlacementResult.copyOf(result).withMpsFaultDomains(mpsFaultDomains(plan, problem.state()))
+        .withShareMargins(shared && !margins.isNone() ? margins.byLabel() : Map.of());
   }
 
   /** The MPS fault domains among {@code plan}'s GPUs once it is allocated on {@code state}. */

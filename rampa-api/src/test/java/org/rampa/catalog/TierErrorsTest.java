@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.rampa.domain.ServingRuntime;
 import org.rampa.perf.share.ShareTier;
 import org.rampa.perf.share.TierMargins;
 
@@ -13,31 +14,49 @@ class TierErrorsTest {
   @Test
   void eachTiersMarginCoversItsOwnErrorAtTheUnionBoundLevel() {
     for (ShareTier t : ShareTier.values()) {
-      List<Double> r = TierErrors.ratios(t);
-      double margin = TierErrors.margin(t);
-      System.out.printf("%s: %d points, median |log error| %.4f, truth/predicted p50 %.4f p99 %.4f max %.4f, margin %s%n", t, r.size(),
-          TierErrors.medianAbsLog(t), TierErrors.quantile(r, 0.5), TierErrors.quantile(r, 0.99), r.get(r.size() - 1), margin);
-      assertThat(r).isNotEmpty().isSorted().allMatch(x -> x > 0 && Double.isFinite(x));
-      long covered = r.stream().filter(x -> x <= 1 + margin).count();
-      assertThat((double) covered / r.size()).isGreaterThanOrEqualTo(TierErrors.level());
+      for (ServingRuntime runtime : ServingRuntime.values()) {
+        List<Double> r = TierErrors.ratios(t, runtime);
+        double margin = TierErrors.margin(t, runtime);
+        System.out.printf("%s, %s: %d points, median |log error| %.4f, truth/predicted p50 %.4f p99 %.4f max %.4f, margin %s%n", t, runtime,
+            r.size(), TierErrors.medianAbsLog(t, runtime), TierErrors.quantile(r, 0.5), TierErrors.quantile(r, 0.99), r.get(r.size() - 1), margin);
+        assertThat(r).isNotEmpty().isSorted().allMatch(x -> x > 0 && Double.isFinite(x));
+        long covered = r.stream().filter(x -> x <= 1 + margin).count();
+        assertThat((double) covered / r.size()).isGreaterThanOrEqualTo(TierErrors.level());
+      }
     }
   }
 
   @Test
   void theRecordedDefaultMarginsAreTheOnesTheTablesGive() {
     for (ShareTier t : ShareTier.values()) {
-      assertThat(TierMargins.defaults().of(t)).as(t.label()).isEqualTo(TierErrors.margin(t));
+      for (ServingRuntime runtime : ServingRuntime.values()) {
+        assertThat(TierMargins.defaults().of(t, runtime)).as("%s, %s", t.label(), runtime).isEqualTo(TierErrors.margin(t, runtime));
+      }
     }
   }
 
   @Test
-  void theTablesTiersAreFarMoreAccurateThanTheAnalyticOne() {
-    // the fitted law's leave-one-out error is a few percent (SHARING.md: 6.7 % median worst in-sample error per series);
-    // the analytic tier misses ParvaGPU's PyTorch CNN slowdowns by a median |log error| near 0.39 (docs/SHARING-MODEL.md)
-    assertThat(TierErrors.medianAbsLog(ShareTier.MEASURED)).isLessThan(0.05);
-    assertThat(TierErrors.medianAbsLog(ShareTier.FITTED)).isLessThan(0.07);
-    assertThat(TierErrors.medianAbsLog(ShareTier.ANALYTIC)).isBetween(0.3, 0.5);
-    assertThat(TierErrors.margin(ShareTier.MEASURED)).isLessThan(TierErrors.margin(ShareTier.ANALYTIC));
+  void eachRuntimesAnalyticErrorIsMeasuredOnItsOwnRuntimeAndTensorRtTakesTheWorstMeasured() {
+    assertThat(TierErrors.analyticSource(ServingRuntime.PYTORCH_EAGER)).isEqualTo(ServingRuntime.PYTORCH_EAGER);
+    assertThat(TierErrors.analyticSource(ServingRuntime.MUXSERVE)).isEqualTo(ServingRuntime.MUXSERVE);
+    // no shipped table measures a TensorRT share: its margin is the larger of the two measured runtimes'
+    double worst = Math.max(TierErrors.margin(ShareTier.ANALYTIC, ServingRuntime.PYTORCH_EAGER), TierErrors.margin(ShareTier.ANALYTIC, ServingRuntime.MUXSERVE));
+    assertThat(TierErrors.margin(ShareTier.ANALYTIC, ServingRuntime.TENSORRT)).isEqualTo(worst);
+    // held out (floor fitted on the other models of the runtime's own table), the slowdown error stays near the
+    // in-sample calibration figures of docs/SHARING-MODEL.md (0.074-0.080 PyTorch eager, 0.095 MuxServe), far below
+    // the 0.39 of the cross-runtime comparison this replaced
+    assertThat(TierErrors.medianAbsLog(ShareTier.ANALYTIC, ServingRuntime.PYTORCH_EAGER)).isLessThan(0.15);
+    assertThat(TierErrors.medianAbsLog(ShareTier.ANALYTIC, ServingRuntime.MUXSERVE)).isLessThan(0.15);
+  }
+
+  @Test
+  void theTablesTiersAreMoreAccurateThanTheAnalyticOne() {
+    // the fitted law's leave-one-out error is a few percent (SHARING.md: 6.7 % median worst in-sample error per series)
+    assertThat(TierErrors.medianAbsLog(ShareTier.MEASURED, ServingRuntime.TENSORRT)).isLessThan(0.05);
+    assertThat(TierErrors.medianAbsLog(ShareTier.FITTED, ServingRuntime.TENSORRT)).isLessThan(0.07);
+    for (ServingRuntime runtime : ServingRuntime.values()) {
+      assertThat(TierErrors.margin(ShareTier.MEASURED, runtime)).isLessThan(TierErrors.margin(ShareTier.ANALYTIC, runtime));
+    }
   }
 
   @Test

@@ -164,7 +164,7 @@ public final class TinySharedProblems {
       }
     }
     TransferMode mode = List.of(TransferMode.values()).get(r.nextInt(TransferMode.values().length));
-    StrategyOptions options = SharingOptions.on().applyTo(StrategyOptions.builder().seed(seed).transfers(mode)
+    StrategyOptions options = SharingOptions.on().withMargin("none").applyTo(StrategyOptions.builder().seed(seed).transfers(mode)
         .timeLimit(Duration.ofSeconds(20)).build());
     return new PlacementProblem(request, state, StaticImportance.byType(typeWeights).withGpuWeights(gpuWeights),
         PerformanceModel.withTransfers(mode), options);

@@ -119,7 +119,7 @@ class ExactSharedMultiStageIncumbentTest {
   private static PlacementProblem problem(ClusterState state, long seed) {
     ServiceRequest newcomer = ServiceRequest.builder().id("newcomer").model(DECODE).slo(Slo.of(1, Duration.ofSeconds(2), 1)).maxStages(3)
         .build();
-    StrategyOptions options = SharingOptions.on().applyTo(StrategyOptions.builder().timeLimit(Duration.ofSeconds(20)).seed(seed).build());
+    StrategyOptions options = SharingOptions.on().withMargin("none").applyTo(StrategyOptions.builder().timeLimit(Duration.ofSeconds(20)).seed(seed).build());
     return new PlacementProblem(newcomer, state, StaticImportance.byType(Map.of(TYPE, 1.0)), PM, options);
   }
 

@@ -101,7 +101,7 @@ final class SharedClusters {
         : Slo.of(large ? 8 : 20, Duration.ofMillis(large ? 400 : 250), 1);
     ServiceRequest request = ServiceRequest.builder().id("llm-" + blocks).model(TransformerClusters.transformer(blocks)).slo(slo)
         .maxStages(8).build();
-    StrategyOptions options = SharingOptions.on().applyTo(StrategyOptions.builder().timeLimit(limit).seed(seed).build());
+    StrategyOptions options = SharingOptions.on().withMargin("none").applyTo(StrategyOptions.builder().timeLimit(limit).seed(seed).build());
     return new PlacementProblem(request, state(cluster, seed + 1), IMPORTANCE, PerformanceModel.defaults(), options);
   }
 

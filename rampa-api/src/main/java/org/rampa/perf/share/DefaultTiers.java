@@ -23,17 +23,36 @@ final class DefaultTiers {
     MeasuredShareTable measured = MeasuredShareTable.published();
     ShareTimeModel tables = ShareTimeModel.firstOf(List.of(measured, FittedShareTimeModel.fit(measured.series())));
     AnalyticShareTimeModel analytic = AnalyticShareTimeModel.calibrated();
-    TIERS = stage -> {
-      OptionalDouble t = tables.seconds(stage);
-      if (t.isEmpty() && stage.placement() instanceof Whole && stage.gpu().mig().isPresent()) {
-        t = tables.seconds(new SharedStage(stage.model(), stage.from(), stage.to(), stage.batch(), stage.type(), stage.gpu(),
-            fullInstance(stage.gpu().mig().get().profiles())));
+    TIERS = new ShareTimeModel() {
+      @Override
+      public OptionalDouble seconds(SharedStage stage) {
+        SharedStage asked = tablesStage(tables, stage);
+        return asked != null ? tables.seconds(asked) : analytic.seconds(stage);
       }
-      return t.isPresent() ? t : analytic.seconds(stage);
+
+      // the tier that answered: a planning margin follows the measured and fitted tiers' own errors, not the analytic one's
+      @Override
+      public ShareTier tier(SharedStage stage) {
+        SharedStage asked = tablesStage(tables, stage);
+        return asked != null ? tables.tier(asked) : ShareTier.ANALYTIC;
+      }
     };
   }
 
   private DefaultTiers() {}
+
+  /** The stage the tables answer for {@code stage}: itself, a whole MIG GPU's full instance, or null when they have nothing. */
+  private static SharedStage tablesStage(ShareTimeModel tables, SharedStage stage) {
+    if (tables.seconds(stage).isPresent()) {
+      return stage;
+    }
+    if (stage.placement() instanceof Whole && stage.gpu().mig().isPresent()) {
+      SharedStage full = new SharedStage(stage.model(), stage.from(), stage.to(), stage.batch(), stage.type(), stage.gpu(),
+          fullInstance(stage.gpu().mig().get().profiles()));
+      return tables.seconds(full).isPresent() ? full : null;
+    }
+    return null;
+  }
 
   /** The instance that spans the card (7g.80gb on an A100-80GB): the most SMs, then the most memory, at its first start. */
   private static MigSlice fullInstance(List<MigProfile> profiles) {

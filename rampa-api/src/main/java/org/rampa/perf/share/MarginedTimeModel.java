@@ -3,8 +3,8 @@ package org.rampa.perf.share;
 import java.util.OptionalDouble;
 
 /**
- * A nominal time model whose every answer is inflated by the margin of the tier that gave it
- * ({@link ShareTimeModel#withMargins}).
+ * A nominal time model whose every answer is inflated by the margin of the tier that gave it, for
+ * the stage's runtime and placement ({@link ShareTimeModel#withMargins}, {@link TierMargins#of(ShareTier, SharedStage)}).
  */
 final class MarginedTimeModel implements ShareTimeModel {
 
@@ -19,7 +19,7 @@ final class MarginedTimeModel implements ShareTimeModel {
   @Override
   public OptionalDouble seconds(SharedStage stage) {
     OptionalDouble t = nominal.seconds(stage);
-    return t.isPresent() ? OptionalDouble.of(t.getAsDouble() * (1 + margins.of(nominal.tier(stage)))) : t;
+    return t.isPresent() ? OptionalDouble.of(t.getAsDouble() * (1 + margins.of(nominal.tier(stage), stage))) : t;
   }
 
   @Override

@@ -37,7 +37,7 @@ class TierMarginsTest {
     for (int i = 0; i < stages.size(); i++) {
       SharedStage s = stages.get(i);
       assertThat(tiers.tier(s)).isEqualTo(expected.get(i));
-      assertThat(margined.seconds(s).getAsDouble()).isCloseTo(tiers.seconds(s).getAsDouble() * (1 + m.of(expected.get(i))),
+      assertThat(margined.seconds(s).getAsDouble()).isCloseTo(tiers.seconds(s).getAsDouble() * (1 + m.of(expected.get(i), ServingRuntime.TENSORRT)),
           org.assertj.core.data.Offset.offset(1e-15));
     }
     assertThat(margined.margins()).isEqualTo(m);
@@ -46,6 +46,26 @@ class TierMarginsTest {
     assertThat(margined.withMargins(TierMargins.uniform(0.5)).seconds(stages.get(0)).getAsDouble())
         .isCloseTo(0.015, org.assertj.core.data.Offset.offset(1e-15));
     assertThat(tiers.withMargins(TierMargins.none())).isSameAs(tiers);
+  }
+
+  @Test
+  void theDefaultTiersSayWhichTierAnsweredSoTheMarginFollowsIt() {
+    ShareTimeModel defaults = ShareTimeModel.defaults();
+    // ParvaGPU measured PyTorch-eager ResNet-50 at batch 4 on 3g and 7g: a slice and the whole GPU (its 7g instance) are measured
+    org.rampa.domain.Model eager = ModelCatalog.model("resnet50").servedBy(ServingRuntime.PYTORCH_EAGER);
+    SharedStage slice = SharedStage.wholeModel(eager, 4, a100, parts, new org.rampa.domain.share.MigSlice("3g.40gb", 4));
+    SharedStage whole = SharedStage.wholeModel(eager, 4, a100, parts, new org.rampa.domain.share.Whole());
+    assertThat(defaults.tier(slice)).isEqualTo(ShareTier.MEASURED);
+    assertThat(defaults.tier(whole)).isEqualTo(ShareTier.MEASURED);
+    assertThat(TierMargins.defaults().of(ShareTier.MEASURED, whole)).isEqualTo(TierMargins.defaults().measured()).isPositive();
+    // the catalog's TensorRT ResNet-50 is no table's: the analytic tier, whose margin covers shares but not the whole GPU
+    SharedStage tensorRtShare = stage("resnet50", 0.5);
+    SharedStage tensorRtWhole = SharedStage.wholeModel(ModelCatalog.model("resnet50"), 4, a100, parts, new org.rampa.domain.share.Whole());
+    assertThat(defaults.tier(tensorRtShare)).isEqualTo(ShareTier.ANALYTIC);
+    assertThat(defaults.withMargins(TierMargins.defaults()).seconds(tensorRtShare).getAsDouble()).isCloseTo(
+        defaults.seconds(tensorRtShare).getAsDouble() * (1 + TierMargins.defaults().of(ShareTier.ANALYTIC, ServingRuntime.TENSORRT)),
+        org.assertj.core.data.Offset.offset(1e-15));
+    assertThat(defaults.withMargins(TierMargins.defaults()).seconds(tensorRtWhole)).isEqualTo(defaults.seconds(tensorRtWhole));
   }
 
   @Test

@@ -77,8 +77,9 @@ final class ColocateCommand implements Callable<Integer> {
 
   @Option(names = "--margin", defaultValue = "default", paramLabel = "M",
       description = "Safety margin on predicted stage times: default (each share-time tier's margin from its own measured error: "
-          + "org.rampa.catalog.TierErrors), none, or one fraction for every tier (0.1 for 10 %%). The plan is verified under it and, "
-          + "when it is not none, the margin-free plan is made too and reported as marginFree. Default: ${DEFAULT-VALUE}.")
+          + "org.rampa.catalog.TierErrors; the analytic tier's per serving runtime), none, or one fraction for every tier (0.1 for 10 %%). "
+          + "The plan is verified under it and, with --parvagpu-scenario and a margin other than none, the margin-free plan is made too "
+          + "and reported as marginFree; in experiment mode every planner plans under it. Default: ${DEFAULT-VALUE}.")
   String margin;
 
   private static final List<String> PLANNERS = plannerNames();
@@ -95,8 +96,8 @@ final class ColocateCommand implements Callable<Integer> {
     Duration limit = OptionChecks.seconds("--time-limit-s", timeLimitSeconds, 3600);
     if (scenario == null) {
       OptionChecks.refuseUnused(spec, "in experiment mode (without --parvagpu-scenario)",
-          "--planners NAME,... for the experiment's planners, or add --parvagpu-scenario K", "--planner", "--objective", "--gpus", "--slo-rule", "--margin");
-      return experiment.run(spec, limit);
+          "--planners NAME,... for the experiment's planners, or add --parvagpu-scenario K", "--planner", "--objective", "--gpus", "--slo-rule");
+      return experiment.run(spec, limit, TierMargins.parse("--margin", margin));
     }
     OptionChecks.refuseUnused(spec, "with --parvagpu-scenario (it is an experiment-mode option)",
         "drop it, or drop --parvagpu-scenario to run the experiment", ColocateExperiment.OPTIONS.toArray(String[]::new));

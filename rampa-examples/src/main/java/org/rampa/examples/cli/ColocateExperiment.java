@@ -16,6 +16,7 @@ import org.rampa.examples.experiment.ClusterExperiment.Regime;
 import org.rampa.examples.experiment.ClusterInputs;
 import org.rampa.examples.experiment.ClusterMixes;
 import org.rampa.examples.experiment.ClusterReport;
+import org.rampa.perf.share.TierMargins;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
@@ -91,12 +92,13 @@ final class ColocateExperiment {
       description = "Experiment mode: folder for e2.csv (every seed and planner), e2-summary.csv/.md and the charts (PNG, SVG). Default: ${DEFAULT-VALUE}.")
   Path out;
 
-  int run(CommandSpec spec, Duration timeLimit) {
+  int run(CommandSpec spec, Duration timeLimit, TierMargins margins) {
     PrintWriter stdout = spec.commandLine().getOut();
     if (fromCsv != null) {
       List<String> planning = new ArrayList<>(OPTIONS);
       planning.removeAll(List.of("--from-csv", "--out"));
       planning.add("--time-limit-s");
+      planning.add("--margin");
       OptionChecks.refuseUnused(spec, "with --from-csv (it plans nothing)", "drop it, or drop --from-csv to plan", planning.toArray(String[]::new));
       OptionChecks.requireDistinct("--from-csv", fromCsv);
       List<ClusterExperiment.Row> rows = new ArrayList<>();
@@ -192,15 +194,15 @@ final class ColocateExperiment {
         ? String.format(Locale.ROOT, "%s x seeds %d..%d, %d-%d services", regimes.stream().map(Regime::label).toList(), seed, seed + seeds - 1,
             range[0], range[1])
         : "the demand in " + demandFile + " (" + demand.size() + " services)";
-    stdout.printf(Locale.ROOT, "E2: %d mixes (%s; %s), planners %s, %s s limit each, %d threads%n", configs.size(),
-        chosen.stream().map(ClusterMixes.Cluster::label).toList(), what, names, timeLimit.toNanos() / 1e9, workers);
+    stdout.printf(Locale.ROOT, "E2: %d mixes (%s; %s), planners %s, %s s limit each, %d threads, margins %s%n", configs.size(),
+        chosen.stream().map(ClusterMixes.Cluster::label).toList(), what, names, timeLimit.toNanos() / 1e9, workers, margins.byLabel());
     stdout.flush();
     long t0 = System.nanoTime();
     List<ClusterExperiment.Row> rows;
     try (ProgressBar bar = new ProgressBarBuilder().setTaskName("colocate")
         .setInitialMax((long) configs.size() * ClusterExperiment.solvesPerConfig(names, gpusNeeded)).setUnit(" solves", 1)
         .setStyle(ProgressBarStyle.ASCII).setConsumer(new ConsoleProgressBarConsumer(System.err)).continuousUpdate().build()) {
-      rows = ClusterExperiment.run(configs, names, timeLimit, gpusNeeded, workers, bar::step);
+      rows = ClusterExperiment.run(configs, names, timeLimit, gpusNeeded, margins, workers, bar::step);
     }
     List<String> written = ClusterReport.write(rows, out);
     List<ClusterReport.Summary> summaries = ClusterReport.summarise(rows);

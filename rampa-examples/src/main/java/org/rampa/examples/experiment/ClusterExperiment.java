@@ -31,6 +31,7 @@ import org.rampa.domain.share.MigSliceMps;
 import org.rampa.domain.share.Whole;
 import org.rampa.examples.experiment.ClusterMixes.Cluster;
 import org.rampa.heuristics.colocation.ColocationPlanners;
+import org.rampa.perf.share.TierMargins;
 import org.rampa.solver.colocation.PatternColocationPlanner;
 
 /**
@@ -119,15 +120,16 @@ public final class ClusterExperiment {
    * Runs every planner on every configuration, {@code threads} configurations at a time; rows come
    * back in the configurations' order. {@code gpusNeeded} adds the fewest-GPU solves. {@code solved}
    * is told after each solve, from the running thread: {@link #solvesPerConfig} times per configuration.
+   * Every planner plans, and is verified, under {@code margins} ({@link ColocationProblem#withMargins}).
    */
-  public static List<Row> run(List<Config> configs, List<String> planners, Duration timeLimit, boolean gpusNeeded, int threads,
-      Runnable solved) {
+  public static List<Row> run(List<Config> configs, List<String> planners, Duration timeLimit, boolean gpusNeeded, TierMargins margins,
+      int threads, Runnable solved) {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
       List<Future<List<Row>>> futures = new ArrayList<>();
       for (Config c : configs) {
         futures.add(pool.submit(() -> {
-          return runOne(c, planners, timeLimit, gpusNeeded, solved);
+          return runOne(c, planners, timeLimit, gpusNeeded, margins, solved);
         }));
       }
       List<Row> out = new ArrayList<>();
@@ -145,8 +147,8 @@ public final class ClusterExperiment {
     }
   }
 
-  static List<Row> runOne(Config config, List<String> planners, Duration timeLimit, boolean gpusNeeded, Runnable solved) {
-    ColocationProblem scaleProblem = config.problem(ColocationObjective.MAX_SCALE);
+  static List<Row> runOne(Config config, List<String> planners, Duration timeLimit, boolean gpusNeeded, TierMargins margins, Runnable solved) {
+    ColocationProblem scaleProblem = config.problem(ColocationObjective.MAX_SCALE).withMargins(margins);
     Map<String, ColocationResult> results = new LinkedHashMap<>();
     Map<String, Double> millis = new LinkedHashMap<>();
     // exclusive first (its scale fixes the demand of the fewest-GPU solves), the heuristic before

@@ -30,6 +30,7 @@ import org.rampa.perf.share.FittedShareTimeModel;
 import org.rampa.perf.share.InterferenceModel;
 import org.rampa.perf.share.MeasuredShareTable;
 import org.rampa.perf.share.ShareSeries;
+import org.rampa.perf.share.ShareTier;
 import org.rampa.perf.share.ShareTimeModel;
 import org.rampa.perf.share.SharedStage;
 
@@ -239,12 +240,21 @@ public final class ClusterMixes {
         FittedShareTimeModel.fit(mpsFromMig)));
     AnalyticShareTimeModel analytic = AnalyticShareTimeModel.calibrated();
     // ParvaGPU's models are known by name only (no layers): the analytic tier must never answer for them
-    ShareTimeModel time = stage -> {
-      OptionalDouble t = measuredOrFitted.seconds(stage);
-      if (t.isPresent() || ParvaGpuScenarios.MODELS.contains(stage.model().name())) {
-        return t;
+    ShareTimeModel time = new ShareTimeModel() {
+      @Override
+      public OptionalDouble seconds(SharedStage stage) {
+        OptionalDouble t = measuredOrFitted.seconds(stage);
+        if (t.isPresent() || ParvaGpuScenarios.MODELS.contains(stage.model().name())) {
+          return t;
+        }
+        return analytic.seconds(stage);
       }
-      return analytic.seconds(stage);
+
+      // the tier that answered, so a planning margin follows the measured and fitted tiers' own errors, not the analytic one's
+      @Override
+      public ShareTier tier(SharedStage stage) {
+        return measuredOrFitted.seconds(stage).isPresent() ? measuredOrFitted.tier(stage) : ShareTier.ANALYTIC;
+      }
     };
     List<String> names = new ArrayList<>(ParvaGpuScenarios.MODELS);
     names.addAll(LLAMA);

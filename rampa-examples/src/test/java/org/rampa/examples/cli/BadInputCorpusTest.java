@@ -474,7 +474,7 @@ class BadInputCorpusTest {
     bad("colocate: --time-limit-s NaN", args("colocate", "--parvagpu-scenario", 1, "--time-limit-s", "NaN"), "--time-limit-s = NaN");
     bad("colocate: --margin not a margin", args("colocate", "--parvagpu-scenario", 1, "--margin", "lots"), "--margin = lots", "default");
     bad("colocate: --margin negative", args("colocate", "--parvagpu-scenario", 1, "--margin", "-0.1"), "--margin = -0.1", "[0, 10.0]");
-    bad("colocate: --margin in experiment mode", args("colocate", "--margin", "none"), "--margin");
+    bad("colocate: --margin not a margin in experiment mode", args("colocate", "--margin", "lots"), "--margin = lots", "default");
   }
 
   private void vastpipeCases() throws Exception {

@@ -36,7 +36,7 @@ class ClusterExperimentTest {
     List<String> planners = List.of("exact", "heuristic", "exclusive", "gpu-lets", "learned");
     java.util.concurrent.atomic.AtomicInteger solves = new java.util.concurrent.atomic.AtomicInteger();
     List<Row> rows = ClusterExperiment.runOne(ClusterExperiment.configs(List.of(SMALL), DEMAND).get(0), planners, Duration.ofSeconds(10), true,
-        solves::incrementAndGet);
+        org.rampa.perf.share.TierMargins.none(), solves::incrementAndGet);
     // the progress bar's count: every solve reported, the learned policy's skipped fewest-GPU solve too
     assertThat(solves).hasValue(ClusterExperiment.solvesPerConfig(planners, true));
     assertThat(rows).extracting(Row::planner).containsExactly("exact", "heuristic", "exclusive", "gpu-lets", "learned");

@@ -83,7 +83,8 @@ class ClusterMixesTest {
     assertThat(ClusterMixes.models(Cluster.NPU)).isEqualTo(ClusterMixes.models(Cluster.HETERO));
 
     List<ClusterExperiment.Row> rows = ClusterExperiment.runOne(new ClusterExperiment.Config(Cluster.NPU, ClusterExperiment.Regime.small(0.75), 3, 40,
-        List.of()), List.of("exact", "heuristic", "exclusive", "even-mps-2", "gpu-lets", "uniform-mig-1g", "learned"), Duration.ofSeconds(5), false, () -> {});
+        List.of()), List.of("exact", "heuristic", "exclusive", "even-mps-2", "gpu-lets", "uniform-mig-1g", "learned"), Duration.ofSeconds(5), false,
+        org.rampa.perf.share.TierMargins.none(), () -> {});
     Map<String, ClusterExperiment.Row> by = new java.util.HashMap<>();
     rows.forEach(r -> by.put(r.planner(), r));
     double exclusive = by.get("exclusive").scale();

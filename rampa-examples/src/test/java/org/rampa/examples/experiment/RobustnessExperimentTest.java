@@ -126,9 +126,9 @@ class RobustnessExperimentTest {
             }
             ShareTier tier = nominal.timeModel().tier(stage);
             double ratio = truth.timeModel().seconds(stage).getAsDouble() / t.getAsDouble();
-            assertThat(TierErrors.ratios(tier)).anySatisfy(r -> assertThat(r).isCloseTo(ratio, within(1e-9)));
+            assertThat(TierErrors.ratios(tier, s.model().runtime())).anySatisfy(r -> assertThat(r).isCloseTo(ratio, within(1e-9)));
             // a level up to 1 - 1 % / 10 is covered by the tier's default margin; the union bound asks no more of it
-            if (ratio <= TierErrors.quantile(TierErrors.ratios(tier), TierErrors.level())) {
+            if (ratio <= TierErrors.quantile(TierErrors.ratios(tier, s.model().runtime()), TierErrors.level())) {
               assertThat(margined.timeModel().seconds(stage).getAsDouble()).isGreaterThanOrEqualTo(truth.timeModel().seconds(stage).getAsDouble() * (1 - 1e-12));
             }
           }

@@ -97,7 +97,7 @@ final class SharedClusterInstance {
     Model model = workload.equals("decode") ? ModelCatalog.decode("llama2-7b", 512) : ModelCatalog.prefill("llama2-7b", 512);
     Slo slo = workload.equals("decode") ? Slo.of(50, Duration.ofMillis(250), 1) : Slo.of(4, Duration.ofSeconds(2), 1);
     ServiceRequest request = ServiceRequest.builder().id("new-" + workload).model(model).slo(slo).maxStages(8).build();
-    StrategyOptions options = (sharing ? SharingOptions.on() : SharingOptions.off()).applyTo(StrategyOptions.defaults());
+    StrategyOptions options = (sharing ? SharingOptions.on().withMargin("none") : SharingOptions.off()).applyTo(StrategyOptions.defaults());
     return new PlacementProblem(request, state, importance(), PerformanceModel.defaults(), options);
   }
 }

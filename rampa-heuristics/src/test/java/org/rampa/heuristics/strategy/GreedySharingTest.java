@@ -27,6 +27,7 @@ import org.rampa.heuristics.importance.ImportanceModels;
 import org.rampa.heuristics.importance.WorkloadForecast;
 import org.rampa.importance.ImportanceModel;
 import org.rampa.importance.StaticImportance;
+import org.rampa.perf.share.TierMargins;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.PlacementStrategy;
@@ -71,6 +72,38 @@ class GreedySharingTest {
   @Test
   void onTinyMi100ClustersCuMaskPlansAreVerifiedNeverBelowTheOptimumAndFoundWheneverWholeGpusSuffice() {
     checkOnTinyClusters("MI100 CU masks", seed -> TinySharedProblems.generateMi100(seed, 4, 4));
+  }
+
+  /**
+   * The tiny instances are generated with {@code sharingMargin=none}; under the default margins (the
+   * placement API's default), greedy's plans still pass the verifier and never beat the brute-force
+   * optimum, both judged on the same margined times.
+   */
+  @Test
+  void underTheDefaultShareMarginsGreedyNeverBeatsTheOptimumOnTheSameMarginedTimes() {
+    int[] counts = new int[3]; // optimum exists, greedy found, greedy used a share
+    Property.forSeeds("greedy under default margins", 40, seed -> {
+      PlacementProblem nominal = TinySharedProblems.generate(seed, 4);
+      StrategyOptions options = SharingOptions.in(nominal.options()).withMargin("default").applyTo(nominal.options());
+      PlacementProblem shared = new PlacementProblem(nominal.request(), nominal.state(), nominal.importance(),
+          PlacementProblem.performanceFor(options), options);
+      assertThat(shared.performance().shareMargins()).isEqualTo(TierMargins.defaults());
+      Optional<BruteForcePlacement.Optimum> optimum = BruteForcePlacement.solve(shared, SharingOptions.on());
+      PlacementResult on = greedy.place(shared);
+      counts[0] += optimum.isPresent() ? 1 : 0;
+      if (on.status().hasPlan()) {
+        counts[1]++;
+        Plan plan = on.plan().get();
+        assertThat(new PlanVerifier(shared.performance(), shared.interference()).verify(shared.request(), plan, shared.state()).violations())
+            .isEmpty();
+        assertThat(optimum).isPresent();
+        assertThat(plan.cost()).isGreaterThanOrEqualTo(optimum.get().cost() - 1e-9);
+        counts[2] += plan.stages().stream().anyMatch(s -> !(s.placement() instanceof Whole)) ? 1 : 0;
+      }
+    });
+    System.out.printf("greedy on shared GPUs under the default margins: optimum exists %d/40, greedy found %d (%d using a share)%n",
+        counts[0], counts[1], counts[2]);
+    assertThat(counts[1]).as("plans found").isPositive();
   }
 
   private void checkOnTinyClusters(String label, LongFunction<PlacementProblem> generate) {
@@ -119,7 +152,9 @@ class GreedySharingTest {
     PlacementProblem off = PlacementProblem.of(request, state, StaticImportance.uniform(), StrategyOptions.defaults());
     assertThat(greedy.place(off).status()).isEqualTo(SolveStatus.INFEASIBLE);
 
-    PlacementProblem on = PlacementProblem.of(request, state, StaticImportance.uniform(), SharingOptions.on().applyTo(StrategyOptions.defaults()));
+    // on the nominal times: chat was admitted with 20 % slack, which the default margins' re-timing of it would not leave (SharingMarginTest)
+    SharingOptions nominal = SharingOptions.on().withMargin("none");
+    PlacementProblem on = PlacementProblem.of(request, state, StaticImportance.uniform(), nominal.applyTo(StrategyOptions.defaults()));
     PlacementResult result = greedy.place(on);
     assertThat(result.status()).isEqualTo(SolveStatus.FEASIBLE);
     assertThat(result.plan().get().stages()).singleElement().satisfies(s -> {
@@ -129,7 +164,7 @@ class GreedySharingTest {
     assertThat(result.mpsFaultDomains()).containsEntry(a, List.of("chat", "new"));
 
     // the fluent API and the holder's admit path take the shared plan, with its request for later re-timing
-    PlacementResult fluent = Rampa.on(state).importance(StaticImportance.uniform()).strategy("greedy").sharing(SharingOptions.on()).place(request);
+    PlacementResult fluent = Rampa.on(state).importance(StaticImportance.uniform()).strategy("greedy").sharing(nominal).place(request);
     assertThat(fluent.plan()).isEqualTo(result.plan());
     ClusterStateHolder holder = new ClusterStateHolder(state);
     ClusterStateHolder.CommitResult commit = holder.admit(request, fluent.plan().get(), state.version(), InterferenceGuard.defaults());

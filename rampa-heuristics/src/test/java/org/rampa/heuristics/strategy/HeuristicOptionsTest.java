@@ -36,7 +36,7 @@ class HeuristicOptionsTest {
     assertThatThrownBy(() -> GreedyOptions.of(with(Map.of("maxLabels", "5"))))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("options.extra.maxLabels = 5")
-        .hasMessageContaining("not an option of greedy (known: [maxCandidates, maxReplicas, sharing, sharingMpsLevels, sharingTopK])");
+        .hasMessageContaining("not an option of greedy (known: [maxCandidates, maxReplicas, sharing, sharingMargin, sharingMpsLevels, sharingTopK])");
     // baselines keep whole GPUs: sharing is not among their options
     assertThatThrownBy(() -> BaselineOptions.of(with(Map.of("sharing", "on")), "first-fit"))
         .hasMessageContaining("not an option of first-fit (known: [maxReplicas])");

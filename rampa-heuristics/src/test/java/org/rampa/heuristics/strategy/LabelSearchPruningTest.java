@@ -43,7 +43,7 @@ class LabelSearchPruningTest {
   void prunedAndUnprunedAgreeOnTinySharedInstances() {
     compare(20_000, 60, seed -> {
       PlacementProblem p = TinySharedProblems.generate(seed, 6, 4);
-      return new PlacementProblem(p.request(), p.state(), p.importance(), p.performance(), SharingOptions.on().applyTo(p.options()));
+      return new PlacementProblem(p.request(), p.state(), p.importance(), p.performance(), SharingOptions.on().withMargin("none").applyTo(p.options()));
     });
   }
 

@@ -31,7 +31,7 @@ class RelaxationBoundTest {
   void lazyPrioritiesAgreeWithTheFullBoundOnShares() {
     check(80_000, 40, seed -> {
       PlacementProblem p = TinySharedProblems.generate(seed, 6, 4);
-      return new PlacementProblem(p.request(), p.state(), p.importance(), p.performance(), SharingOptions.on().applyTo(p.options()));
+      return new PlacementProblem(p.request(), p.state(), p.importance(), p.performance(), SharingOptions.on().withMargin("none").applyTo(p.options()));
     });
   }
 

@@ -75,7 +75,7 @@ class ExactMoverTest {
     ClusterState state = FragmentedClusters.state(cluster, r, false);
     DecodeServices services = new DecodeServices(cluster, "incumbent");
     DecodeServices.Admission newcomer = services.service("new-" + seed, cluster.gpus().get(0).id(), new Whole(), 1.0 + 0.6 * r.nextDouble());
-    StrategyOptions options = SharingOptions.on().applyTo(StrategyOptions.builder().seed(seed).timeLimit(Duration.ofSeconds(20)).build());
+    StrategyOptions options = SharingOptions.on().withMargin("none").applyTo(StrategyOptions.builder().seed(seed).timeLimit(Duration.ofSeconds(20)).build());
     return new PlacementProblem(newcomer.request(), state, StaticImportance.uniform(), PerformanceModel.defaults(), options);
   }
 

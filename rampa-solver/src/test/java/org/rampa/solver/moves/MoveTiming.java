@@ -119,7 +119,7 @@ public final class MoveTiming {
   private static MoveProblem problem(ClusterState state, DecodeServices services, String strategy, String id, double slack, int budget, long seed,
       Duration limit) {
     DecodeServices.Admission newcomer = services.service(id, state.cluster().gpus().get(0).id(), new Whole(), slack);
-    StrategyOptions options = SharingOptions.on().applyTo(StrategyOptions.builder().seed(seed).timeLimit(limit).build());
+    StrategyOptions options = SharingOptions.on().withMargin("none").applyTo(StrategyOptions.builder().seed(seed).timeLimit(limit).build());
     Rampa.Placer placer = Rampa.on(state).strategy(strategy).importance(StaticImportance.uniform()).options(options);
     return MoveProblem.of(placer, newcomer.request(), budget, MoveCosts.defaults());
   }
