@@ -59,6 +59,12 @@ final class LabelSearch {
   private final RefusedCosts refused = new RefusedCosts();
   /** Per group of look-alike nodes: how many the label being expanded touched (zero between expansions). */
   private final int[] touchedOfGroup;
+  /** Per shape: GPUs of it the spread candidates of a path that touched nothing hold (at most maxReplicas nodes per group). */
+  private final int[] untouchedFree;
+  /** Per shape: its runs, cheapest node first. */
+  private final SlotPools.Run[][] runsByCheapest;
+  /** Per shape and group: the group's run of the shape, or null. */
+  private final SlotPools.Run[][] runOfGroup;
   private final PriorityQueue<Label> queue = new PriorityQueue<>(
       Comparator.comparingDouble((Label l) -> l.priority).thenComparingInt(l -> -l.boundary));
   private double upperBound = Double.POSITIVE_INFINITY;
@@ -121,6 +127,22 @@ final class LabelSearch {
     bound = new RelaxationBound(c, pools, prefixTime, maxBusy, maxStages, latencyBudget, pruned);
     store = new DominanceStore(pools, () -> upperBound, pruned);
     touchedOfGroup = new int[pools.nodeGroups.size()];
+    untouchedFree = new int[shapes];
+    runsByCheapest = new SlotPools.Run[shapes][];
+    runOfGroup = new SlotPools.Run[shapes][pools.nodeGroups.size()];
+    for (int s = 0; s < shapes; s++) {
+      List<SlotPools.Run> runs = pools.shapeGroupRuns.get(s);
+      for (SlotPools.Run run : runs) {
+        untouchedFree[s] += Math.max(0, listed(run, 0)) * run.nodeFree();
+        runOfGroup[s][run.group()] = run;
+      }
+      runsByCheapest[s] = runs.stream().sorted(Comparator.comparingDouble(SlotPools.Run::nodeCheapest)).toArray(SlotPools.Run[]::new);
+    }
+  }
+
+  /** How many of a run's nodes the spread candidates list when the path touched {@code touched} of them: a stage uses at most maxReplicas. */
+  private int listed(SlotPools.Run run, int touched) {
+    return Math.min(pools.nodeGroups.get(run.group()).length - touched, maxReplicas);
   }
 
   /** The search's bound (tests check its lazily built parts against the whole). */
@@ -301,11 +323,19 @@ final class LabelSearch {
           }
         }
       }
-      for (SlotPools.Run run : pools.shapeGroupRuns.get(s)) {
-        int listed = Math.min(pools.nodeGroups.get(run.group()).length - touchedOfGroup[run.group()], maxReplicas);
-        if (listed > 0) {
+      // the untouched nodes' share from the totals of a path that touched nothing, corrected for the groups this one touched
+      free += untouchedFree[s];
+      for (int t = 0; t < touchedByGroup.length; t++) {
+        int g = pools.groupOf[touchedByGroup[t]];
+        SlotPools.Run run = runOfGroup[s][g];
+        if (run != null && (t == 0 || pools.groupOf[touchedByGroup[t - 1]] != g)) {
+          free += (Math.max(0, listed(run, touchedOfGroup[g])) - Math.max(0, listed(run, 0))) * run.nodeFree();
+        }
+      }
+      for (SlotPools.Run run : runsByCheapest[s]) {
+        if (listed(run, touchedOfGroup[run.group()]) > 0) {
           cheapest = Math.min(cheapest, run.nodeCheapest());
-          free += listed * run.nodeFree();
+          break;
         }
       }
       cheapestNext[s] = cheapest;
