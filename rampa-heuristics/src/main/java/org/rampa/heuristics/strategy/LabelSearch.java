@@ -512,14 +512,6 @@ final class LabelSearch {
       this.kindIn = Arrays.copyOf(kindIn, kinds);
       this.kindLeastCost = Arrays.copyOf(kindLeast, kinds);
     }
-
-    double in(int k) {
-      return kindIn[kind[k]];
-    }
-
-    double alpha(int k) {
-      return kindAlpha[kind[k]];
-    }
   }
 
   private NodeOffers nodeOffers(Label label, int s, int[] touchedList, boolean[] touched, double network) {
@@ -573,18 +565,21 @@ final class LabelSearch {
    */
   private void singleNodeOptions(Label label, int j, int s, long memory, double alone, NodeOffers offers) {
     int kinds = offers.kindAlpha.length;
-    boolean[] kindRefused = new boolean[kinds];
+    // per kind: its stages' latency and the least path cost known to be refused at it (what RefusedCosts holds, kept at hand)
+    double[] latency = new double[kinds];
+    double[] refusedFrom = new double[kinds];
+    for (int q = 0; q < kinds; q++) {
+      latency[q] = latencyAfter(label, offers.kindIn[q], alone * offers.kindAlpha[q]);
+      refusedFrom[q] = refused.leastRefused(latency[q]);
+    }
     if (memory <= offers.minMemoryCap) {
       int refusedKinds = 0;
       for (int q = 0; q < kinds; q++) {
-        double compute = alone * offers.kindAlpha[q];
-        double in = offers.kindIn[q];
-        if (passesStageChecks(label, j, compute, in, 1)) {
-          double latency = latencyAfter(label, in, compute);
+        if (passesStageChecks(label, j, alone * offers.kindAlpha[q], offers.kindIn[q], 1)) {
           double least = label.cost + offers.kindLeastCost[q];
-          if (refused.refuses(latency, least) || !beatsIncumbent(priority(least, j, label.stages + 1, latency))) {
-            refused.refused(latency, least);
-            kindRefused[q] = true;
+          if (least >= refusedFrom[q] || !beatsIncumbent(priority(least, j, label.stages + 1, latency[q]))) {
+            refused.refused(latency[q], least);
+            refusedFrom[q] = Math.min(refusedFrom[q], least);
             refusedKinds++;
           }
         }
@@ -595,23 +590,21 @@ final class LabelSearch {
     }
     SlotPools.Pool[] offering = offers.pools;
     for (int k = 0; k < offering.length; k++) {
-      if (kindRefused[offers.kind[k]] || memory > offers.memoryCap[k]) {
-        continue;
-      }
-      double in = offers.in(k);
-      double compute = alone * offers.alpha(k);
+      int q = offers.kind[k];
       // a refused cost is refused before its (pool, count) pairs are even built
-      if (refused.refuses(latencyAfter(label, in, compute), label.cost + offers.leastCost[k])) {
+      if (memory > offers.memoryCap[k] || label.cost + offers.leastCost[k] >= refusedFrom[q]) {
         continue;
       }
       SlotPools.Pool pool = offering[k];
       int used = offers.used[k];
+      double compute = alone * offers.kindAlpha[q];
       for (int r = 1; r <= offers.remaining[k]; r++) {
-        boolean added = offer(label, j, s, compute, in, r, pool.node, new int[] {pool.index, r}, pool.cost(s, used, r));
+        boolean added = offer(label, j, s, compute, offers.kindIn[q], r, pool.node, new int[] {pool.index, r}, pool.cost(s, used, r));
         if (added && mode != TransferMode.SERIAL) {
           break; // more replicas on the same pool are dominated by this option
         }
       }
+      refusedFrom[q] = Math.min(refusedFrom[q], refused.leastRefused(latency[q]));
     }
   }
 

@@ -27,12 +27,17 @@ final class RefusedCosts {
 
   /** True when a path of {@code cost} at {@code latencySoFar} is known to be refused. */
   boolean refuses(double latencySoFar, double cost) {
+    return cost >= leastRefused(latencySoFar);
+  }
+
+  /** The least cost known to be refused at {@code latencySoFar}: every cost at or above it is; infinite when none is known. */
+  double leastRefused(double latencySoFar) {
     for (int k = 0; k < size; k++) {
       if (latency[k] == latencySoFar) {
-        return cost >= leastRefused[k];
+        return leastRefused[k];
       }
     }
-    return false;
+    return Double.POSITIVE_INFINITY;
   }
 
   /** Records that the bound refused a path of {@code cost} at {@code latencySoFar}. */
