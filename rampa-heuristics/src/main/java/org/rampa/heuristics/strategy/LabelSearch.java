@@ -55,8 +55,16 @@ final class LabelSearch {
   private final long maxCap;
   private final RelaxationBound bound;
   private final DominanceStore store;
+  /** The bound's refusals for the label being expanded and the current stage end. */
+  private final RefusedCosts refused = new RefusedCosts();
   /** Per group of look-alike nodes: how many the label being expanded touched (zero between expansions). */
   private final int[] touchedOfGroup;
+  /** Per shape: GPUs of it the spread candidates of a path that touched nothing hold (at most maxReplicas nodes per group). */
+  private final int[] untouchedFree;
+  /** Per shape: its runs, cheapest node first. */
+  private final SlotPools.Run[][] runsByCheapest;
+  /** Per shape and group: the group's run of the shape, or null. */
+  private final SlotPools.Run[][] runOfGroup;
   private final PriorityQueue<Label> queue = new PriorityQueue<>(
       Comparator.comparingDouble((Label l) -> l.priority).thenComparingInt(l -> -l.boundary));
   private double upperBound = Double.POSITIVE_INFINITY;
@@ -119,6 +127,22 @@ final class LabelSearch {
     bound = new RelaxationBound(c, pools, prefixTime, maxBusy, maxStages, latencyBudget, pruned);
     store = new DominanceStore(pools, () -> upperBound, pruned);
     touchedOfGroup = new int[pools.nodeGroups.size()];
+    untouchedFree = new int[shapes];
+    runsByCheapest = new SlotPools.Run[shapes][];
+    runOfGroup = new SlotPools.Run[shapes][pools.nodeGroups.size()];
+    for (int s = 0; s < shapes; s++) {
+      List<SlotPools.Run> runs = pools.shapeGroupRuns.get(s);
+      for (SlotPools.Run run : runs) {
+        untouchedFree[s] += Math.max(0, listed(run, 0)) * run.nodeFree();
+        runOfGroup[s][run.group()] = run;
+      }
+      runsByCheapest[s] = runs.stream().sorted(Comparator.comparingDouble(SlotPools.Run::nodeCheapest)).toArray(SlotPools.Run[]::new);
+    }
+  }
+
+  /** How many of a run's nodes the spread candidates list when the path touched {@code touched} of them: a stage uses at most maxReplicas. */
+  private int listed(SlotPools.Run run, int touched) {
+    return Math.min(pools.nodeGroups.get(run.group()).length - touched, maxReplicas);
   }
 
   /** The search's bound (tests check its lazily built parts against the whole). */
@@ -278,7 +302,6 @@ final class LabelSearch {
     for (int n : touchedList) {
       touched[n] = true;
     }
-    int[] nodes = candidateNodes(touchedList, touched);
     // spread stages list touched nodes group by group, as the untouched ones
     int[] touchedByGroup = Arrays.stream(touchedList).boxed()
         .sorted(Comparator.comparingInt((Integer n) -> pools.groupOf[n]).thenComparingInt(n -> n)).mapToInt(Integer::intValue).toArray();
@@ -300,11 +323,19 @@ final class LabelSearch {
           }
         }
       }
-      for (SlotPools.Run run : pools.shapeGroupRuns.get(s)) {
-        int listed = Math.min(pools.nodeGroups.get(run.group()).length - touchedOfGroup[run.group()], maxReplicas);
-        if (listed > 0) {
+      // the untouched nodes' share from the totals of a path that touched nothing, corrected for the groups this one touched
+      free += untouchedFree[s];
+      for (int t = 0; t < touchedByGroup.length; t++) {
+        int g = pools.groupOf[touchedByGroup[t]];
+        SlotPools.Run run = runOfGroup[s][g];
+        if (run != null && (t == 0 || pools.groupOf[touchedByGroup[t - 1]] != g)) {
+          free += (Math.max(0, listed(run, touchedOfGroup[g])) - Math.max(0, listed(run, 0))) * run.nodeFree();
+        }
+      }
+      for (SlotPools.Run run : runsByCheapest[s]) {
+        if (listed(run, touchedOfGroup[run.group()]) > 0) {
           cheapest = Math.min(cheapest, run.nodeCheapest());
-          free += listed * run.nodeFree();
+          break;
         }
       }
       cheapestNext[s] = cheapest;
@@ -315,9 +346,11 @@ final class LabelSearch {
     }
     // the candidates themselves only for shapes whose stages pass the checks below
     List<List<SlotPools.Pool>> spreadPools = new ArrayList<>(Collections.nCopies(shapes, null));
+    NodeOffers[] nodeOffers = new NodeOffers[shapes];
     double network = i == 0 ? 0 : c.performance.transferSeconds(c.model, i, batch, c.cluster.network());
     boolean[] done = new boolean[shapes];
     for (int j = i + 1; j <= layers; j++) {
+      refused.clear();
       long memory = stage.add().memoryBytes();
       if (memory > maxCap) {
         break;
@@ -345,7 +378,10 @@ final class LabelSearch {
         if (!beatsIncumbent(priority(label.cost + cheapestNext[s], j, label.stages + 1, label.latency + alone))) {
           continue;
         }
-        singleNodeOptions(label, j, s, memory, alone, network, nodes);
+        if (nodeOffers[s] == null) {
+          nodeOffers[s] = nodeOffers(label, s, touchedList, touched, network);
+        }
+        singleNodeOptions(label, j, s, memory, alone, nodeOffers[s]);
         if (spreadPools.get(s) == null) {
           spreadPools.set(s, spreadCandidates(label, s, touched, touchedByGroup));
         }
@@ -408,43 +444,167 @@ final class LabelSearch {
   }
 
   /**
-   * The nodes a new single-node stage may use: every node the path touched already, and the first
-   * untouched node of each group of look-alike nodes (the others are interchangeable with it).
+   * A label's pools with GPUs left that offer shape s on the nodes a new single-node stage may use,
+   * with what a stage on each takes as given. The nodes: every node the path touched (ascending),
+   * then the first untouched node of each group of look-alike nodes that offers the shape (the others
+   * are interchangeable with it), each node's pools in order. None of it depends on where the stage
+   * ends, so it is gathered once per label and shape, not once per stage end (at 1 000 GPUs that walk
+   * over every node's pools was a third of a decision).
+   *
+   * <p>Pools that give a stage the same α and incoming transfer time make one kind: their stages
+   * differ only in cost, so the bound judges them alike (see {@link #singleNodeOptions}).
    */
-  private int[] candidateNodes(int[] touchedList, boolean[] touched) {
-    int[] nodes = Arrays.copyOf(touchedList, touchedList.length + pools.nodeGroups.size());
+  private static final class NodeOffers {
+    final SlotPools.Pool[] pools;
+    final int[] used;
+    final int[] remaining;
+    final long[] memoryCap;
+    /** The least memory cap of the pools. */
+    final long minMemoryCap;
+    /** Per pool: the least cost of a stage on it, over its replica counts. */
+    final double[] leastCost;
+    /** Per pool: its kind. */
+    final int[] kind;
+    /** Per kind: α, incoming transfer time, and the least cost of a stage on any of its pools. */
+    final double[] kindAlpha;
+    final double[] kindIn;
+    final double[] kindLeastCost;
+
+    NodeOffers(SlotPools.Pool[] pools, int[] used, int s, double[] in) {
+      int n = pools.length;
+      this.pools = pools;
+      this.used = used;
+      this.remaining = new int[n];
+      this.memoryCap = new long[n];
+      this.leastCost = new double[n];
+      this.kind = new int[n];
+      double[] alpha = new double[n];
+      double[] kindIn = new double[n];
+      double[] kindLeast = new double[n];
+      long minCap = Long.MAX_VALUE;
+      int kinds = 0;
+      for (int k = 0; k < n; k++) {
+        SlotPools.Pool pool = pools[k];
+        remaining[k] = pool.size() - used[k];
+        memoryCap[k] = pool.offer[s].memoryCapBytes();
+        minCap = Math.min(minCap, memoryCap[k]);
+        double least = Double.POSITIVE_INFINITY;
+        for (int r = 1; r <= remaining[k]; r++) {
+          least = Math.min(least, pool.cost(s, used[k], r));
+        }
+        leastCost[k] = least;
+        double a = pool.offer[s].alpha();
+        int q = 0;
+        while (q < kinds && !(alpha[q] == a && kindIn[q] == in[k])) {
+          q++;
+        }
+        if (q == kinds) {
+          alpha[q] = a;
+          kindIn[q] = in[k];
+          kindLeast[q] = least;
+          kinds++;
+        }
+        kindLeast[q] = Math.min(kindLeast[q], least);
+        kind[k] = q;
+      }
+      this.minMemoryCap = minCap;
+      this.kindAlpha = Arrays.copyOf(alpha, kinds);
+      this.kindIn = Arrays.copyOf(kindIn, kinds);
+      this.kindLeastCost = Arrays.copyOf(kindLeast, kinds);
+    }
+  }
+
+  private NodeOffers nodeOffers(Label label, int s, int[] touchedList, boolean[] touched, double network) {
+    List<SlotPools.Run> runs = pools.shapeGroupRuns.get(s);
+    int[] nodes = Arrays.copyOf(touchedList, touchedList.length + runs.size());
     int count = touchedList.length;
-    for (int[] group : pools.nodeGroups) {
-      for (int n : group) {
+    for (SlotPools.Run run : runs) {
+      for (int n : pools.nodeGroups.get(run.group())) {
         if (!touched[n]) {
           nodes[count++] = n;
           break;
         }
       }
     }
-    return Arrays.copyOf(nodes, count);
+    int capacity = 0;
+    for (int x = 0; x < count; x++) {
+      capacity += pools.poolsOfNode.get(nodes[x]).size();
+    }
+    SlotPools.Pool[] offering = new SlotPools.Pool[capacity];
+    int[] used = new int[capacity];
+    double[] in = new double[capacity];
+    int k = 0;
+    for (int x = 0; x < count; x++) {
+      int n = nodes[x];
+      double transfer = label.boundary == 0 ? 0 : label.prevNode == n
+          ? c.performance.transferSeconds(c.model, label.boundary, batch, pools.nodeLinks.get(n)) : network;
+      for (SlotPools.Pool pool : pools.poolsOfNode.get(n)) {
+        // an untouched node's pools are whole: no search for what the path took there
+        int u = touched[n] ? label.used(pool.index) : 0;
+        if (pool.offers(s) && u < pool.size()) {
+          offering[k] = pool;
+          used[k] = u;
+          in[k] = transfer;
+          k++;
+        }
+      }
+    }
+    return new NodeOffers(Arrays.copyOf(offering, k), Arrays.copyOf(used, k), s, Arrays.copyOf(in, k));
   }
 
-  /** Stages on one pool of one node: the fewest replicas that pass (more only under serial transfers, where they shorten a later wait). */
-  private void singleNodeOptions(Label label, int j, int s, long memory, double alone, double network, int[] nodes) {
-    for (int n : nodes) {
-      for (SlotPools.Pool pool : pools.poolsOfNode.get(n)) {
-        if (!pool.offers(s) || memory > pool.offer[s].memoryCapBytes()) {
-          continue;
-        }
-        int p = pool.index;
-        int used = label.used(p);
-        int remaining = pool.size() - used;
-        double in = label.boundary == 0 ? 0 : label.prevNode == n
-            ? c.performance.transferSeconds(c.model, label.boundary, batch, pools.nodeLinks.get(n)) : network;
-        double compute = alone * pool.offer[s].alpha();
-        for (int r = 1; r <= remaining; r++) {
-          boolean added = offer(label, j, s, compute, in, r, n, new int[] {p, r}, pool.cost(s, used, r));
-          if (added && mode != TransferMode.SERIAL) {
-            break; // more replicas on the same pool are dominated by this option
+  /**
+   * Stages on one pool of one node: the fewest replicas that pass (more only under serial transfers,
+   * where they shorten a later wait).
+   *
+   * <p>On a large cluster nearly every such stage is refused by the bound, one by one. The bound's
+   * verdict depends on the path's cost and latency only and is monotone in cost, and a kind's stages
+   * all have one latency; so when every pool can hold the stage and one replica passes the checks
+   * before the bound, the kind's cheapest stage is judged first: if the bound refuses it, it refuses
+   * every stage of the kind. The search asks the bound about that stage anyway (it is the cheapest it
+   * would reach), so what it reports is unchanged, and so is the order in which stages are offered.
+   */
+  private void singleNodeOptions(Label label, int j, int s, long memory, double alone, NodeOffers offers) {
+    int kinds = offers.kindAlpha.length;
+    // per kind: its stages' latency and the least path cost known to be refused at it (what RefusedCosts holds, kept at hand)
+    double[] latency = new double[kinds];
+    double[] refusedFrom = new double[kinds];
+    for (int q = 0; q < kinds; q++) {
+      latency[q] = latencyAfter(label, offers.kindIn[q], alone * offers.kindAlpha[q]);
+      refusedFrom[q] = refused.leastRefused(latency[q]);
+    }
+    if (memory <= offers.minMemoryCap) {
+      int refusedKinds = 0;
+      for (int q = 0; q < kinds; q++) {
+        if (passesStageChecks(label, j, alone * offers.kindAlpha[q], offers.kindIn[q], 1)) {
+          double least = label.cost + offers.kindLeastCost[q];
+          if (least >= refusedFrom[q] || !beatsIncumbent(priority(least, j, label.stages + 1, latency[q]))) {
+            refused.refused(latency[q], least);
+            refusedFrom[q] = Math.min(refusedFrom[q], least);
+            refusedKinds++;
           }
         }
       }
+      if (refusedKinds == kinds) {
+        return;
+      }
+    }
+    SlotPools.Pool[] offering = offers.pools;
+    for (int k = 0; k < offering.length; k++) {
+      int q = offers.kind[k];
+      // a refused cost is refused before its (pool, count) pairs are even built
+      if (memory > offers.memoryCap[k] || label.cost + offers.leastCost[k] >= refusedFrom[q]) {
+        continue;
+      }
+      SlotPools.Pool pool = offering[k];
+      int used = offers.used[k];
+      double compute = alone * offers.kindAlpha[q];
+      for (int r = 1; r <= offers.remaining[k]; r++) {
+        boolean added = offer(label, j, s, compute, offers.kindIn[q], r, pool.node, new int[] {pool.index, r}, pool.cost(s, used, r));
+        if (added && mode != TransferMode.SERIAL) {
+          break; // more replicas on the same pool are dominated by this option
+        }
+      }
+      refusedFrom[q] = Math.min(refusedFrom[q], refused.leastRefused(latency[q]));
     }
   }
 
@@ -552,40 +712,45 @@ final class LabelSearch {
     return SloPredicate.meetsPeriod(load, c.request.slo());
   }
 
+  /** The latency of {@code label}'s path followed by a stage receiving for {@code in} and computing for {@code compute}. */
+  private static double latencyAfter(Label label, double in, double compute) {
+    return label.latency + in + compute;
+  }
+
+  /**
+   * The checks of a stage before the bound, by the one SLO predicate: its busy time per batch (and,
+   * overlapped, its incoming transfer; serial, both after each other and the previous stage's
+   * pending busy time plus the transfer) keep the throughput, and the latency so far plus the least
+   * time alone of the layers after it fits the budget.
+   */
+  private boolean passesStageChecks(Label label, int j, double compute, double in, int replicas) {
+    double busy = compute / replicas;
+    boolean period = switch (mode) {
+      case NONE -> meetsPeriod(busy);
+      case OVERLAPPED -> meetsPeriod(busy) && meetsPeriod(in);
+      case SERIAL -> meetsPeriod(busy + in) && meetsPeriod(label.pendingBusy + in);
+    };
+    return period && !(latencyAfter(label, in, compute) + suffixMinTime[j] > latencyBudget);
+  }
+
   /** Creates the label of "layers [label.boundary, j) on these units" if it can still lead to a plan; true if created. */
   private boolean offer(Label label, int j, int s, double compute, double in, int replicas, int node, int[] take, double stageCost) {
-    double busy = compute / replicas;
-    double pending = 0;
-    switch (mode) {
-      case NONE -> {
-        if (!meetsPeriod(busy)) {
-          return false;
-        }
-      }
-      case OVERLAPPED -> {
-        if (!meetsPeriod(busy) || !meetsPeriod(in)) {
-          return false;
-        }
-      }
-      case SERIAL -> {
-        pending = busy + in;
-        if (!meetsPeriod(pending) || !meetsPeriod(label.pendingBusy + in)) {
-          return false;
-        }
-      }
-      default -> throw new IllegalStateException("unknown transfer mode " + mode);
-    }
-    double latency = label.latency + in + compute;
-    if (latency + suffixMinTime[j] > latencyBudget) {
+    if (!passesStageChecks(label, j, compute, in, replicas)) {
       return false;
     }
+    double latency = latencyAfter(label, in, compute);
     double cost = label.cost + stageCost;
+    if (refused.refuses(latency, cost)) {
+      return false;
+    }
     double priority = priority(cost, j, label.stages + 1, latency);
     if (!beatsIncumbent(priority)) {
+      refused.refused(latency, cost);
       return false;
     }
     int prevNode = j == layers ? Label.SPREAD : node;
-    Label next = label.extend(j, prevNode, cost, latency, mode == TransferMode.SERIAL ? pending : 0, priority, take);
+    double pending = mode == TransferMode.SERIAL ? compute / replicas + in : 0;
+    Label next = label.extend(j, prevNode, cost, latency, pending, priority, take);
     next.shape = s;
     if (!store.admit(next)) {
       return false;

@@ -2,6 +2,7 @@ package org.rampa.heuristics.bench;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -64,7 +65,8 @@ public class PlacementBenchmark {
   }
 
   public static void main(String[] args) throws RunnerException {
-    var options = new OptionsBuilder().include(PlacementBenchmark.class.getSimpleName());
+    // anchored: the simple name alone also selects SharedPlacementBenchmark (JMH finds the pattern anywhere in a name)
+    var options = new OptionsBuilder().include("^" + Pattern.quote(PlacementBenchmark.class.getName() + "."));
     if (args.length > 0) {
       options.param("strategy", args);
     }

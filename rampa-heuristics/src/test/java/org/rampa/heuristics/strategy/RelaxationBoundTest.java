@@ -35,6 +35,45 @@ class RelaxationBoundTest {
     });
   }
 
+  /**
+   * What {@link RefusedCosts} relies on: where the bound refuses a path of some cost (no chance
+   * against the incumbent), it refuses every costlier one at the same boundary, stage count and
+   * latency, and needs no more of its tables to do so (so remembering the refusal changes neither the
+   * search nor its statistics).
+   */
+  @Test
+  void refusalIsMonotoneInCostAndNeedsNoMoreTables() {
+    int refusals = 0;
+    for (long seed = 90_000; seed < 90_060; seed++) {
+      PlacementProblem p = TinyPlacementProblems.generate(seed, 8, 6);
+      LabelSettingOptions options = LabelSettingOptions.of(p.options());
+      int layers = p.request().model().size();
+      int maxStages = p.request().maxStages();
+      double root = new LabelSearch(p, options).bound().priority(0, 0, 0, 0, v -> false);
+      double scale = root > 0 && root < Double.POSITIVE_INFINITY ? root : 1;
+      SplittableRandom r = new SplittableRandom(seed);
+      for (int q = 0; q < 100; q++) {
+        int boundary = r.nextInt(layers);
+        int stages = r.nextInt(maxStages);
+        double latency = r.nextDouble() * 2;
+        double limit = r.nextDouble() * 3 * scale;
+        double cost = r.nextDouble() * scale;
+        double more = cost + r.nextDouble() * scale * (r.nextBoolean() ? 1 : 1e-9);
+        // fresh bounds: each counts the tables its own queries needed
+        RelaxationBound first = new LabelSearch(p, options).bound();
+        if (first.priority(cost, boundary, stages, latency, v -> v < limit) < limit) {
+          continue;
+        }
+        refusals++;
+        RelaxationBound second = new LabelSearch(p, options).bound();
+        String msg = "seed " + seed + " query " + q;
+        assertThat(second.priority(more, boundary, stages, latency, v -> v < limit)).as(msg).isGreaterThanOrEqualTo(limit);
+        assertThat(second.latencyTablesUsed()).as(msg).isLessThanOrEqualTo(first.latencyTablesUsed());
+      }
+    }
+    assertThat(refusals).as("queries the bound refused").isGreaterThan(500);
+  }
+
   private static void check(long firstSeed, int instances, LongFunction<PlacementProblem> generate) {
     int comparedWithLagrangian = 0;
     for (long seed = firstSeed; seed < firstSeed + instances; seed++) {
