@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.Holding;
@@ -119,16 +118,16 @@ public final class GreedyMover implements Mover {
       if (moves.size() == p.budget() || System.nanoTime() > deadline) {
         return Optional.empty();
       }
-      Optional<Move> m = bestTarget(p.rules(), s, replica.service(), replica.stage(), gpu);
+      Optional<Applied> m = bestTarget(p.rules(), s, replica.service(), replica.stage(), gpu);
       if (m.isEmpty()) {
         return Optional.empty();
       }
-      Optional<MovesResult> r = tryMoves(p, s, moves, m.get(), explored);
+      moves.add(m.get().move());
+      s = m.get().after();
+      Optional<MovesResult> r = fits(p, s, moves, explored);
       if (r.isPresent()) {
         return r;
       }
-      s = p.rules().apply(s, m.get());
-      moves.add(m.get());
     }
     List<MigSlice> layout = s.migLayout(gpu);
     if (!layout.isEmpty() && s.isFree(gpu) && moves.size() < p.budget()) {
@@ -137,13 +136,17 @@ public final class GreedyMover implements Mover {
     return Optional.empty();
   }
 
-  /** The migration of the replica to the fullest GPU (least free compute) that the rules accept. */
-  static Optional<Move> bestTarget(MoveRules rules, ClusterState s, String service, int stage, String gpu) {
+  /** A move the rules accepted and the state after it. */
+  record Applied(Move move, ClusterState after) {}
+
+  /** The migration of the replica to the fullest GPU (least free compute) that the rules accept, applied. */
+  static Optional<Applied> bestTarget(MoveRules rules, ClusterState s, String service, int stage, String gpu) {
     List<Migration> candidates = new ArrayList<>(MoveSpace.migrations(s, service, stage, gpu));
     candidates.sort(Comparator.comparingDouble((Migration m) -> s.freeShare(m.toGpu())).thenComparingInt(m -> s.cluster().indexOf(m.toGpu())));
     for (Migration m : candidates) {
-      if (rules.attempt(s, m).applied()) {
-        return Optional.of(m);
+      MoveRules.Outcome o = rules.attempt(s, m);
+      if (o.applied()) {
+        return Optional.of(new Applied(m, o.after().get()));
       }
     }
     return Optional.empty();
@@ -155,15 +158,41 @@ public final class GreedyMover implements Mover {
     if (!o.applied()) {
       return Optional.empty();
     }
-    ClusterState after = o.after().get();
-    PlacementResult r = p.placer().place(after, p.request());
+    List<Move> all = new ArrayList<>(moves);
+    all.add(next);
+    return fits(p, o.after().get(), all, explored);
+  }
+
+  /**
+   * The result when the request fits on {@code after}, the state after {@code moves} on the problem's
+   * state. The request was refused on that state, and only the GPUs the moves touched differ, so
+   * it is first placed on the {@link Neighbourhood} of those GPUs; only when that finds a plan is it
+   * placed on the full state, whose plan (through the placer's verified strategy) is the answer.
+   * Exact for a request whose plan would use only touched GPUs (or GPUs their services also hold);
+   * a heuristic filter for one that would need an untouched GPU with a touched one.
+   */
+  private Optional<MovesResult> fits(MoveProblem p, ClusterState after, List<Move> moves, long[] explored) {
+    Set<String> touched = new HashSet<>();
+    moves.forEach(m -> touched.addAll(gpus(m)));
+    ClusterState near = Neighbourhood.around(after, touched);
+    PlacementResult r = p.placer().place(near, p.request());
     explored[0]++;
+    if (r.plan().isPresent() && near != after) {
+      r = p.placer().place(after, p.request());
+      explored[0]++;
+    }
     if (r.plan().isEmpty()) {
       return Optional.empty();
     }
-    List<Move> all = new ArrayList<>(moves);
-    all.add(next);
-    return Optional.of(found(p, all, after, r, "fits after " + all.size() + " moves (heuristic: fewer may do)", explored[0]));
+    return Optional.of(found(p, List.copyOf(moves), after, r, "fits after " + moves.size() + " moves (heuristic: fewer may do)", explored[0]));
+  }
+
+  /** The GPUs {@code m} changes. */
+  private static List<String> gpus(Move m) {
+    if (m instanceof Migration g) {
+      return List.of(g.fromGpu(), g.toGpu());
+    }
+    return List.of(m instanceof Recut r ? r.gpu() : ((ModeChange) m).gpu());
   }
 
   private MovesResult found(MoveProblem p, List<Move> moves, ClusterState after, PlacementResult r, String reason, long explored) {
@@ -182,24 +211,39 @@ public final class GreedyMover implements Mover {
    * is most of a decision's time, hence the filter and the cap.
    */
   private List<Recut> promisingRecuts(ClusterState s) {
-    Map<String, Recut> byClass = new LinkedHashMap<>();
+    Map<List<Object>, Recut> byClass = new LinkedHashMap<>();
     Map<Recut, Integer> gain = new HashMap<>();
-    for (Move m : MoveSpace.layoutMoves(s)) {
-      if (!(m instanceof Recut r)) {
+    // the re-cuts of MoveSpace#layoutMoves, GPU by GPU in cluster order; GPUs of one type with the
+    // same held instances and layout have the same promising layouts, found once
+    Map<List<Object>, List<Map.Entry<List<MigSlice>, Integer>>> promisingByGpuClass = new HashMap<>();
+    for (Gpu gpu : s.cluster().gpus()) {
+      List<MigSlice> layout = s.migLayout(gpu.id());
+      if (layout.isEmpty()) {
         continue;
       }
-      MigGeometry g = s.partitioning(r.gpu()).requireMig();
-      Set<MigSlice> held = new HashSet<>();
-      s.holdingsOn(r.gpu()).forEach(h -> held.add(h.placement() instanceof MigSliceMps mm ? mm.slice() : (MigSlice) h.placement()));
-      int before = largestFree(g, r.fromLayout(), held);
-      int after = largestFree(g, r.toLayout(), held);
-      if (after <= before) {
-        continue;
-      }
-      String key = s.cluster().gpu(r.gpu()).type() + "|" + new TreeSet<>(held.stream().map(MigSlice::label).toList()) + "|"
-          + new TreeSet<>(r.toLayout().stream().map(MigSlice::label).toList());
-      if (byClass.putIfAbsent(key, r) == null) {
-        gain.put(r, after);
+      MigGeometry g = s.partitioning(gpu.id()).requireMig();
+      List<MigSlice> held = new ArrayList<>();
+      s.holdingsOn(gpu.id()).forEach(h -> held.add(h.placement() instanceof MigSliceMps mm ? mm.slice() : (MigSlice) h.placement()));
+      Set<MigSlice> heldSet = Set.copyOf(held);
+      Set<MigSlice> current = Set.copyOf(layout);
+      List<Map.Entry<List<MigSlice>, Integer>> promising = promisingByGpuClass.computeIfAbsent(List.of(gpu.type(), held, current), k -> {
+        int before = largestFree(g, layout, heldSet);
+        List<Map.Entry<List<MigSlice>, Integer>> out = new ArrayList<>();
+        for (List<MigSlice> to : MoveSpace.maximalLayouts(g, held)) {
+          int after = largestFree(g, to, heldSet);
+          if (after > before && !Set.copyOf(to).equals(current)) {
+            out.add(Map.entry(to, after));
+          }
+        }
+        return out;
+      });
+      for (Map.Entry<List<MigSlice>, Integer> e : promising) {
+        List<Object> key = List.of(gpu.type(), heldSet, Set.copyOf(e.getKey()));
+        if (!byClass.containsKey(key)) {
+          Recut r = new Recut(gpu.id(), layout, e.getKey());
+          byClass.put(key, r);
+          gain.put(r, e.getValue());
+        }
       }
     }
     List<Recut> out = new ArrayList<>(byClass.values());
@@ -225,7 +269,8 @@ public final class GreedyMover implements Mover {
    * alone, but it does not prove that.
    */
   private static boolean fitsAfterAll(MoveProblem p, List<Recut> recuts, long[] explored) {
-    ClusterState all = p.state();
+    // placed on the recut GPUs' neighbourhood: the request was refused on the rest as it stands
+    ClusterState all = Neighbourhood.around(p.state(), recuts.stream().map(Recut::gpu).toList());
     for (Recut r : recuts) {
       MoveRules.Outcome o = p.rules().attempt(all, r);
       if (o.applied()) {
@@ -248,8 +293,13 @@ public final class GreedyMover implements Mover {
     ClusterState s = p.state();
     Map<String, Integer> moveCount = new HashMap<>();
     for (Gpu g : s.cluster().gpus()) {
+      List<Holding> on = s.holdingsOn(g.id());
+      // every holding is at least one replica to move: most GPUs of a full cluster hold more than the budget
+      if (on.isEmpty() || on.size() > p.budget()) {
+        continue;
+      }
       List<String> services = s.servicesOn(g.id());
-      if (services.isEmpty() || !services.stream().allMatch(id -> s.allocations().get(id).request().isPresent())) {
+      if (!services.stream().allMatch(id -> s.allocations().get(id).request().isPresent())) {
         continue;
       }
       int n = replicas(s, g.id()).size() + (s.migLayout(g.id()).isEmpty() ? 0 : 1);
@@ -265,7 +315,8 @@ public final class GreedyMover implements Mover {
 
   /** Whether the request fits once the services on {@code gpu} are gone and it is out of MIG mode (an optimistic probe: it releases their other stages too). */
   private static boolean fitsEmptied(MoveProblem p, String gpu, long[] explored) {
-    ClusterState without = p.state();
+    // placed on the GPU's neighbourhood: the request was refused on the rest as it stands
+    ClusterState without = Neighbourhood.around(p.state(), List.of(gpu));
     for (String id : p.state().servicesOn(gpu)) {
       without = without.release(id);
     }
