@@ -1,6 +1,7 @@
 package org.rampa.heuristics.moves;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -9,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.Holding;
@@ -70,13 +72,13 @@ public final class GreedyMover implements Mover {
   public MovesResult admit(MoveProblem p) {
     long deadline = System.nanoTime() + p.timeLimit().toNanos();
     PlacementResult now = p.placer().place(p.state(), p.request());
-    long[] explored = {1};
+    Probes explored = new Probes();
     if (now.plan().isPresent()) {
-      return found(p, List.of(), p.state(), now, "fits without moves", explored[0]);
+      return found(p, List.of(), p.state(), now, "fits without moves", explored.placed);
     }
     if (p.budget() == 0) {
       return new MovesResult(now.status() == SolveStatus.INFEASIBLE ? SolveStatus.INFEASIBLE : SolveStatus.NO_PLAN_FOUND, List.of(), 0,
-          p.state(), Optional.of(now), "moves budget 0: " + now.reason(), name(), explored[0]);
+          p.state(), Optional.of(now), "moves budget 0: " + now.reason(), name(), explored.placed);
     }
     List<Recut> recuts = promisingRecuts(p.state());
     if (!recuts.isEmpty() && fitsAfterAll(p, recuts, explored)) {
@@ -107,11 +109,11 @@ public final class GreedyMover implements Mover {
     }
     return new MovesResult(SolveStatus.NO_PLAN_FOUND, List.of(), 0, p.state(), Optional.of(now), "no sequence of at most " + p.budget()
         + " moves found by re-cuts and by evacuating " + victims + " GPUs (a heuristic: one may exist); without moves: "
-        + now.reason(), name(), explored[0]);
+        + now.reason(), name(), explored.placed);
   }
 
   /** Empties {@code gpu} replica by replica into the fullest GPUs that take them, trying the request after each move. */
-  private Optional<MovesResult> evacuate(MoveProblem p, String gpu, long[] explored, long deadline) {
+  private Optional<MovesResult> evacuate(MoveProblem p, String gpu, Probes explored, long deadline) {
     ClusterState s = p.state();
     List<Move> moves = new ArrayList<>();
     for (Replica replica : replicas(s, gpu)) {
@@ -153,7 +155,7 @@ public final class GreedyMover implements Mover {
   }
 
   /** {@code moves} then {@code next} on {@code state}, if {@code next} applies and the request then fits. */
-  private Optional<MovesResult> tryMoves(MoveProblem p, ClusterState state, List<Move> moves, Move next, long[] explored) {
+  private Optional<MovesResult> tryMoves(MoveProblem p, ClusterState state, List<Move> moves, Move next, Probes explored) {
     MoveRules.Outcome o = p.rules().attempt(state, next);
     if (!o.applied()) {
       return Optional.empty();
@@ -171,20 +173,19 @@ public final class GreedyMover implements Mover {
    * Exact for a request whose plan would use only touched GPUs (or GPUs their services also hold);
    * a heuristic filter for one that would need an untouched GPU with a touched one.
    */
-  private Optional<MovesResult> fits(MoveProblem p, ClusterState after, List<Move> moves, long[] explored) {
+  private Optional<MovesResult> fits(MoveProblem p, ClusterState after, List<Move> moves, Probes explored) {
     Set<String> touched = new HashSet<>();
     moves.forEach(m -> touched.addAll(gpus(m)));
-    ClusterState near = Neighbourhood.around(after, touched);
-    PlacementResult r = p.placer().place(near, p.request());
-    explored[0]++;
-    if (r.plan().isPresent() && near != after) {
+    Probes.Near near = explored.place(p, after, touched, UnaryOperator.identity());
+    PlacementResult r = near.result();
+    if (r.plan().isPresent() && near.part()) {
       r = p.placer().place(after, p.request());
-      explored[0]++;
+      explored.placed++;
     }
     if (r.plan().isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(found(p, List.copyOf(moves), after, r, "fits after " + moves.size() + " moves (heuristic: fewer may do)", explored[0]));
+    return Optional.of(found(p, List.copyOf(moves), after, r, "fits after " + moves.size() + " moves (heuristic: fewer may do)", explored.placed));
   }
 
   /** The GPUs {@code m} changes. */
@@ -268,17 +269,18 @@ public final class GreedyMover implements Mover {
    * placer that does no worse with more free instances it rarely skips a re-cut that would work
    * alone, but it does not prove that.
    */
-  private static boolean fitsAfterAll(MoveProblem p, List<Recut> recuts, long[] explored) {
+  private static boolean fitsAfterAll(MoveProblem p, List<Recut> recuts, Probes explored) {
     // placed on the recut GPUs' neighbourhood: the request was refused on the rest as it stands
-    ClusterState all = Neighbourhood.around(p.state(), recuts.stream().map(Recut::gpu).toList());
-    for (Recut r : recuts) {
-      MoveRules.Outcome o = p.rules().attempt(all, r);
-      if (o.applied()) {
-        all = o.after().get();
+    return explored.place(p, p.state(), recuts.stream().map(Recut::gpu).toList(), near -> {
+      ClusterState all = near;
+      for (Recut r : recuts) {
+        MoveRules.Outcome o = p.rules().attempt(all, r);
+        if (o.applied()) {
+          all = o.after().get();
+        }
       }
-    }
-    explored[0]++;
-    return p.placer().place(all, p.request()).plan().isPresent();
+      return all;
+    }).result().plan().isPresent();
   }
 
   /**
@@ -291,43 +293,73 @@ public final class GreedyMover implements Mover {
    */
   private static List<String> evacuationCandidates(MoveProblem p) {
     ClusterState s = p.state();
-    Map<String, Integer> moveCount = new HashMap<>();
-    for (Gpu g : s.cluster().gpus()) {
-      List<Holding> on = s.holdingsOn(g.id());
+    record Candidate(String gpu, int moves, double held, int position) {}
+    List<Candidate> candidates = new ArrayList<>();
+    List<Gpu> gpus = s.cluster().gpus();
+    for (int i = 0; i < gpus.size(); i++) {
+      String g = gpus.get(i).id();
+      List<Holding> on = s.holdingsOn(g);
       // every holding is at least one replica to move: most GPUs of a full cluster hold more than the budget
       if (on.isEmpty() || on.size() > p.budget()) {
         continue;
       }
-      List<String> services = s.servicesOn(g.id());
+      List<String> services = s.servicesOn(g);
       if (!services.stream().allMatch(id -> s.allocations().get(id).request().isPresent())) {
         continue;
       }
-      int n = replicas(s, g.id()).size() + (s.migLayout(g.id()).isEmpty() ? 0 : 1);
+      int n = replicas(s, g).size() + (s.migLayout(g).isEmpty() ? 0 : 1);
       if (n <= p.budget()) {
-        moveCount.put(g.id(), n);
+        candidates.add(new Candidate(g, n, 1 - s.freeShare(g), i));
       }
     }
-    List<String> candidates = new ArrayList<>(moveCount.keySet());
-    candidates.sort(Comparator.comparingInt((String g) -> moveCount.get(g)).thenComparingDouble(g -> 1 - s.freeShare(g))
-        .thenComparingInt(s.cluster()::indexOf));
-    return candidates;
+    // the sort keys computed once: each comparison re-summing a GPU's holdings was most of this method
+    candidates.sort(Comparator.comparingInt(Candidate::moves).thenComparingDouble(Candidate::held).thenComparingInt(Candidate::position));
+    return candidates.stream().map(Candidate::gpu).toList();
   }
 
   /** Whether the request fits once the services on {@code gpu} are gone and it is out of MIG mode (an optimistic probe: it releases their other stages too). */
-  private static boolean fitsEmptied(MoveProblem p, String gpu, long[] explored) {
+  private static boolean fitsEmptied(MoveProblem p, String gpu, Probes explored) {
     // placed on the GPU's neighbourhood: the request was refused on the rest as it stands
-    ClusterState without = Neighbourhood.around(p.state(), List.of(gpu));
-    for (String id : p.state().servicesOn(gpu)) {
-      without = without.release(id);
-    }
-    if (!without.migLayout(gpu).isEmpty()) {
-      without = without.configureMig(gpu, List.of());
-    }
-    explored[0]++;
-    return p.placer().place(without, p.request()).plan().isPresent();
+    return explored.place(p, p.state(), List.of(gpu), near -> {
+      ClusterState without = near;
+      for (String id : p.state().servicesOn(gpu)) {
+        without = without.release(id);
+      }
+      return without.migLayout(gpu).isEmpty() ? without : without.configureMig(gpu, List.of());
+    }).result().plan().isPresent();
   }
 
   record Replica(String service, int stage, double share) {}
+
+  /**
+   * The placements of one decision: how many, and whether the placer still takes a part of its
+   * cluster ({@link Neighbourhood}); one that refuses a part as bad input (static importance weights
+   * naming GPUs outside it, say) is asked about full states from then on.
+   */
+  private static final class Probes {
+    long placed = 1;
+    private boolean parts = true;
+
+    /** A placement, and whether it was on a part of the state. */
+    record Near(PlacementResult result, boolean part) {}
+
+    /** The request placed on {@code change} of the neighbourhood of {@code gpus} in {@code base} (of {@code base} itself, see above). */
+    Near place(MoveProblem p, ClusterState base, Collection<String> gpus, UnaryOperator<ClusterState> change) {
+      placed++;
+      if (parts) {
+        ClusterState near = Neighbourhood.around(base, gpus);
+        try {
+          return new Near(p.placer().place(change.apply(near), p.request()), near != base);
+        } catch (IllegalArgumentException e) {
+          if (near == base) {
+            throw e;
+          }
+          parts = false;
+        }
+      }
+      return new Near(p.placer().place(change.apply(base), p.request()), false);
+    }
+  }
 
   /** The stage replicas on {@code gpu}, smallest compute share first (then ledger order). */
   static List<Replica> replicas(ClusterState s, String gpu) {

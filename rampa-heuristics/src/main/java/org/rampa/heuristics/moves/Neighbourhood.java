@@ -40,6 +40,7 @@ final class Neighbourhood {
     Cluster c = state.cluster();
     Set<String> closed = new HashSet<>();
     Map<String, Allocation> services = new LinkedHashMap<>();
+    boolean spanning = false;
     Deque<String> todo = new ArrayDeque<>(gpus);
     while (!todo.isEmpty()) {
       String g = todo.pop();
@@ -50,6 +51,7 @@ final class Neighbourhood {
         Allocation a = state.allocations().get(id);
         if (services.putIfAbsent(id, a) == null) {
           for (Holding h : a.holdings()) {
+            spanning |= !h.gpu().equals(g);
             todo.push(h.gpu());
           }
         }
@@ -70,18 +72,23 @@ final class Neighbourhood {
     List<Node> nodes = c.nodes().stream().filter(n -> nodeIds.contains(n.id())).toList();
     Cluster sub = Cluster.builder().gpuTypes(c.gpuTypes()).nodes(nodes).gpus(kept).network(c.network()).build();
     Map<String, List<MigSlice>> layouts = new LinkedHashMap<>();
-    state.migLayouts().forEach((gpu, layout) -> {
-      if (closed.contains(gpu)) {
-        layouts.put(gpu, layout);
+    for (Gpu g : kept) {
+      if (!state.migLayout(g.id()).isEmpty()) {
+        layouts.put(g.id(), state.migLayout(g.id()));
       }
-    });
-    // in ledger order, as the full state lists them (co-runner order can matter to a placer)
-    Map<String, Allocation> ordered = new LinkedHashMap<>();
-    state.allocations().forEach((id, a) -> {
-      if (services.containsKey(id)) {
-        ordered.put(id, a);
+    }
+    // each GPU's holdings in ledger order, as the full state lists them (co-runner order can matter
+    // to a placer): the services of one GPU were found in that order, so only services spanning
+    // several GPUs need the ledger's own order
+    Map<String, Allocation> ordered = services;
+    if (spanning) {
+      ordered = new LinkedHashMap<>();
+      for (Map.Entry<String, Allocation> e : state.allocations().entrySet()) {
+        if (services.containsKey(e.getKey())) {
+          ordered.put(e.getKey(), e.getValue());
+        }
       }
-    });
+    }
     return ImmutableClusterState.builder().cluster(sub).allocations(ordered).migLayouts(layouts).mpsOvercommit(state.mpsOvercommit())
         .version(state.version()).build();
   }
