@@ -170,8 +170,8 @@ public final class GreedyMover implements Mover {
    * state. The request was refused on that state, and only the GPUs the moves touched differ, so
    * it is first placed on the {@link Neighbourhood} of those GPUs; only when that finds a plan is it
    * placed on the full state, whose plan (through the placer's verified strategy) is the answer.
-   * Exact for a request whose plan would use only touched GPUs (or GPUs their services also hold);
-   * a heuristic filter for one that would need an untouched GPU with a touched one.
+   * Exact for a request whose plan would use only touched GPUs, GPUs their services also hold and
+   * free GPUs; a heuristic filter for one that would need an untouched partly held GPU with a touched one.
    */
   private Optional<MovesResult> fits(MoveProblem p, ClusterState after, List<Move> moves, Probes explored) {
     Set<String> touched = new HashSet<>();

@@ -20,11 +20,13 @@ import org.rampa.domain.share.MigSlice;
 
 /**
  * The part of a state around a few GPUs, as a state of its own: those GPUs, closed under "a service
- * holding one of them holds these too", with every service on them and their MIG layouts. Every
+ * holding one of them holds these too", and every GPU nobody holds, with every service on them and
+ * their MIG layouts. Every
  * GPU in it carries exactly its holdings in the full state (no service holding one of them is left
  * out, by the closure), so a plan placed there on its GPUs is checked against the same co-runners,
  * memory, modes and layouts as in the full state. It leaves out every other GPU: a probe placed
- * here sees only plans that use nothing but these GPUs.
+ * here sees only plans that use nothing but these GPUs (a plan combining one of them with a partly
+ * held GPU elsewhere is missed).
  *
  * <p>Why: on a full 1000-GPU cluster one placement that refuses costs ~15 ms (it tries every
  * candidate GPU set); after a refused placement only the GPUs a move changed gain room, so the
@@ -55,6 +57,13 @@ final class Neighbourhood {
             todo.push(h.gpu());
           }
         }
+      }
+    }
+    // GPUs nobody holds join, alone (no service to close over): a plan of several stages or replicas
+    // may combine a GPU a move freed with free GPUs elsewhere
+    for (Gpu g : c.gpus()) {
+      if (state.isFree(g.id())) {
+        closed.add(g.id());
       }
     }
     // placing on a sub-state saves work only when it is a small part of the cluster
