@@ -4,7 +4,9 @@ import java.time.Duration;
 import java.util.Objects;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
+import org.rampa.domain.Gpu;
 import org.rampa.domain.Invalid;
+import org.rampa.domain.Node;
 import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.importance.ImportanceModel;
@@ -70,17 +72,36 @@ public final class Rampa {
 
     /**
      * The same placer planning against {@code newState}, a state of this placer's cluster (after
-     * other services were admitted or released, say).
+     * other services were admitted or released, say) or of a part of it: some of its nodes and GPUs,
+     * as they are here (a mover probes the few GPUs its moves changed that way).
      *
      * @throws IllegalArgumentException when {@code newState} describes another cluster
      */
     public Placer state(ClusterState newState) {
       Objects.requireNonNull(newState, "state");
-      if (!newState.cluster().equals(state.cluster())) {
-        throw Invalid.value("state.cluster", "(another cluster)", "the state must describe this placer's cluster",
+      if (!newState.cluster().equals(state.cluster()) && !isPart(newState.cluster(), state.cluster())) {
+        throw Invalid.value("state.cluster", "(another cluster)", "the state must describe this placer's cluster or a part of it",
             "start from Rampa.on(state) instead");
       }
       return new Placer(newState, strategy, importance, options);
+    }
+
+    /** Whether {@code part} has {@code whole}'s types and network and only nodes and GPUs of {@code whole}, unchanged. */
+    private static boolean isPart(Cluster part, Cluster whole) {
+      if (!part.gpuTypes().equals(whole.gpuTypes()) || !part.network().equals(whole.network())) {
+        return false;
+      }
+      for (Node n : part.nodes()) {
+        if (whole.gpusOn(n.id()).isEmpty() || !whole.node(n.id()).equals(n)) {
+          return false;
+        }
+      }
+      for (Gpu g : part.gpus()) {
+        if (!whole.hasGpu(g.id()) || !whole.gpu(g.id()).equals(g)) {
+          return false;
+        }
+      }
+      return true;
     }
 
     /** Selects a strategy by name from those on the classpath (see {@link Strategies#available()}). */

@@ -208,15 +208,18 @@ public abstract class ClusterState {
   private ClusterState seeded(ClusterState next, Allocation change, boolean added) {
     LedgerIndex index = ledgerIndex();
     next.ledgerIndex = added ? index.plus(cluster(), change) : index.minus(cluster(), change);
+    return seededCapacity(next, change.holdings().stream().map(Holding::gpu).toList());
+  }
+
+  /** Hands this state's capacity, or its seed, plus the GPUs {@code changed} to its successor {@code next} (see {@link #seeded}). */
+  private ClusterState seededCapacity(ClusterState next, List<String> changed) {
     Capacity built = builtCapacity;
     CapacitySeed pending = capacitySeed;
-    List<String> touched = new ArrayList<>(change.holdings().size() + (built == null && pending != null ? pending.touchedGpus().size() : 0));
+    List<String> touched = new ArrayList<>(changed.size() + (built == null && pending != null ? pending.touchedGpus().size() : 0));
     if (built == null && pending != null) {
       touched.addAll(pending.touchedGpus());
     }
-    for (Holding h : change.holdings()) {
-      touched.add(h.gpu());
-    }
+    touched.addAll(changed);
     Capacity from = built != null ? built : pending != null ? pending.predecessor() : null;
     // past one entry per GPU, rebuilding from the ledger is no dearer than replaying the changes
     if (from != null && touched.size() <= cluster().gpus().size()) {
@@ -321,7 +324,20 @@ public abstract class ClusterState {
     }
     LedgerMap<List<MigSlice>> layouts = LedgerMap.copyOf(migLayouts());
     layouts = layout.isEmpty() ? layouts.minus(gpuId) : layouts.plus(gpuId, List.copyOf(layout));
-    return ImmutableClusterState.copyOf(this).withMigLayouts(layouts).withVersion(version() + 1);
+    if (!(this instanceof ImmutableClusterState checked)) {
+      return ImmutableClusterState.copyOf(this).withMigLayouts(layouts).withVersion(version() + 1);
+    }
+    // only this GPU changed, and nobody holds it: its new layout is all there is to check (a full
+    // re-check of the ledger, twice, was most of a mode change's time on a 1000-GPU cluster)
+    checkGpu(gpuId, layout.isEmpty() ? List.of() : layout, List.of());
+    BUILDING_CHECKED_SUCCESSOR.set(Boolean.TRUE);
+    try {
+      ClusterState next = checked.withMigLayouts(layouts).withVersion(version() + 1);
+      next.ledgerIndex = ledgerIndex(); // the same allocations
+      return seededCapacity(next, List.of(gpuId));
+    } finally {
+      BUILDING_CHECKED_SUCCESSOR.remove();
+    }
   }
 
   /** A new state without {@code serviceId}'s holdings. */
@@ -381,15 +397,19 @@ public abstract class ClusterState {
     }
     touched.addAll(migLayouts().keySet());
     for (String gpu : touched) {
-      List<Holding> on = holdingsOn(gpu);
-      GpuRules.check(partitioning(gpu), migLayout(gpu), on, mpsOvercommit()).ifPresent(v -> {
-        if (LAYOUT_RULES.contains(v.rule())) {
-          throw Invalid.value("migLayouts[" + gpu + "]", GpuRules.labels(migLayout(gpu)), v.toString());
-        }
-        throw Invalid.value("allocations.holdings[" + gpu + "]", on.stream().map(h -> h.placement().label()).toList(), v.toString());
-      });
+      checkGpu(gpu, migLayout(gpu), holdingsOn(gpu));
     }
     return this;
+  }
+
+  /** Refuses, naming the GPU and the rule, when {@code layout} and {@code on} break {@code gpu}'s rules. */
+  private void checkGpu(String gpu, List<MigSlice> layout, List<Holding> on) {
+    GpuRules.check(partitioning(gpu), layout, on, mpsOvercommit()).ifPresent(v -> {
+      if (LAYOUT_RULES.contains(v.rule())) {
+        throw Invalid.value("migLayouts[" + gpu + "]", GpuRules.labels(layout), v.toString());
+      }
+      throw Invalid.value("allocations.holdings[" + gpu + "]", on.stream().map(h -> h.placement().label()).toList(), v.toString());
+    });
   }
 
   private static <V> Map<String, V> nonNull(String field, Map<String, V> map) {

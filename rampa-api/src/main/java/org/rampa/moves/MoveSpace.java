@@ -44,7 +44,13 @@ import org.rampa.domain.share.Placement;
 public final class MoveSpace {
 
   private static final Map<MigGeometry, List<MigSlice>> INSTANCES = new ConcurrentHashMap<>();
-  private static final Map<MigGeometry, List<List<MigSlice>>> MAXIMAL = new ConcurrentHashMap<>();
+  /**
+   * Maximal layouts by geometry and held instances (in the order given, which the layouts keep): a
+   * cluster has few distinct (type, held instances) pairs but many GPUs, and enumerating the
+   * layouts of each MIG GPU anew was most of a greedy decision's bookkeeping at 1000 GPUs. Bounded
+   * by the legal partial layouts of the geometries in use.
+   */
+  private static final Map<List<Object>, List<List<MigSlice>>> MAXIMAL = new ConcurrentHashMap<>();
 
   private MoveSpace() {}
 
@@ -187,10 +193,8 @@ public final class MoveSpace {
    * {@code held} itself overlaps.
    */
   public static List<List<MigSlice>> maximalLayouts(MigGeometry geometry, List<MigSlice> held) {
-    if (held.isEmpty()) {
-      return MAXIMAL.computeIfAbsent(geometry, g -> List.copyOf(extendMaximal(g, List.of())));
-    }
-    return extendMaximal(geometry, held);
+    List<MigSlice> key = List.copyOf(held);
+    return MAXIMAL.computeIfAbsent(List.of(geometry, key), k -> List.copyOf(extendMaximal(geometry, key)));
   }
 
   private static List<List<MigSlice>> extendMaximal(MigGeometry g, List<MigSlice> held) {

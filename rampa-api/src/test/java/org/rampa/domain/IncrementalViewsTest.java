@@ -15,8 +15,9 @@ import org.rampa.testing.Property;
 /**
  * A state made by allocate or release from one whose views were built derives its ledger index and
  * capacity from them; they must equal the views built from scratch on the same ledger, after any
- * sequence of whole, MPS and MIG allocations and releases, also when several changes follow one
- * another without the views being built in between.
+ * sequence of whole, MPS and MIG allocations and releases and of MIG layout changes on free GPUs
+ * (which check only the GPU they change), also when several changes follow one another without the
+ * views being built in between.
  */
 class IncrementalViewsTest {
 
@@ -34,7 +35,10 @@ class IncrementalViewsTest {
       assertSameViews(state);
       List<String> live = new ArrayList<>();
       for (int step = 0; step < 60; step++) {
-        if (!live.isEmpty() && r.nextInt(3) == 0) {
+        Gpu a100 = a100s.get(r.nextInt(a100s.size()));
+        if (r.nextInt(5) == 0 && state.isFree(a100.id())) {
+          state = state.configureMig(a100.id(), state.migLayout(a100.id()).isEmpty() ? LAYOUT : List.of());
+        } else if (!live.isEmpty() && r.nextInt(3) == 0) {
           state = state.release(live.remove(r.nextInt(live.size())));
         } else {
           Allocation a = randomAllocation(state, "svc" + step, r);

@@ -148,13 +148,13 @@ public final class GreedyDefragmenter implements Defragmenter {
     List<Move> moves = new ArrayList<>();
     Set<String> touched = new LinkedHashSet<>(List.of(gpu));
     for (GreedyMover.Replica r : replicas) {
-      Optional<Move> m = GreedyMover.bestTarget(p.rules(), now, r.service(), r.stage(), gpu);
+      Optional<GreedyMover.Applied> m = GreedyMover.bestTarget(p.rules(), now, r.service(), r.stage(), gpu);
       if (m.isEmpty()) {
         return Optional.empty();
       }
-      touched.add(((Migration) m.get()).toGpu());
-      now = p.rules().apply(now, m.get());
-      moves.add(m.get());
+      touched.add(((Migration) m.get().move()).toGpu());
+      now = m.get().after();
+      moves.add(m.get().move());
     }
     List<MigSlice> layout = now.migLayout(gpu);
     if (!layout.isEmpty()) {

@@ -1,6 +1,7 @@
 package org.rampa.heuristics.moves;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -9,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
+import java.util.function.UnaryOperator;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.Holding;
@@ -71,13 +72,13 @@ public final class GreedyMover implements Mover {
   public MovesResult admit(MoveProblem p) {
     long deadline = System.nanoTime() + p.timeLimit().toNanos();
     PlacementResult now = p.placer().place(p.state(), p.request());
-    long[] explored = {1};
+    Probes explored = new Probes();
     if (now.plan().isPresent()) {
-      return found(p, List.of(), p.state(), now, "fits without moves", explored[0]);
+      return found(p, List.of(), p.state(), now, "fits without moves", explored.placed);
     }
     if (p.budget() == 0) {
       return new MovesResult(now.status() == SolveStatus.INFEASIBLE ? SolveStatus.INFEASIBLE : SolveStatus.NO_PLAN_FOUND, List.of(), 0,
-          p.state(), Optional.of(now), "moves budget 0: " + now.reason(), name(), explored[0]);
+          p.state(), Optional.of(now), "moves budget 0: " + now.reason(), name(), explored.placed);
     }
     List<Recut> recuts = promisingRecuts(p.state());
     if (!recuts.isEmpty() && fitsAfterAll(p, recuts, explored)) {
@@ -108,27 +109,27 @@ public final class GreedyMover implements Mover {
     }
     return new MovesResult(SolveStatus.NO_PLAN_FOUND, List.of(), 0, p.state(), Optional.of(now), "no sequence of at most " + p.budget()
         + " moves found by re-cuts and by evacuating " + victims + " GPUs (a heuristic: one may exist); without moves: "
-        + now.reason(), name(), explored[0]);
+        + now.reason(), name(), explored.placed);
   }
 
   /** Empties {@code gpu} replica by replica into the fullest GPUs that take them, trying the request after each move. */
-  private Optional<MovesResult> evacuate(MoveProblem p, String gpu, long[] explored, long deadline) {
+  private Optional<MovesResult> evacuate(MoveProblem p, String gpu, Probes explored, long deadline) {
     ClusterState s = p.state();
     List<Move> moves = new ArrayList<>();
     for (Replica replica : replicas(s, gpu)) {
       if (moves.size() == p.budget() || System.nanoTime() > deadline) {
         return Optional.empty();
       }
-      Optional<Move> m = bestTarget(p.rules(), s, replica.service(), replica.stage(), gpu);
+      Optional<Applied> m = bestTarget(p.rules(), s, replica.service(), replica.stage(), gpu);
       if (m.isEmpty()) {
         return Optional.empty();
       }
-      Optional<MovesResult> r = tryMoves(p, s, moves, m.get(), explored);
+      moves.add(m.get().move());
+      s = m.get().after();
+      Optional<MovesResult> r = fits(p, s, moves, explored);
       if (r.isPresent()) {
         return r;
       }
-      s = p.rules().apply(s, m.get());
-      moves.add(m.get());
     }
     List<MigSlice> layout = s.migLayout(gpu);
     if (!layout.isEmpty() && s.isFree(gpu) && moves.size() < p.budget()) {
@@ -137,33 +138,62 @@ public final class GreedyMover implements Mover {
     return Optional.empty();
   }
 
-  /** The migration of the replica to the fullest GPU (least free compute) that the rules accept. */
-  static Optional<Move> bestTarget(MoveRules rules, ClusterState s, String service, int stage, String gpu) {
+  /** A move the rules accepted and the state after it. */
+  record Applied(Move move, ClusterState after) {}
+
+  /** The migration of the replica to the fullest GPU (least free compute) that the rules accept, applied. */
+  static Optional<Applied> bestTarget(MoveRules rules, ClusterState s, String service, int stage, String gpu) {
     List<Migration> candidates = new ArrayList<>(MoveSpace.migrations(s, service, stage, gpu));
     candidates.sort(Comparator.comparingDouble((Migration m) -> s.freeShare(m.toGpu())).thenComparingInt(m -> s.cluster().indexOf(m.toGpu())));
     for (Migration m : candidates) {
-      if (rules.attempt(s, m).applied()) {
-        return Optional.of(m);
+      MoveRules.Outcome o = rules.attempt(s, m);
+      if (o.applied()) {
+        return Optional.of(new Applied(m, o.after().get()));
       }
     }
     return Optional.empty();
   }
 
   /** {@code moves} then {@code next} on {@code state}, if {@code next} applies and the request then fits. */
-  private Optional<MovesResult> tryMoves(MoveProblem p, ClusterState state, List<Move> moves, Move next, long[] explored) {
+  private Optional<MovesResult> tryMoves(MoveProblem p, ClusterState state, List<Move> moves, Move next, Probes explored) {
     MoveRules.Outcome o = p.rules().attempt(state, next);
     if (!o.applied()) {
       return Optional.empty();
     }
-    ClusterState after = o.after().get();
-    PlacementResult r = p.placer().place(after, p.request());
-    explored[0]++;
+    List<Move> all = new ArrayList<>(moves);
+    all.add(next);
+    return fits(p, o.after().get(), all, explored);
+  }
+
+  /**
+   * The result when the request fits on {@code after}, the state after {@code moves} on the problem's
+   * state. The request was refused on that state, and only the GPUs the moves touched differ, so
+   * it is first placed on the {@link Neighbourhood} of those GPUs; only when that finds a plan is it
+   * placed on the full state, whose plan (through the placer's verified strategy) is the answer.
+   * Exact for a request whose plan would use only touched GPUs, GPUs their services also hold and
+   * free GPUs; a heuristic filter for one that would need an untouched partly held GPU with a touched one.
+   */
+  private Optional<MovesResult> fits(MoveProblem p, ClusterState after, List<Move> moves, Probes explored) {
+    Set<String> touched = new HashSet<>();
+    moves.forEach(m -> touched.addAll(gpus(m)));
+    Probes.Near near = explored.place(p, after, touched, UnaryOperator.identity());
+    PlacementResult r = near.result();
+    if (r.plan().isPresent() && near.part()) {
+      r = p.placer().place(after, p.request());
+      explored.placed++;
+    }
     if (r.plan().isEmpty()) {
       return Optional.empty();
     }
-    List<Move> all = new ArrayList<>(moves);
-    all.add(next);
-    return Optional.of(found(p, all, after, r, "fits after " + all.size() + " moves (heuristic: fewer may do)", explored[0]));
+    return Optional.of(found(p, List.copyOf(moves), after, r, "fits after " + moves.size() + " moves (heuristic: fewer may do)", explored.placed));
+  }
+
+  /** The GPUs {@code m} changes. */
+  private static List<String> gpus(Move m) {
+    if (m instanceof Migration g) {
+      return List.of(g.fromGpu(), g.toGpu());
+    }
+    return List.of(m instanceof Recut r ? r.gpu() : ((ModeChange) m).gpu());
   }
 
   private MovesResult found(MoveProblem p, List<Move> moves, ClusterState after, PlacementResult r, String reason, long explored) {
@@ -182,24 +212,39 @@ public final class GreedyMover implements Mover {
    * is most of a decision's time, hence the filter and the cap.
    */
   private List<Recut> promisingRecuts(ClusterState s) {
-    Map<String, Recut> byClass = new LinkedHashMap<>();
+    Map<List<Object>, Recut> byClass = new LinkedHashMap<>();
     Map<Recut, Integer> gain = new HashMap<>();
-    for (Move m : MoveSpace.layoutMoves(s)) {
-      if (!(m instanceof Recut r)) {
+    // the re-cuts of MoveSpace#layoutMoves, GPU by GPU in cluster order; GPUs of one type with the
+    // same held instances and layout have the same promising layouts, found once
+    Map<List<Object>, List<Map.Entry<List<MigSlice>, Integer>>> promisingByGpuClass = new HashMap<>();
+    for (Gpu gpu : s.cluster().gpus()) {
+      List<MigSlice> layout = s.migLayout(gpu.id());
+      if (layout.isEmpty()) {
         continue;
       }
-      MigGeometry g = s.partitioning(r.gpu()).requireMig();
-      Set<MigSlice> held = new HashSet<>();
-      s.holdingsOn(r.gpu()).forEach(h -> held.add(h.placement() instanceof MigSliceMps mm ? mm.slice() : (MigSlice) h.placement()));
-      int before = largestFree(g, r.fromLayout(), held);
-      int after = largestFree(g, r.toLayout(), held);
-      if (after <= before) {
-        continue;
-      }
-      String key = s.cluster().gpu(r.gpu()).type() + "|" + new TreeSet<>(held.stream().map(MigSlice::label).toList()) + "|"
-          + new TreeSet<>(r.toLayout().stream().map(MigSlice::label).toList());
-      if (byClass.putIfAbsent(key, r) == null) {
-        gain.put(r, after);
+      MigGeometry g = s.partitioning(gpu.id()).requireMig();
+      List<MigSlice> held = new ArrayList<>();
+      s.holdingsOn(gpu.id()).forEach(h -> held.add(h.placement() instanceof MigSliceMps mm ? mm.slice() : (MigSlice) h.placement()));
+      Set<MigSlice> heldSet = Set.copyOf(held);
+      Set<MigSlice> current = Set.copyOf(layout);
+      List<Map.Entry<List<MigSlice>, Integer>> promising = promisingByGpuClass.computeIfAbsent(List.of(gpu.type(), held, current), k -> {
+        int before = largestFree(g, layout, heldSet);
+        List<Map.Entry<List<MigSlice>, Integer>> out = new ArrayList<>();
+        for (List<MigSlice> to : MoveSpace.maximalLayouts(g, held)) {
+          int after = largestFree(g, to, heldSet);
+          if (after > before && !Set.copyOf(to).equals(current)) {
+            out.add(Map.entry(to, after));
+          }
+        }
+        return out;
+      });
+      for (Map.Entry<List<MigSlice>, Integer> e : promising) {
+        List<Object> key = List.of(gpu.type(), heldSet, Set.copyOf(e.getKey()));
+        if (!byClass.containsKey(key)) {
+          Recut r = new Recut(gpu.id(), layout, e.getKey());
+          byClass.put(key, r);
+          gain.put(r, e.getValue());
+        }
       }
     }
     List<Recut> out = new ArrayList<>(byClass.values());
@@ -224,16 +269,18 @@ public final class GreedyMover implements Mover {
    * placer that does no worse with more free instances it rarely skips a re-cut that would work
    * alone, but it does not prove that.
    */
-  private static boolean fitsAfterAll(MoveProblem p, List<Recut> recuts, long[] explored) {
-    ClusterState all = p.state();
-    for (Recut r : recuts) {
-      MoveRules.Outcome o = p.rules().attempt(all, r);
-      if (o.applied()) {
-        all = o.after().get();
+  private static boolean fitsAfterAll(MoveProblem p, List<Recut> recuts, Probes explored) {
+    // placed on the recut GPUs' neighbourhood: the request was refused on the rest as it stands
+    return explored.place(p, p.state(), recuts.stream().map(Recut::gpu).toList(), near -> {
+      ClusterState all = near;
+      for (Recut r : recuts) {
+        MoveRules.Outcome o = p.rules().attempt(all, r);
+        if (o.applied()) {
+          all = o.after().get();
+        }
       }
-    }
-    explored[0]++;
-    return p.placer().place(all, p.request()).plan().isPresent();
+      return all;
+    }).result().plan().isPresent();
   }
 
   /**
@@ -246,37 +293,73 @@ public final class GreedyMover implements Mover {
    */
   private static List<String> evacuationCandidates(MoveProblem p) {
     ClusterState s = p.state();
-    Map<String, Integer> moveCount = new HashMap<>();
-    for (Gpu g : s.cluster().gpus()) {
-      List<String> services = s.servicesOn(g.id());
-      if (services.isEmpty() || !services.stream().allMatch(id -> s.allocations().get(id).request().isPresent())) {
+    record Candidate(String gpu, int moves, double held, int position) {}
+    List<Candidate> candidates = new ArrayList<>();
+    List<Gpu> gpus = s.cluster().gpus();
+    for (int i = 0; i < gpus.size(); i++) {
+      String g = gpus.get(i).id();
+      List<Holding> on = s.holdingsOn(g);
+      // every holding is at least one replica to move: most GPUs of a full cluster hold more than the budget
+      if (on.isEmpty() || on.size() > p.budget()) {
         continue;
       }
-      int n = replicas(s, g.id()).size() + (s.migLayout(g.id()).isEmpty() ? 0 : 1);
+      List<String> services = s.servicesOn(g);
+      if (!services.stream().allMatch(id -> s.allocations().get(id).request().isPresent())) {
+        continue;
+      }
+      int n = replicas(s, g).size() + (s.migLayout(g).isEmpty() ? 0 : 1);
       if (n <= p.budget()) {
-        moveCount.put(g.id(), n);
+        candidates.add(new Candidate(g, n, 1 - s.freeShare(g), i));
       }
     }
-    List<String> candidates = new ArrayList<>(moveCount.keySet());
-    candidates.sort(Comparator.comparingInt((String g) -> moveCount.get(g)).thenComparingDouble(g -> 1 - s.freeShare(g))
-        .thenComparingInt(s.cluster()::indexOf));
-    return candidates;
+    // the sort keys computed once: each comparison re-summing a GPU's holdings was most of this method
+    candidates.sort(Comparator.comparingInt(Candidate::moves).thenComparingDouble(Candidate::held).thenComparingInt(Candidate::position));
+    return candidates.stream().map(Candidate::gpu).toList();
   }
 
   /** Whether the request fits once the services on {@code gpu} are gone and it is out of MIG mode (an optimistic probe: it releases their other stages too). */
-  private static boolean fitsEmptied(MoveProblem p, String gpu, long[] explored) {
-    ClusterState without = p.state();
-    for (String id : p.state().servicesOn(gpu)) {
-      without = without.release(id);
-    }
-    if (!without.migLayout(gpu).isEmpty()) {
-      without = without.configureMig(gpu, List.of());
-    }
-    explored[0]++;
-    return p.placer().place(without, p.request()).plan().isPresent();
+  private static boolean fitsEmptied(MoveProblem p, String gpu, Probes explored) {
+    // placed on the GPU's neighbourhood: the request was refused on the rest as it stands
+    return explored.place(p, p.state(), List.of(gpu), near -> {
+      ClusterState without = near;
+      for (String id : p.state().servicesOn(gpu)) {
+        without = without.release(id);
+      }
+      return without.migLayout(gpu).isEmpty() ? without : without.configureMig(gpu, List.of());
+    }).result().plan().isPresent();
   }
 
   record Replica(String service, int stage, double share) {}
+
+  /**
+   * The placements of one decision: how many, and whether the placer still takes a part of its
+   * cluster ({@link Neighbourhood}); one that refuses a part as bad input (static importance weights
+   * naming GPUs outside it, say) is asked about full states from then on.
+   */
+  private static final class Probes {
+    long placed = 1;
+    private boolean parts = true;
+
+    /** A placement, and whether it was on a part of the state. */
+    record Near(PlacementResult result, boolean part) {}
+
+    /** The request placed on {@code change} of the neighbourhood of {@code gpus} in {@code base} (of {@code base} itself, see above). */
+    Near place(MoveProblem p, ClusterState base, Collection<String> gpus, UnaryOperator<ClusterState> change) {
+      placed++;
+      if (parts) {
+        ClusterState near = Neighbourhood.around(base, gpus);
+        try {
+          return new Near(p.placer().place(change.apply(near), p.request()), near != base);
+        } catch (IllegalArgumentException e) {
+          if (near == base) {
+            throw e;
+          }
+          parts = false;
+        }
+      }
+      return new Near(p.placer().place(change.apply(base), p.request()), false);
+    }
+  }
 
   /** The stage replicas on {@code gpu}, smallest compute share first (then ledger order). */
   static List<Replica> replicas(ClusterState s, String gpu) {
