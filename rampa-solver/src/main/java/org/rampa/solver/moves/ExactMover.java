@@ -112,9 +112,10 @@ public final class ExactMover implements Mover {
     MoveCosts costs = p.costs();
     double cheapest = Math.min(costs.migration(), Math.min(costs.recut(), costs.modeChange()));
     MoveRelaxation relax = new MoveRelaxation(p.state(), p.request(), p.rules().performance(), p.rules().interference(), p.budget());
-    // least priority first: price, then moves (each with the bound added), then the deeper entry, then first queued
+    // least priority first: price, then moves (each with the bound added), then the deeper entry, then a state before a group
+    // (so a state a group just produced is tested before the group applies its next move), then first queued
     PriorityQueue<Entry> open = new PriorityQueue<>(Comparator.<Entry>comparingDouble(e -> e.price).thenComparingInt(e -> e.moves)
-        .thenComparingDouble(e -> -e.spent).thenComparingLong(e -> e.order));
+        .thenComparingDouble(e -> -e.spent).thenComparing(e -> e.node == null).thenComparingLong(e -> e.order));
     Map<Key, Integer> expanded = new HashMap<>();
     long order = 0;
     Node root = new Node(p.state(), List.of(), 0, Set.of(), relax.tallies(p.state(), Set.of()), 0);

@@ -101,11 +101,7 @@ final class MoveRelaxation {
 
   /** The offers of every level 0..budget of {@code gpu} in {@code state}, without one holding of {@code service} when given. */
   Offer[] offers(ClusterState state, String gpu, String service, Holding without) {
-    Offer[] out = new Offer[budget + 2];
-    for (int k = 0; k < out.length; k++) {
-      out[k] = offer(state, gpu, k, service, without);
-    }
-    return out;
+    return offersAt(state, gpu, service, without);
   }
 
   /** The union of offers per GPU type at one level, as counts so one GPU can be taken out and put back. */
@@ -237,7 +233,7 @@ final class MoveRelaxation {
    * What {@code gpu} may offer after at most {@code k} moves on it (removals of its movable replicas,
    * one re-cut or mode change), without {@code without} of {@code service} when given.
    */
-  private Offer offer(ClusterState state, String gpu, int k, String service, Holding without) {
+  private Offer[] offersAt(ClusterState state, String gpu, String service, Holding without) {
     GpuPartitioning parts = state.partitioning(gpu);
     List<Holding> holds = new ArrayList<>();
     List<String> owners = new ArrayList<>();
@@ -266,75 +262,83 @@ final class MoveRelaxation {
     int u = holds.size() - m;
     List<MigSlice> layout = state.migLayout(gpu);
     MigGeometry geometry = parts.mig().orElse(null);
-    boolean whole = false;
-    List<MpsOption> mps = new ArrayList<>();
-    Set<String> profiles = new TreeSet<>();
-    if (u == 0 && m <= k) { // every holder can leave
-      if (layout.isEmpty()) {
-        whole = true;
-        if (parts.mps()) {
-          mps.add(new MpsOption(1, 1));
-        }
-        if (geometry != null && m + 1 <= k) {
-          geometry.profiles().forEach(p -> profiles.add(p.name())); // then a mode change into MIG
-        }
-      } else {
-        layout.forEach(s -> profiles.add(s.profile()));
-        if (m + 1 <= k) { // then a re-cut, or out of MIG mode
+    List<List<MpsOption>> byRemovals = layout.isEmpty() && parts.mps() && holds.stream().allMatch(h -> h.placement() instanceof MpsShare)
+        ? mpsOptions(state, gpu, parts, holds, owners, movable, skipped && without != null ? service : null) : null;
+    Offer[] out = new Offer[budget + 2];
+    for (int k = 0; k < out.length; k++) {
+      boolean whole = false;
+      List<MpsOption> mps = new ArrayList<>();
+      Set<String> profiles = new TreeSet<>();
+      if (u == 0 && m <= k) { // every holder can leave
+        if (layout.isEmpty()) {
           whole = true;
           if (parts.mps()) {
             mps.add(new MpsOption(1, 1));
           }
-          geometry.profiles().forEach(p -> profiles.add(p.name()));
+          if (geometry != null && m + 1 <= k) {
+            geometry.profiles().forEach(p -> profiles.add(p.name())); // then a mode change into MIG
+          }
+        } else {
+          layout.forEach(s -> profiles.add(s.profile()));
+          if (m + 1 <= k) { // then a re-cut, or out of MIG mode
+            whole = true;
+            if (parts.mps()) {
+              mps.add(new MpsOption(1, 1));
+            }
+            geometry.profiles().forEach(p -> profiles.add(p.name()));
+          }
         }
       }
-    }
-    if (!layout.isEmpty()) {
-      List<Held> held = new ArrayList<>();
-      Map<MigSlice, Boolean> exclusive = new HashMap<>();
-      for (int i = 0; i < holds.size(); i++) {
-        Holding h = holds.get(i);
-        MigSlice s = h.placement() instanceof MigSliceMps mm ? mm.slice() : h.placement() instanceof MigSlice ms ? ms : null;
-        if (s == null) {
-          continue;
-        }
-        held.add(new Held(s, movable.get(i)));
-        exclusive.merge(s, h.placement() instanceof MigSlice, Boolean::logicalOr);
-        if (k >= 1 && movable.get(i)) {
-          profiles.add(s.profile()); // its holder moves away
-        }
-      }
-      for (MigSlice s : layout) {
-        if (!exclusive.getOrDefault(s, false)) {
-          profiles.add(s.profile()); // free, or joinable by one more MPS process (no faster than the instance)
-        }
-      }
-      if (k >= 1 && geometry != null) { // a re-cut after at most k - 1 removals
-        for (MigProfile p : geometry.profiles()) {
-          if (profiles.contains(p.name())) {
+      if (!layout.isEmpty()) {
+        List<Held> held = new ArrayList<>();
+        Map<MigSlice, Boolean> exclusive = new HashMap<>();
+        for (int i = 0; i < holds.size(); i++) {
+          Holding h = holds.get(i);
+          MigSlice s = h.placement() instanceof MigSliceMps mm ? mm.slice() : h.placement() instanceof MigSlice ms ? ms : null;
+          if (s == null) {
             continue;
           }
-          for (int start : p.allowedStarts()) {
-            int removals = 0;
-            boolean blocked = false;
-            for (Held h : held) {
-              if (!MigLayout.empty(geometry).with(h.instance().profile(), h.instance().start()).fits(p, start)) {
-                blocked |= !h.movable();
-                removals++;
-              }
+          held.add(new Held(s, movable.get(i)));
+          exclusive.merge(s, h.placement() instanceof MigSlice, Boolean::logicalOr);
+          if (k >= 1 && movable.get(i)) {
+            profiles.add(s.profile()); // its holder moves away
+          }
+        }
+        for (MigSlice s : layout) {
+          if (!exclusive.getOrDefault(s, false)) {
+            profiles.add(s.profile()); // free, or joinable by one more MPS process (no faster than the instance)
+          }
+        }
+        if (k >= 1 && geometry != null) { // a re-cut after at most k - 1 removals
+          for (MigProfile p : geometry.profiles()) {
+            if (profiles.contains(p.name())) {
+              continue;
             }
-            if (!blocked && removals <= k - 1) {
-              profiles.add(p.name());
-              break;
+            for (int start : p.allowedStarts()) {
+              int removals = 0;
+              boolean blocked = false;
+              for (Held h : held) {
+                if (!MigLayout.empty(geometry).with(h.instance().profile(), h.instance().start()).fits(p, start)) {
+                  blocked |= !h.movable();
+                  removals++;
+                }
+              }
+              if (!blocked && removals <= k - 1) {
+                profiles.add(p.name());
+                break;
+              }
             }
           }
         }
+      } else if (byRemovals != null) {
+        for (int size = 0; size <= Math.min(k, byRemovals.size() - 1); size++) {
+          mps.addAll(byRemovals.get(size));
+        }
       }
-    } else if (parts.mps() && holds.stream().allMatch(h -> h.placement() instanceof MpsShare)) {
-      mps.addAll(mpsOptions(state, gpu, parts, holds, owners, movable, k, skipped && without != null ? service : null));
+      List<MpsOption> front = front(mps);
+      out[k] = whole || !front.isEmpty() || !profiles.isEmpty() ? new Offer(whole, front, Set.copyOf(profiles)) : Offer.NONE;
     }
-    List<MpsOption> front = front(mps);
-    return whole || !front.isEmpty() || !profiles.isEmpty() ? new Offer(whole, front, Set.copyOf(profiles)) : Offer.NONE;
+    return out;
   }
 
   /** Subsets of movable holdings enumerated at most: beyond, one option takes the largest fraction with no slowdown. */
@@ -346,8 +350,13 @@ final class MoveRelaxation {
    * co-runners left could cause the newcomer — the least over the corners of its utilisations, a lower
    * bound under every model monotone in them, exact under the linear default.
    */
-  private List<MpsOption> mpsOptions(ClusterState state, String gpu, GpuPartitioning parts, List<Holding> holds, List<String> owners,
-      List<Boolean> movable, int k, String removed) {
+  private List<List<MpsOption>> mpsOptions(ClusterState state, String gpu, GpuPartitioning parts, List<Holding> holds, List<String> owners,
+      List<Boolean> movable, String removed) {
+    int k = budget + 1;
+    List<List<MpsOption>> out = new ArrayList<>();
+    for (int i = 0; i <= k; i++) {
+      out.add(new ArrayList<>());
+    }
     double used = 0;
     List<Integer> freeable = new ArrayList<>();
     for (int i = 0; i < holds.size(); i++) {
@@ -357,19 +366,20 @@ final class MoveRelaxation {
       }
     }
     double free = Math.max(0, 1 - used) + state.mpsOvercommit();
-    List<MpsOption> out = new ArrayList<>();
     if (freeable.size() > SUBSET_LIMIT) {
       List<Double> fs = new ArrayList<>();
       freeable.forEach(i -> fs.add(holds.get(i).placement().computeFraction(parts)));
       fs.sort((a, b) -> Double.compare(b, a));
       double f = free;
-      for (int i = 0; i < Math.min(k, fs.size()); i++) {
-        f += fs.get(i);
+      for (int i = 0; i <= Math.min(k, fs.size()); i++) {
+        if (f > 0) {
+          out.get(i).add(new MpsOption(Math.min(1, f), 1));
+        }
+        f += i < fs.size() ? fs.get(i) : 0;
       }
-      out.add(new MpsOption(Math.min(1, f), 1));
       return out;
     }
-    List<CoRunner> all = new ArrayList<>(guard.coRunnersOn(state, gpu, "", -1));
+    List<CoRunner> all = new ArrayList<>(coRunners(state, gpu));
     if (removed != null) {
       all.remove(coRunnerOf(all, removed)); // the holding taken off already
     }
@@ -390,9 +400,21 @@ final class MoveRelaxation {
         continue;
       }
       f = Math.min(1, f);
-      out.add(new MpsOption(f, left.isEmpty() ? 1 : leastSlowdown(type, new MpsShare(f, type.memoryBytes()), f, left)));
+      out.get(Integer.bitCount(mask)).add(new MpsOption(f, left.isEmpty() ? 1 : leastSlowdown(type, new MpsShare(f, type.memoryBytes()), f, left)));
     }
     return out;
+  }
+
+  private ClusterState coRunnersOf;
+  private final Map<String, List<CoRunner>> coRunners = new HashMap<>();
+
+  /** Everything {@code state} holds on {@code gpu} as co-runners, kept for the last state asked about (a search asks per GPU many times). */
+  private List<CoRunner> coRunners(ClusterState state, String gpu) {
+    if (state != coRunnersOf) {
+      coRunnersOf = state;
+      coRunners.clear();
+    }
+    return coRunners.computeIfAbsent(gpu, g -> guard.coRunnersOn(state, g, "", -1));
   }
 
   /** A co-runner of {@code service} in {@code all}; null when none. */
