@@ -51,16 +51,28 @@ import org.rampa.verify.Verification;
 public final class MoveRules {
 
   private final PerformanceModel performance;
+  private final InterferenceModel interference;
   private final PlanVerifier verifier;
 
   public MoveRules(PerformanceModel performance, InterferenceModel interference) {
     this.performance = Objects.requireNonNull(performance, "performance");
+    this.interference = interference;
     this.verifier = new PlanVerifier(performance, Objects.requireNonNull(interference, "interference"));
   }
 
   /** The default performance model and interference (the verifier's defaults). */
   public static MoveRules defaults() {
     return new MoveRules(PerformanceModel.defaults(), InterferenceModel.defaults());
+  }
+
+  /** The performance model moves are re-timed with: a mover's bounds on what a state offers use the same one. */
+  public PerformanceModel performance() {
+    return performance;
+  }
+
+  /** The interference model moves are re-timed with. */
+  public InterferenceModel interference() {
+    return interference;
   }
 
   /** The rules with the performance and interference models a planner uses for {@code problem}. */

@@ -66,36 +66,59 @@ public final class MoveSpace {
   /** The re-cuts and mode changes of {@code state}. */
   public static List<Move> layoutMoves(ClusterState state) {
     List<Move> out = new ArrayList<>();
-    Set<String> interchangeable = new HashSet<>();
     for (Gpu g : state.cluster().gpus()) {
-      GpuPartitioning parts = state.partitioning(g.id());
-      if (parts.mig().isEmpty()) {
-        continue;
-      }
-      List<MigSlice> layout = state.migLayout(g.id());
-      if (layout.isEmpty()) {
-        if (state.isFree(g.id()) && interchangeable.add(g.type() + "\n" + g.node())) {
-          for (List<MigSlice> to : maximalLayouts(parts.requireMig(), List.of())) {
-            out.add(new ModeChange(g.id(), List.of(), to));
-          }
+      out.addAll(layoutMoves(state, g.id()));
+    }
+    return out;
+  }
+
+  /**
+   * The re-cuts and mode changes of {@code gpu} in {@code state} (none when it is a free GPU without
+   * a layout that is not the first such GPU of its type on its node).
+   */
+  public static List<Move> layoutMoves(ClusterState state, String gpu) {
+    List<Move> out = new ArrayList<>();
+    GpuPartitioning parts = state.partitioning(gpu);
+    if (parts.mig().isEmpty()) {
+      return out;
+    }
+    List<MigSlice> layout = state.migLayout(gpu);
+    if (layout.isEmpty()) {
+      if (state.isFree(gpu) && firstInterchangeable(state, gpu)) {
+        for (List<MigSlice> to : maximalLayouts(parts.requireMig(), List.of())) {
+          out.add(new ModeChange(gpu, List.of(), to));
         }
-        continue;
       }
-      if (state.isFree(g.id())) {
-        out.add(new ModeChange(g.id(), layout, List.of()));
-      }
-      List<MigSlice> held = new ArrayList<>();
-      for (Holding h : state.holdingsOn(g.id())) {
-        held.add(MoveRules.instance(h));
-      }
-      Set<MigSlice> current = new HashSet<>(layout);
-      for (List<MigSlice> to : maximalLayouts(parts.requireMig(), held)) {
-        if (!new HashSet<>(to).equals(current)) {
-          out.add(new Recut(g.id(), layout, to));
-        }
+      return out;
+    }
+    if (state.isFree(gpu)) {
+      out.add(new ModeChange(gpu, layout, List.of()));
+    }
+    List<MigSlice> held = new ArrayList<>();
+    for (Holding h : state.holdingsOn(gpu)) {
+      held.add(MoveRules.instance(h));
+    }
+    Set<MigSlice> current = new HashSet<>(layout);
+    for (List<MigSlice> to : maximalLayouts(parts.requireMig(), held)) {
+      if (!new HashSet<>(to).equals(current)) {
+        out.add(new Recut(gpu, layout, to));
       }
     }
     return out;
+  }
+
+  /** True when no GPU before {@code gpu} in cluster order is of its type, on its node, free and without a layout. */
+  private static boolean firstInterchangeable(ClusterState state, String gpu) {
+    Gpu self = state.cluster().gpu(gpu);
+    for (Gpu g : state.cluster().gpus()) {
+      if (g.id().equals(gpu)) {
+        return true;
+      }
+      if (g.type().equals(self.type()) && g.node().equals(self.node()) && state.isFree(g.id()) && state.migLayout(g.id()).isEmpty()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The candidate migrations of every replica of {@code service} (none when it was admitted without its request). */

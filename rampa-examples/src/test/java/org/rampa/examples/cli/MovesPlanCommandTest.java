@@ -59,8 +59,9 @@ class MovesPlanCommandTest {
 
   @Test
   void withOneMoveTheResultListsTheMigrationNextToTheNewcomersPlan(@TempDir Path dir) throws Exception {
-    // dp proves every refusal, so the exact search proves its one move the least; greedy may give up without a proof
-    for (String[] c : new String[][] {{"exact", "dp", "OPTIMAL"}, {"exact", "greedy", "FEASIBLE"}, {"greedy", "greedy", "FEASIBLE"}}) {
+    // dp proves every refusal, so the exact search proves its one move the least; greedy may give up without a proof, which
+    // leaves the exact search's answer FEASIBLE unless its latency floor proves the state without moves infeasible (OPTIMAL)
+    for (String[] c : new String[][] {{"exact", "dp", "OPTIMAL"}, {"exact", "greedy", "OPTIMAL|FEASIBLE"}, {"greedy", "greedy", "FEASIBLE"}}) {
       String search = c[0];
       JsonNode out = plan(dir, document(1, search, c[1]));
       assertThat(out.get("plan")).as(search + ": " + out).isNotNull();
@@ -70,7 +71,7 @@ class MovesPlanCommandTest {
       assertThat(move.get("service").asText()).isIn("a", "b");
       assertThat(move.get("to").asText()).contains("mps 0.5");
       assertThat(out.get("plan").get("stages").get(0).get("gpus").get(0).asText()).isEqualTo(move.get("from").asText());
-      assertThat(out.get("moveSearch").get("status").asText()).as(String.join(" ", c)).isEqualTo(c[2]);
+      assertThat(out.get("moveSearch").get("status").asText()).as(String.join(" ", c)).isIn((Object[]) c[2].split("\\|"));
     }
   }
 

@@ -12,34 +12,43 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.rampa.domain.Allocation;
 import org.rampa.domain.ClusterState;
+import org.rampa.domain.Gpu;
 import org.rampa.domain.Holding;
+import org.rampa.domain.Stage;
 import org.rampa.domain.share.MigSlice;
+import org.rampa.moves.Migration;
+import org.rampa.moves.ModeChange;
 import org.rampa.moves.Move;
+import org.rampa.moves.MoveCosts;
 import org.rampa.moves.MoveProblem;
 import org.rampa.moves.MoveRules;
 import org.rampa.moves.MoveSpace;
 import org.rampa.moves.Mover;
 import org.rampa.moves.MovesResult;
+import org.rampa.moves.Recut;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.SolveStatus;
 
 /**
- * The cheapest sequence of at most the budget's moves after which the request fits, by uniform-cost
- * search (Dijkstra) over ledger states: states are expanded in order of the price of the moves that
- * reach them, each state once per move count (a state reached again at no lower count is skipped:
- * everything after it was explored already at no higher price), the candidate moves of each state are
- * {@link MoveSpace#candidates} and each is applied by the problem's {@link MoveRules} (so only legal
- * states that keep every touched SLO are ever reached), and a state is a goal when the problem's
- * placer returns a plan on it. Prices are positive, so the first goal taken from the queue has the
- * least price; among goals of that price the plan of least importance cost wins, then fewer moves.
+ * The cheapest sequence of at most the budget's moves after which the request fits (least price,
+ * then fewest moves), by A* over ledger states with a proven lower bound: the candidate moves of a
+ * state are {@link MoveSpace}'s, each applied by the problem's {@link MoveRules} (so only legal states
+ * that keep every touched SLO are ever reached), and a state is a goal when the problem's placer
+ * returns a plan on it. The bound is {@link MoveRelaxation}: the least number k of further moves after
+ * which the latency floor over everything the GPUs could offer meets the SLO, priced at the cheapest
+ * move. A state whose k exceeds the moves left is cut with everything after it (no sequence from it
+ * admits the request, under the performance model, whatever the placer); a state with k &gt; 0 is no
+ * goal and is not placed; a move whose GPU could not change k in time is never applied. Moves are
+ * applied lazily, one group (one replica's migrations, one GPU's re-cuts and mode changes) at a time,
+ * each group queued at a lower bound of its moves' priorities, so a decision applies few of the
+ * hundreds of thousands of candidate moves of a large cluster.
  *
- * <p>What is proven is relative to the placer: {@code OPTIMAL} when every state cheaper than the
- * answer was refused with a proof ({@code INFEASIBLE}); {@code INFEASIBLE} when every reachable state
- * within the budget was, so no sequence of at most the budget's moves in the move space lets the
- * request fit. A placer that gives up without a proof ({@code NO_PLAN_FOUND}, as {@code greedy} may)
- * makes the answer {@code FEASIBLE} or {@code NO_PLAN_FOUND}. With an exact placer ({@code dp},
- * {@code exact}) the answer is exact over {@link MoveSpace}'s moves and the placer's placements. The
- * search is exhaustive: practical for budgets of 1 to 3 on small clusters, not for 1000 GPUs.
+ * <p>What is proven is relative to the placer: {@code OPTIMAL} when every cheaper state the bound did
+ * not rule out was refused by the placer with a proof ({@code INFEASIBLE}); {@code INFEASIBLE} when
+ * every reachable state within the budget was ruled out by the bound or refused with a proof. A placer
+ * that gives up without a proof ({@code NO_PLAN_FOUND}, as {@code greedy} may) makes the answer
+ * {@code FEASIBLE} or {@code NO_PLAN_FOUND}. With an exact placer ({@code dp}, {@code exact}) the
+ * answer is exact over {@link MoveSpace}'s moves and the placer's placements (docs/moves.md).
  */
 public final class ExactMover implements Mover {
 
@@ -50,7 +59,39 @@ public final class ExactMover implements Mover {
     return "exact-moves";
   }
 
-  private record Node(ClusterState state, List<Move> moves, double cost, long order) {}
+  /** A state reached by moves; {@code level} is the relaxation's least number of further moves. */
+  private record Node(ClusterState state, List<Move> moves, double cost, Set<String> touched, MoveRelaxation.Tally[] tallies, int level) {}
+
+  /**
+   * A queue entry: a node, or the not yet applied moves of one group of a node — the migrations of one
+   * replica (stage {@code stage} of {@code service} on {@code gpu}) or the layout moves of {@code gpu}
+   * ({@code service} null) — queued at a lower bound of the priorities of the nodes they lead to.
+   */
+  private static final class Entry {
+    final double price;
+    final int moves;
+    final double spent;
+    long order;
+    final Node node;
+    final Node parent;
+    final String gpu;
+    final String service;
+    final int stage;
+    List<Move> pending;
+    int next;
+
+    Entry(double price, int moves, double spent, long order, Node node, Node parent, String gpu, String service, int stage) {
+      this.price = price;
+      this.moves = moves;
+      this.spent = spent;
+      this.order = order;
+      this.node = node;
+      this.parent = parent;
+      this.gpu = gpu;
+      this.service = service;
+      this.stage = stage;
+    }
+  }
 
   /** A state up to its version: who holds what, and each GPU's MIG layout as a set. */
   private record Key(Map<String, List<Holding>> holdings, Map<String, Set<MigSlice>> layouts) {
@@ -68,85 +109,164 @@ public final class ExactMover implements Mover {
   @Override
   public MovesResult admit(MoveProblem p) {
     long deadline = System.nanoTime() + p.timeLimit().toNanos();
-    PriorityQueue<Node> open = new PriorityQueue<>(Comparator.comparingDouble(Node::cost)
-        .thenComparingInt(n -> n.moves().size()).thenComparingLong(Node::order));
+    MoveCosts costs = p.costs();
+    double cheapest = Math.min(costs.migration(), Math.min(costs.recut(), costs.modeChange()));
+    MoveRelaxation relax = new MoveRelaxation(p.state(), p.request(), p.rules().performance(), p.rules().interference(), p.budget());
+    // least priority first: price, then moves (each with the bound added), then the deeper entry, then a state before a group
+    // (so a state a group just produced is tested before the group applies its next move), then first queued
+    PriorityQueue<Entry> open = new PriorityQueue<>(Comparator.<Entry>comparingDouble(e -> e.price).thenComparingInt(e -> e.moves)
+        .thenComparingDouble(e -> -e.spent).thenComparing(e -> e.node == null).thenComparingLong(e -> e.order));
     Map<Key, Integer> expanded = new HashMap<>();
     long order = 0;
-    open.add(new Node(p.state(), List.of(), 0, order++));
-    Node best = null;
-    PlacementResult bestPlacement = null;
+    Node root = new Node(p.state(), List.of(), 0, Set.of(), relax.tallies(p.state(), Set.of()), 0);
+    root = new Node(root.state(), root.moves(), 0, root.touched(), root.tallies(), relax.level(root.tallies()));
+    open.add(new Entry(cheapest * root.level(), root.level(), 0, order++, root, null, null, null, 0));
     PlacementResult firstRefusal = null;
     double cheapestUnproven = Double.POSITIVE_INFINITY;
     String unprovenReason = null;
     long explored = 0;
+    long ruledOut = 0;
     while (!open.isEmpty()) {
-      Node n = open.poll();
-      if (best != null && n.cost() > best.cost() + EPS) {
-        break;
+      if (System.nanoTime() > deadline) {
+        return timedOut(p, firstRefusal, explored);
       }
+      Entry e = open.poll();
+      if (e.node == null) {
+        Node parent = e.parent;
+        if (e.pending == null) {
+          e.pending = e.service == null ? MoveSpace.layoutMoves(parent.state(), e.gpu)
+              : List.copyOf(MoveSpace.migrations(parent.state(), e.service, e.stage, e.gpu));
+        }
+        if (e.next >= e.pending.size()) {
+          continue;
+        }
+        Move m = e.pending.get(e.next++);
+        if (e.next < e.pending.size()) {
+          e.order = order++;
+          open.add(e);
+        }
+        MoveRules.Outcome o = p.rules().attempt(parent.state(), m);
+        if (o.applied()) {
+          Node child = child(relax, parent, m, o.after().get(), costs);
+          if (child.level() <= p.budget() - child.moves().size()) {
+            open.add(new Entry(child.cost() + cheapest * child.level(), child.moves().size() + child.level(), child.cost(), order++, child,
+                null, null, null, 0));
+          } else {
+            ruledOut++;
+          }
+        }
+        continue;
+      }
+      Node n = e.node;
       Key key = Key.of(n.state());
       Integer seen = expanded.get(key);
       if (seen != null && seen <= n.moves().size()) {
         continue;
       }
       expanded.put(key, n.moves().size());
-      if (System.nanoTime() > deadline) {
-        return timedOut(p, best, bestPlacement, firstRefusal, explored);
-      }
-      PlacementResult r = p.placer().place(n.state(), p.request());
-      explored++;
-      if (r.plan().isPresent()) {
-        if (best == null || r.plan().get().cost() < bestPlacement.plan().get().cost() - EPS) {
-          best = n;
-          bestPlacement = r;
+      if (n.level() == 0 || n.moves().isEmpty()) { // the state without moves is placed for its reason
+        PlacementResult r = p.placer().place(n.state(), p.request());
+        explored++;
+        if (r.plan().isPresent()) {
+          boolean proven = cheapestUnproven >= n.cost() - EPS;
+          return new MovesResult(proven ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE, n.moves(), n.cost(), n.state(), Optional.of(r),
+              proven ? "no cheaper sequence of at most " + p.budget() + " moves lets the request fit (" + explored + " states placed, "
+                  + ruledOut + " ruled out by the latency floor)"
+                  : "a cheaper sequence may exist: the placer gave up without a proof (" + unprovenReason + ")", name(), explored);
         }
-        continue;
-      }
-      if (firstRefusal == null) {
-        firstRefusal = r;
-      }
-      if (r.status() != SolveStatus.INFEASIBLE && n.cost() < cheapestUnproven) {
-        cheapestUnproven = n.cost();
-        unprovenReason = r.status() + " after " + n.moves().size() + " moves: " + r.reason();
-      }
-      if (best != null || n.moves().size() >= p.budget()) {
-        continue; // a goal's price is reached: children cost more; or the budget is spent
-      }
-      for (Move m : MoveSpace.candidates(n.state())) {
-        if (System.nanoTime() > deadline) {
-          return timedOut(p, best, bestPlacement, firstRefusal, explored); // best is null here: a goal stops expansion
+        if (firstRefusal == null) {
+          firstRefusal = r;
         }
-        MoveRules.Outcome o = p.rules().attempt(n.state(), m);
-        if (o.applied()) {
-          List<Move> moves = new ArrayList<>(n.moves());
-          moves.add(m);
-          open.add(new Node(o.after().get(), List.copyOf(moves), n.cost() + p.costs().of(m), order++));
+        if (r.status() != SolveStatus.INFEASIBLE && n.level() == 0 && n.cost() < cheapestUnproven) {
+          cheapestUnproven = n.cost();
+          unprovenReason = r.status() + " after " + n.moves().size() + " moves: " + r.reason();
         }
+      } else {
+        ruledOut++;
       }
-    }
-    if (best != null) {
-      boolean proven = cheapestUnproven >= best.cost() - EPS;
-      return new MovesResult(proven ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE, best.moves(), best.cost(), best.state(),
-          Optional.of(bestPlacement), proven ? "no cheaper sequence of at most " + p.budget() + " moves lets the request fit ("
-              + explored + " states placed)" : "a cheaper sequence may exist: the placer gave up without a proof (" + unprovenReason + ")",
-          name(), explored);
+      if (n.moves().size() < p.budget()) {
+        order = expand(p, relax, n, open, order, cheapest);
+      }
     }
     if (unprovenReason != null) {
       return new MovesResult(SolveStatus.NO_PLAN_FOUND, List.of(), 0, p.state(), Optional.ofNullable(firstRefusal),
-          "no sequence of at most " + p.budget() + " moves found among " + explored + " reachable states, but the placer gave up without "
+          "no sequence of at most " + p.budget() + " moves found among " + explored + " placed states, but the placer gave up without "
               + "a proof on some (" + unprovenReason + "): try an exact strategy", name(), explored);
     }
     return new MovesResult(SolveStatus.INFEASIBLE, List.of(), 0, p.state(), Optional.ofNullable(firstRefusal),
-        "no sequence of at most " + p.budget() + " moves lets the request fit: all " + explored + " reachable states were searched and "
-            + "the placer proved each infeasible; without moves: " + (firstRefusal == null ? "" : firstRefusal.reason()), name(), explored);
+        "no sequence of at most " + p.budget() + " moves lets the request fit: every reachable state was refused by the placer with a proof ("
+            + explored + " placed) or ruled out by the latency floor over what at most the moves left could free (" + ruledOut
+            + " states, and every move that could not lower it); without moves: " + (firstRefusal == null ? "" : firstRefusal.reason()),
+        name(), explored);
   }
 
-  private MovesResult timedOut(MoveProblem p, Node best, PlacementResult bestPlacement, PlacementResult firstRefusal, long explored) {
-    if (best != null) {
-      // every cheaper state was placed already: the price is the least, only the tie-break among equal prices was cut short
-      return new MovesResult(SolveStatus.FEASIBLE, best.moves(), best.cost(), best.state(), Optional.of(bestPlacement),
-          "the time limit ran out while comparing sequences of the least price", name(), explored);
+  private static Node child(MoveRelaxation relax, Node parent, Move m, ClusterState after, MoveCosts costs) {
+    Set<String> touched = new HashSet<>(parent.touched());
+    if (m instanceof Migration x) {
+      touched.add(x.fromGpu());
+      touched.add(x.toGpu());
+    } else {
+      touched.add(m instanceof Recut r ? r.gpu() : ((ModeChange) m).gpu());
     }
+    List<Move> moves = new ArrayList<>(parent.moves());
+    moves.add(m);
+    MoveRelaxation.Tally[] tallies = relax.tallies(after, touched);
+    return new Node(after, List.copyOf(moves), parent.cost() + costs.of(m), Set.copyOf(touched), tallies, relax.level(tallies));
+  }
+
+  /**
+   * Queues the groups of {@code n}'s moves that could matter: for every GPU, its layout moves when one
+   * move on it could bring the bound within the moves left, and each replica's migrations when taking
+   * that replica off could.
+   */
+  private static long expand(MoveProblem p, MoveRelaxation relax, Node n, PriorityQueue<Entry> open, long order, double cheapest) {
+    ClusterState s = n.state();
+    int left = p.budget() - n.moves().size() - 1; // moves left after this one
+    MoveCosts costs = p.costs();
+    for (Gpu g : s.cluster().gpus()) {
+      String id = g.id();
+      MoveRelaxation.Offer[] current = n.touched().contains(id) ? relax.offers(s, id, null, null) : relax.rootOffers(id);
+      int any = relax.levelWith(n.tallies(), id, current, MoveRelaxation.shifted(current));
+      if (any > left) {
+        continue; // no move on this GPU brings the request within reach
+      }
+      if (s.partitioning(id).mig().isPresent() && (!s.migLayout(id).isEmpty() || s.isFree(id))) {
+        double price = n.cost() + Math.min(costs.recut(), costs.modeChange());
+        open.add(new Entry(price + cheapest * any, n.moves().size() + 1 + any, price, order++, null, n, id, null, 0));
+      }
+      for (String service : s.servicesOn(id)) {
+        Allocation a = s.allocations().get(service);
+        if (a.request().isEmpty() || a.plan().isEmpty()) {
+          continue;
+        }
+        List<Stage> stages = a.plan().get().stages();
+        for (int k = 0; k < stages.size(); k++) {
+          if (!stages.get(k).gpus().contains(id)) {
+            continue;
+          }
+          Holding h = holdingOf(a, stages.get(k), id);
+          int level = h == null ? any : relax.levelWith(n.tallies(), id, current, relax.offers(s, id, service, h));
+          if (level <= left) {
+            double price = n.cost() + costs.migration();
+            open.add(new Entry(price + cheapest * level, n.moves().size() + 1 + level, price, order++, null, n, id, service, k));
+          }
+        }
+      }
+    }
+    return order;
+  }
+
+  /** The holding of {@code stage}'s replica on {@code gpu} (alike holdings are interchangeable); null when none matches. */
+  private static Holding holdingOf(Allocation a, Stage stage, String gpu) {
+    for (Holding h : a.holdings()) {
+      if (h.gpu().equals(gpu) && h.placement().equals(stage.placement())) {
+        return h;
+      }
+    }
+    return null;
+  }
+
+  private MovesResult timedOut(MoveProblem p, PlacementResult firstRefusal, long explored) {
     return new MovesResult(SolveStatus.NO_SOLUTION_IN_TIME, List.of(), 0, p.state(), Optional.ofNullable(firstRefusal),
         "the time limit of " + p.timeLimit() + " ran out after " + explored + " states; no sequence found yet", name(), explored);
   }

@@ -55,7 +55,7 @@ class ExactMoverTest {
   private static final int TRIALS = 40;
 
   /** Odd seeds: {@link TinySharedProblems}; even seeds: {@link #fragmented}. Budget 1 or 2, unit or default prices. */
-  private static MoveProblem problem(long seed) {
+  static MoveProblem problem(long seed) {
     PlacementProblem p = seed % 2 == 1 ? TinySharedProblems.generate(seed, 4, 4) : fragmented(seed);
     Rampa.Placer placer = Rampa.on(p.state()).strategy("dp").importance(p.importance()).options(p.options());
     MoveCosts costs = (seed / 2) % 2 == 0 ? MoveCosts.unit() : MoveCosts.defaults();

@@ -1,0 +1,513 @@
+package org.rampa.solver.moves;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.rampa.domain.Allocation;
+import org.rampa.domain.Cluster;
+import org.rampa.domain.ClusterState;
+import org.rampa.domain.Gpu;
+import org.rampa.domain.GpuType;
+import org.rampa.domain.Holding;
+import org.rampa.domain.Model;
+import org.rampa.domain.ServiceRequest;
+import org.rampa.domain.share.GpuPartitioning;
+import org.rampa.domain.share.MigGeometry;
+import org.rampa.domain.share.MigLayout;
+import org.rampa.domain.share.MigProfile;
+import org.rampa.domain.share.MigSlice;
+import org.rampa.domain.share.MigSliceMps;
+import org.rampa.domain.share.MpsShare;
+import org.rampa.domain.share.Whole;
+import org.rampa.perf.DeviceKind;
+import org.rampa.perf.PerformanceModel;
+import org.rampa.perf.SloPredicate;
+import org.rampa.perf.StageCursor;
+import org.rampa.perf.share.CoRunner;
+import org.rampa.perf.share.InterferenceModel;
+import org.rampa.verify.InterferenceGuard;
+
+/**
+ * A relaxation of "the request fits after at most k more moves" that the exact mover prunes with
+ * (docs/moves.md, "Why the exact search is exact"). For each GPU and each k it computes an
+ * {@link Offer}: every device kind a stage replica of the newcomer could run on there in any state
+ * reachable from this one by at most k moves touching that GPU — the whole GPU, an MPS share as large
+ * as the compute any k removals could free, the MIG profiles of instances that are or could be made
+ * free. The union of the offers over all GPUs bounds every plan of every state reachable by at most k
+ * moves (each GPU gets at most k of them; a GPU receiving a replica only loses room), and the
+ * latency floor over that union — every stage on its fastest offered kind, slowed by the least
+ * slowdown its co-runners could cause (1 on isolated and free placements), no transfers, memory
+ * within the kind — is a lower bound on the latency of any such plan.
+ * When the floor misses the SLO no sequence of at most k moves admits the request under the
+ * performance model, whatever the placer: that is a proof, not a guess.
+ *
+ * <p>The offers obey one step rule the search relies on: one move turns a GPU's offers at level
+ * k + 1 into offers at level k that are no larger, so {@link #level} (the least k whose floor meets
+ * the SLO) drops by at most one per move and is a consistent lower bound on the moves still needed.
+ *
+ * <p>Two facts of the performance model are assumed: a larger MPS share is never slower, and an MPS
+ * process inside a MIG instance is no faster than the instance alone. Clusters with CU-mask or
+ * NPU-template types are not modelled: there the relaxation is disabled (every level 0: nothing
+ * is pruned).
+ */
+final class MoveRelaxation {
+
+  /** An MPS share of {@code fraction} where the newcomer's slowdown is at least {@code alpha}. */
+  record MpsOption(double fraction, double alpha) {}
+
+  /**
+   * Everything a GPU (or a union of GPUs of one type) may offer a newcomer's stage: the whole GPU,
+   * MPS options (only the ones no other option beats in both fraction and slowdown), MIG profiles.
+   */
+  record Offer(boolean whole, List<MpsOption> mps, Set<String> profiles) {
+    static final Offer NONE = new Offer(false, List.of(), Set.of());
+  }
+
+  private final boolean enabled;
+  private final Cluster cluster;
+  private final ServiceRequest request;
+  private final PerformanceModel performance;
+  private final InterferenceModel interference;
+  private final InterferenceGuard guard;
+  private final int budget;
+  private final List<String> gpus = new ArrayList<>();
+  private final Map<String, Offer[]> rootOffers = new HashMap<>();
+  private final Map<Map<String, Offer>, Boolean> meets = new HashMap<>();
+  private final Map<DeviceKind, double[][]> times = new HashMap<>();
+
+  MoveRelaxation(ClusterState root, ServiceRequest request, PerformanceModel performance, InterferenceModel interference, int budget) {
+    this.cluster = root.cluster();
+    this.request = request;
+    this.performance = performance;
+    this.interference = interference;
+    this.guard = new InterferenceGuard(performance, interference);
+    this.budget = budget;
+    boolean modelled = true;
+    for (GpuType t : cluster.gpuTypes()) {
+      GpuPartitioning p = t.partitioning();
+      modelled &= p.computeUnits() == 0 && p.npuCores() == 0 && p.templates().isEmpty();
+    }
+    this.enabled = modelled;
+    for (Gpu g : cluster.gpus()) {
+      gpus.add(g.id());
+      rootOffers.put(g.id(), offers(root, g.id(), null, null));
+    }
+  }
+
+  /** The offers of every level 0..budget of {@code gpu} in {@code state}, without one holding of {@code service} when given. */
+  Offer[] offers(ClusterState state, String gpu, String service, Holding without) {
+    return offersAt(state, gpu, service, without);
+  }
+
+  /** The union of offers per GPU type at one level, as counts so one GPU can be taken out and put back. */
+  final class Tally {
+    private final Map<String, int[]> whole = new TreeMap<>();
+    private final Map<String, Map<MpsOption, Integer>> mps = new TreeMap<>();
+    private final Map<String, Map<String, Integer>> profiles = new TreeMap<>();
+
+    void add(String type, Offer o, int sign) {
+      if (o.whole()) {
+        whole.computeIfAbsent(type, t -> new int[1])[0] += sign;
+      }
+      for (MpsOption m : o.mps()) {
+        mps.computeIfAbsent(type, t -> new HashMap<>()).merge(m, sign, (a, b) -> a + b == 0 ? null : a + b);
+      }
+      for (String p : o.profiles()) {
+        profiles.computeIfAbsent(type, t -> new TreeMap<>()).merge(p, sign, (a, b) -> a + b == 0 ? null : a + b);
+      }
+    }
+
+    Tally copy() {
+      Tally t = new Tally();
+      whole.forEach((k, v) -> t.whole.put(k, v.clone()));
+      mps.forEach((k, v) -> t.mps.put(k, new HashMap<>(v)));
+      profiles.forEach((k, v) -> t.profiles.put(k, new TreeMap<>(v)));
+      return t;
+    }
+
+    /** True when the latency floor over this union meets the request's SLO. */
+    boolean meets() {
+      Map<String, Offer> kinds = new TreeMap<>();
+      Set<String> types = new TreeSet<>(whole.keySet());
+      types.addAll(mps.keySet());
+      types.addAll(profiles.keySet());
+      for (String t : types) {
+        boolean w = whole.containsKey(t) && whole.get(t)[0] > 0;
+        List<MpsOption> f = front(mps.containsKey(t) ? mps.get(t).keySet() : Set.of());
+        Set<String> p = profiles.containsKey(t) ? new TreeSet<>(profiles.get(t).keySet()) : Set.of();
+        if (w || !f.isEmpty() || !p.isEmpty()) {
+          kinds.put(t, new Offer(w, f, p));
+        }
+      }
+      return meets.computeIfAbsent(kinds, MoveRelaxation.this::floorMeets);
+    }
+  }
+
+  /** The options no other beats in both fraction (larger) and slowdown (smaller), largest fraction first. */
+  static List<MpsOption> front(java.util.Collection<MpsOption> options) {
+    List<MpsOption> sorted = new ArrayList<>(options);
+    sorted.sort(java.util.Comparator.comparingDouble(MpsOption::fraction).reversed().thenComparingDouble(MpsOption::alpha));
+    List<MpsOption> out = new ArrayList<>();
+    double least = Double.POSITIVE_INFINITY;
+    for (MpsOption o : sorted) {
+      if (o.alpha() < least) {
+        out.add(o);
+        least = o.alpha();
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  /** The tallies of {@code state} at levels 0..budget, where only {@code touched} GPUs may differ from the root. */
+  Tally[] tallies(ClusterState state, Set<String> touched) {
+    Tally[] out = new Tally[budget + 1];
+    for (int k = 0; k <= budget; k++) {
+      out[k] = new Tally();
+    }
+    for (String g : gpus) {
+      Offer[] o = touched.contains(g) ? offers(state, g, null, null) : rootOffers.get(g);
+      String type = cluster.gpu(g).type();
+      for (int k = 0; k <= budget; k++) {
+        out[k].add(type, o[k], 1);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The least k in [0, budget] whose floor over {@code tallies} meets the SLO; budget + 1 when none
+   * does. 0 whenever the relaxation is disabled.
+   */
+  int level(Tally[] tallies) {
+    if (!enabled) {
+      return 0;
+    }
+    for (int k = 0; k <= budget; k++) {
+      if (tallies[k].meets()) {
+        return k;
+      }
+    }
+    return budget + 1;
+  }
+
+  /**
+   * The least k in [0, budget] whose floor meets the SLO when {@code gpu}'s offers in {@code tallies}
+   * are replaced by {@code replacement[k]}, and {@code current} are its offers there; budget + 1 when none.
+   */
+  int levelWith(Tally[] tallies, String gpu, Offer[] current, Offer[] replacement) {
+    if (!enabled) {
+      return 0;
+    }
+    String type = cluster.gpu(gpu).type();
+    for (int k = 0; k <= budget; k++) {
+      Tally t = tallies[k];
+      t.add(type, current[k], -1);
+      t.add(type, replacement[k], 1);
+      boolean ok = t.meets();
+      t.add(type, replacement[k], -1);
+      t.add(type, current[k], 1);
+      if (ok) {
+        return k;
+      }
+    }
+    return budget + 1;
+  }
+
+  Offer[] rootOffers(String gpu) {
+    return rootOffers.get(gpu);
+  }
+
+  /** One move on {@code gpu} spent already: its offers one level up (a bound for any move on it). */
+  static Offer[] shifted(Offer[] offers) {
+    return Arrays.copyOfRange(offers, 1, offers.length);
+  }
+
+  private record Held(MigSlice instance, boolean movable) {}
+
+  /**
+   * What {@code gpu} may offer after at most {@code k} moves on it (removals of its movable replicas,
+   * one re-cut or mode change), without {@code without} of {@code service} when given.
+   */
+  private Offer[] offersAt(ClusterState state, String gpu, String service, Holding without) {
+    GpuPartitioning parts = state.partitioning(gpu);
+    List<Holding> holds = new ArrayList<>();
+    List<String> owners = new ArrayList<>();
+    List<Boolean> movable = new ArrayList<>();
+    boolean skipped = without == null;
+    for (String id : state.servicesOn(gpu)) {
+      Allocation a = state.allocations().get(id);
+      boolean canMove = a.request().isPresent() && a.plan().isPresent();
+      for (Holding h : a.holdings()) {
+        if (!h.gpu().equals(gpu)) {
+          continue;
+        }
+        if (!skipped && id.equals(service) && h.equals(without)) {
+          skipped = true;
+          continue;
+        }
+        holds.add(h);
+        owners.add(id);
+        movable.add(canMove);
+      }
+    }
+    int m = 0;
+    for (boolean b : movable) {
+      m += b ? 1 : 0;
+    }
+    int u = holds.size() - m;
+    List<MigSlice> layout = state.migLayout(gpu);
+    MigGeometry geometry = parts.mig().orElse(null);
+    List<List<MpsOption>> byRemovals = layout.isEmpty() && parts.mps() && holds.stream().allMatch(h -> h.placement() instanceof MpsShare)
+        ? mpsOptions(state, gpu, parts, holds, owners, movable, skipped && without != null ? service : null) : null;
+    Offer[] out = new Offer[budget + 2];
+    for (int k = 0; k < out.length; k++) {
+      boolean whole = false;
+      List<MpsOption> mps = new ArrayList<>();
+      Set<String> profiles = new TreeSet<>();
+      if (u == 0 && m <= k) { // every holder can leave
+        if (layout.isEmpty()) {
+          whole = true;
+          if (parts.mps()) {
+            mps.add(new MpsOption(1, 1));
+          }
+          if (geometry != null && m + 1 <= k) {
+            geometry.profiles().forEach(p -> profiles.add(p.name())); // then a mode change into MIG
+          }
+        } else {
+          layout.forEach(s -> profiles.add(s.profile()));
+          if (m + 1 <= k) { // then a re-cut, or out of MIG mode
+            whole = true;
+            if (parts.mps()) {
+              mps.add(new MpsOption(1, 1));
+            }
+            geometry.profiles().forEach(p -> profiles.add(p.name()));
+          }
+        }
+      }
+      if (!layout.isEmpty()) {
+        List<Held> held = new ArrayList<>();
+        Map<MigSlice, Boolean> exclusive = new HashMap<>();
+        for (int i = 0; i < holds.size(); i++) {
+          Holding h = holds.get(i);
+          MigSlice s = h.placement() instanceof MigSliceMps mm ? mm.slice() : h.placement() instanceof MigSlice ms ? ms : null;
+          if (s == null) {
+            continue;
+          }
+          held.add(new Held(s, movable.get(i)));
+          exclusive.merge(s, h.placement() instanceof MigSlice, Boolean::logicalOr);
+          if (k >= 1 && movable.get(i)) {
+            profiles.add(s.profile()); // its holder moves away
+          }
+        }
+        for (MigSlice s : layout) {
+          if (!exclusive.getOrDefault(s, false)) {
+            profiles.add(s.profile()); // free, or joinable by one more MPS process (no faster than the instance)
+          }
+        }
+        if (k >= 1 && geometry != null) { // a re-cut after at most k - 1 removals
+          for (MigProfile p : geometry.profiles()) {
+            if (profiles.contains(p.name())) {
+              continue;
+            }
+            for (int start : p.allowedStarts()) {
+              int removals = 0;
+              boolean blocked = false;
+              for (Held h : held) {
+                if (!MigLayout.empty(geometry).with(h.instance().profile(), h.instance().start()).fits(p, start)) {
+                  blocked |= !h.movable();
+                  removals++;
+                }
+              }
+              if (!blocked && removals <= k - 1) {
+                profiles.add(p.name());
+                break;
+              }
+            }
+          }
+        }
+      } else if (byRemovals != null) {
+        for (int size = 0; size <= Math.min(k, byRemovals.size() - 1); size++) {
+          mps.addAll(byRemovals.get(size));
+        }
+      }
+      List<MpsOption> front = front(mps);
+      out[k] = whole || !front.isEmpty() || !profiles.isEmpty() ? new Offer(whole, front, Set.copyOf(profiles)) : Offer.NONE;
+    }
+    return out;
+  }
+
+  /** Subsets of movable holdings enumerated at most: beyond, one option takes the largest fraction with no slowdown. */
+  private static final int SUBSET_LIMIT = 8;
+
+  /**
+   * The MPS options of an MPS GPU after removing at most {@code k} of its movable {@code holds}: for
+   * each set of removals, the free compute (with the ledger's overcommit) and the least slowdown the
+   * co-runners left could cause the newcomer — the least over the corners of its utilisations, a lower
+   * bound under every model monotone in them, exact under the linear default.
+   */
+  private List<List<MpsOption>> mpsOptions(ClusterState state, String gpu, GpuPartitioning parts, List<Holding> holds, List<String> owners,
+      List<Boolean> movable, String removed) {
+    int k = budget + 1;
+    List<List<MpsOption>> out = new ArrayList<>();
+    for (int i = 0; i <= k; i++) {
+      out.add(new ArrayList<>());
+    }
+    double used = 0;
+    List<Integer> freeable = new ArrayList<>();
+    for (int i = 0; i < holds.size(); i++) {
+      used += holds.get(i).placement().computeFraction(parts);
+      if (movable.get(i)) {
+        freeable.add(i);
+      }
+    }
+    double free = Math.max(0, 1 - used) + state.mpsOvercommit();
+    if (freeable.size() > SUBSET_LIMIT) {
+      List<Double> fs = new ArrayList<>();
+      freeable.forEach(i -> fs.add(holds.get(i).placement().computeFraction(parts)));
+      fs.sort((a, b) -> Double.compare(b, a));
+      double f = free;
+      for (int i = 0; i <= Math.min(k, fs.size()); i++) {
+        if (f > 0) {
+          out.get(i).add(new MpsOption(Math.min(1, f), 1));
+        }
+        f += i < fs.size() ? fs.get(i) : 0;
+      }
+      return out;
+    }
+    List<CoRunner> all = new ArrayList<>(coRunners(state, gpu));
+    if (removed != null) {
+      all.remove(coRunnerOf(all, removed)); // the holding taken off already
+    }
+    GpuType type = cluster.typeOf(gpu);
+    for (int mask = 0; mask < 1 << freeable.size(); mask++) {
+      if (Integer.bitCount(mask) > k) {
+        continue;
+      }
+      double f = free;
+      List<CoRunner> left = new ArrayList<>(all);
+      for (int b = 0; b < freeable.size(); b++) {
+        if ((mask & 1 << b) != 0) {
+          f += holds.get(freeable.get(b)).placement().computeFraction(parts);
+          left.remove(coRunnerOf(left, owners.get(freeable.get(b))));
+        }
+      }
+      if (f <= 0) {
+        continue;
+      }
+      f = Math.min(1, f);
+      out.get(Integer.bitCount(mask)).add(new MpsOption(f, left.isEmpty() ? 1 : leastSlowdown(type, new MpsShare(f, type.memoryBytes()), f, left)));
+    }
+    return out;
+  }
+
+  private ClusterState coRunnersOf;
+  private final Map<String, List<CoRunner>> coRunners = new HashMap<>();
+
+  /** Everything {@code state} holds on {@code gpu} as co-runners, kept for the last state asked about (a search asks per GPU many times). */
+  private List<CoRunner> coRunners(ClusterState state, String gpu) {
+    if (state != coRunnersOf) {
+      coRunnersOf = state;
+      coRunners.clear();
+    }
+    return coRunners.computeIfAbsent(gpu, g -> guard.coRunnersOn(state, g, "", -1));
+  }
+
+  /** A co-runner of {@code service} in {@code all}; null when none. */
+  private static CoRunner coRunnerOf(List<CoRunner> all, String service) {
+    for (CoRunner c : all) {
+      if (c.service().equals(service)) {
+        return c;
+      }
+    }
+    return null;
+  }
+
+  private double leastSlowdown(GpuType type, MpsShare placement, double share, List<CoRunner> others) {
+    double least = Double.POSITIVE_INFINITY;
+    double bandwidth = type.effectiveBandwidthBytesPerSecond();
+    for (double l2 = 0; l2 <= 1; l2++) {
+      for (double dram = 0; dram <= 1; dram++) {
+        CoRunner self = new CoRunner(" newcomer", placement, share, l2, dram, dram * share * bandwidth);
+        least = Math.min(least, interference.slowdown(type, self, others));
+      }
+    }
+    return Math.max(1, least);
+  }
+
+  /**
+   * The latency floor over {@code kinds}: at most maxStages stages, each on one offered kind that
+   * holds its memory, timed alone (α ≥ 1 only slows it), transfers free, plus the batching wait.
+   */
+  private boolean floorMeets(Map<String, Offer> kinds) {
+    List<DeviceKind> devices = new ArrayList<>();
+    List<Double> slowdowns = new ArrayList<>();
+    kinds.forEach((typeName, o) -> {
+      GpuType type = cluster.type(typeName);
+      GpuPartitioning parts = type.partitioning();
+      if (o.whole()) {
+        devices.add(DeviceKind.of(type, new Whole()));
+        slowdowns.add(1.0);
+      }
+      for (MpsOption m : o.mps()) {
+        devices.add(DeviceKind.of(type, new MpsShare(m.fraction(), type.memoryBytes())));
+        slowdowns.add(m.alpha());
+      }
+      for (String p : o.profiles()) {
+        devices.add(DeviceKind.of(type, new MigSlice(p, parts.requireMig().profile(p).allowedStarts().get(0))));
+        slowdowns.add(1.0); // isolated, or joining an instance: no faster than the instance alone
+      }
+    });
+    Model model = request.model();
+    int n = model.size();
+    int stages = Math.min(request.maxStages(), n);
+    double[] best = new double[n + 1];
+    Arrays.fill(best, Double.POSITIVE_INFINITY);
+    best[0] = 0;
+    double floor = Double.POSITIVE_INFINITY;
+    for (int s = 1; s <= stages; s++) {
+      double[] next = new double[n + 1];
+      Arrays.fill(next, Double.POSITIVE_INFINITY);
+      for (int i = 0; i < n; i++) {
+        if (best[i] == Double.POSITIVE_INFINITY) {
+          continue;
+        }
+        for (int d = 0; d < devices.size(); d++) {
+          double[] t = times(devices.get(d))[i];
+          double alpha = slowdowns.get(d);
+          for (int j = i + 1; j <= n; j++) {
+            next[j] = Math.min(next[j], best[i] + alpha * t[j]);
+          }
+        }
+      }
+      best = next;
+      floor = Math.min(floor, best[n]);
+    }
+    return SloPredicate.meetsLatency(floor + request.slo().batchingWaitSeconds(), request.slo());
+  }
+
+  /** Stage times alone on {@code kind}, [from][to], infinite where the stage's memory does not fit. */
+  private double[][] times(DeviceKind kind) {
+    return times.computeIfAbsent(kind, d -> {
+      Model model = request.model();
+      int n = model.size();
+      double[][] t = new double[n][n + 1];
+      for (int i = 0; i < n; i++) {
+        Arrays.fill(t[i], Double.POSITIVE_INFINITY);
+        StageCursor c = performance.cursor(model, request.slo().batchSize(), i, List.of(d));
+        for (int j = i + 1; j <= n; j++) {
+          c.add();
+          if (!c.fitsOn(d)) {
+            break; // memory only grows with the stage
+          }
+          t[i][j] = c.seconds(0);
+        }
+      }
+      return t;
+    });
+  }
+}
