@@ -67,8 +67,11 @@ e2_redraw() {
 }
 
 e2_default() {
-  # README and docs/vastpipe-e2.md, "The default run"
-  "${R[@]}" colocate --out docs/vastpipe-e2/default
+  # README and docs/vastpipe-e2.md, "The default run" (margin-free, as written before the planning margins) and
+  # "The default run under the default planning margins" (today's default command, and its margin-free twin)
+  "${R[@]}" colocate --margin none --out docs/vastpipe-e2/default
+  "${R[@]}" colocate --out docs/vastpipe-e2/default-margins
+  "${R[@]}" colocate --margin none --out docs/vastpipe-e2/default-none
 }
 
 e3() {
