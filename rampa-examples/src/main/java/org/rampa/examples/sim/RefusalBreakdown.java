@@ -14,6 +14,8 @@ import org.rampa.domain.share.MigLayout;
 import org.rampa.domain.share.MigProfile;
 import org.rampa.domain.share.MigSlice;
 import org.rampa.domain.share.MigSliceMps;
+import org.rampa.domain.share.MpsAdmission;
+import org.rampa.domain.share.MpsShare;
 
 /**
  * Why an arrival was refused, in terms a mover could act on (issue 25): what the class needs alone
@@ -175,7 +177,7 @@ public final class RefusalBreakdown {
       long m = 0;
       for (Holding h : hs) {
         c += state.computeFraction(h);
-        m += h.memoryBytes() + p.mpsProcessOverheadBytes();
+        m += MpsAdmission.reservedBytes(p, h.placement());
       }
       shares.add(new double[] {c, m});
       free -= c;
@@ -184,7 +186,8 @@ public final class RefusalBreakdown {
     shares.sort((a, b) -> Double.compare(b[0], a[0]));
     int clients = byService.size();
     for (int moved = 0; moved <= shares.size(); moved++) {
-      if (free + 1e-9 >= need.mpsLevel() && memoryLeft >= need.memoryBytes() + p.mpsProcessOverheadBytes() && clients < p.mpsClientLimit()) {
+      if (p.mpsCopiesFitting(free, clients, need.mpsLevel()) >= 1
+          && memoryLeft >= MpsAdmission.reservedBytes(p, new MpsShare(need.mpsLevel(), need.memoryBytes()))) {
         return moved;
       }
       if (moved < shares.size()) {
