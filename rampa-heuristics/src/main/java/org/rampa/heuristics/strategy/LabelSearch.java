@@ -91,7 +91,7 @@ final class LabelSearch {
     this.budget = TimeBudget.start(problem);
     this.options = options;
     this.c = new PlacementContext(problem);
-    this.pools = new SlotPools(c, c.units(options.sharing()));
+    this.pools = SlotPools.of(c, c.units(options.sharing()));
     this.mode = c.performance.transferMode();
     this.layers = c.model.size();
     this.batch = c.batch;

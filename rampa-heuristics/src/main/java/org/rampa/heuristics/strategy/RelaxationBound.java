@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.DoublePredicate;
+import org.rampa.perf.LayerMemory;
+import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.StageCursor;
 
 /**
@@ -50,15 +52,15 @@ final class RelaxationBound {
    * Recently built tables by their inputs, shared across decisions: a simulator's arrivals of one
    * service class on a cluster whose cheapest prices per shape did not change ask for the same
    * relaxation (the free counts matter only where they cap a stage's replicas). The tables are
-   * pure functions of the key. Least recently used first; kept within {@link #RECENT_BUDGET}.
+   * pure functions of the key, which is small ({@link Inputs}): a decision that finds its tables
+   * here builds none of their O(L²·shapes) stages. Least recently used first; kept within {@link #RECENT_BUDGET}.
    */
   private static final LinkedHashMap<Inputs, Tables> RECENT = new LinkedHashMap<>(16, 0.75f, true);
-  /** The most stage entries (arcs per shape, the key's size) {@link #RECENT} holds: about 8 MB with the tables. */
+  /** The most stage entries (stages times shapes, {@link Inputs#arcCount}) {@link #RECENT} holds: about 8 MB with the tables. */
   private static final long RECENT_BUDGET = 1 << 19;
   private static long recentSize;
 
   private final int layers;
-  private final int shapes;
   /** The request's K_max. */
   private final int requestMaxStages;
   /** The tables' stage rows: K_max, at most the layer count. */
@@ -79,7 +81,7 @@ final class RelaxationBound {
   RelaxationBound(PlacementContext c, SlotPools pools, double[][] prefixTime, double maxBusy, int maxStages, double latencyBudget,
       boolean latencyBound) {
     this.layers = c.model.size();
-    this.shapes = pools.shapes.size();
+    int shapes = pools.shapes.size();
     this.requestMaxStages = maxStages;
     // a stage holds one layer at least: more stages than layers add nothing (and K_max may be 1024)
     this.maxStages = Math.min(maxStages, layers);
@@ -93,52 +95,54 @@ final class RelaxationBound {
         freeOfShape[s] += p.size();
       }
     }
-    double[] arcCost = new double[(layers + 1) * (layers + 1) * shapes];
-    double[] arcTime = new double[arcCost.length];
-    Arrays.fill(arcCost, Double.POSITIVE_INFINITY);
-    for (int j = 0; j < layers; j++) {
-      StageCursor stageFromJ = c.performance.cursor(c.model, c.batch, j, List.of());
-      for (int k = j + 1; k <= layers; k++) {
-        long memory = stageFromJ.add().memoryBytes();
-        for (int s = 0; s < shapes; s++) {
-          if (memory > pools.maxCapOfShape[s]) {
-            continue;
-          }
-          double time = prefixTime[s] == null ? 0 : prefixTime[s][k] - prefixTime[s][j];
-          double r = prefixTime[s] == null ? 1 : Math.max(1, Math.ceil(time / maxBusy - 1e-9));
-          if (r <= freeOfShape[s]) {
-            arcCost[arc(j, k, s)] = r * cheapestOfShape[s];
-            arcTime[arc(j, k, s)] = time;
-          }
-        }
-      }
-    }
-    Inputs inputs = new Inputs(layers, shapes, this.maxStages, latencyBudget, arcCost, arcTime);
-    this.tables = tablesOf(inputs);
+    // the key holds what the stages' costs and times are made of (O(L·shapes)); the stages themselves
+    // (O(L²·shapes), most of a decision that ends at the root) are built only when no earlier decision had it
+    Inputs inputs = new Inputs(layers, this.maxStages, latencyBudget, maxBusy, PerformanceModel.layerMemory(c.model, c.batch),
+        pools.maxCapOfShape, cheapestOfShape, replicasAvailable(prefixTime, maxBusy, freeOfShape), prefixTime);
+    this.tables = tablesOf(inputs, c);
     double root = tables.plain[this.maxStages][0];
     this.latencyBound = latencyBound && root > 0 && root != Double.POSITIVE_INFINITY && latencyBudget > 0
         && latencyBudget != Double.POSITIVE_INFINITY;
   }
 
-  private int arc(int j, int k, int s) {
-    return Inputs.arc(layers, shapes, j, k, s);
+  /**
+   * Per shape, its free count capped at the most replicas a stage on it may need (a stage of every
+   * layer): counts above that leave every stage as it is, so decisions that differ only there share tables.
+   */
+  private static int[] replicasAvailable(double[][] prefixTime, double maxBusy, int[] freeOfShape) {
+    int[] capped = new int[freeOfShape.length];
+    for (int s = 0; s < capped.length; s++) {
+      // a stage's time is a difference of prefix sums of non-negative times: never more than the whole model's
+      double most = prefixTime[s] == null ? 1 : replicas(prefixTime[s][prefixTime[s].length - 1], maxBusy);
+      capped[s] = (int) Math.min(freeOfShape[s], most);
+    }
+    return capped;
   }
 
-  /** The tables of {@code inputs}: an earlier decision's when it had the same, else new ones (kept for the next). */
-  private static Tables tablesOf(Inputs inputs) {
+  /** The replicas a stage of time alone {@code time} needs in the relaxation: enough to keep each within the busy bound. */
+  private static double replicas(double time, double maxBusy) {
+    return Math.max(1, Math.ceil(time / maxBusy - 1e-9));
+  }
+
+  /**
+   * The tables of {@code inputs}: an earlier decision's when it had the same, else new ones (kept for
+   * the next) over the stages of {@code c}'s model.
+   */
+  private static Tables tablesOf(Inputs inputs, PlacementContext c) {
     synchronized (RECENT) {
       Tables known = RECENT.get(inputs);
       if (known != null) {
         return known;
       }
     }
-    Tables built = new Tables(inputs);
-    if (inputs.arcCost.length <= RECENT_BUDGET) {
+    Tables built = new Tables(inputs, c);
+    long size = inputs.arcCount();
+    if (size <= RECENT_BUDGET) {
       synchronized (RECENT) {
         if (RECENT.putIfAbsent(inputs, built) == null) {
-          recentSize += inputs.arcCost.length;
+          recentSize += size;
           for (var eldest = RECENT.entrySet().iterator(); recentSize > RECENT_BUDGET; ) {
-            recentSize -= eldest.next().getKey().arcCost.length;
+            recentSize -= eldest.next().getKey().arcCount();
             eldest.remove();
           }
         }
@@ -215,8 +219,53 @@ final class RelaxationBound {
     return Math.min(maxStages, requestMaxStages - stagesUsed);
   }
 
-  /** What the tables are a function of: per stage [j, k) and shape the relaxed cost (infinite where the shape cannot hold it) and time alone. */
-  private record Inputs(int layers, int shapes, int maxStages, double latencyBudget, double[] arcCost, double[] arcTime) {
+  /**
+   * What the tables are a function of, and all a decision computes before it knows whether an earlier
+   * one built them: per stage [j, k) and shape, the relaxed cost is infinite where the stage's memory
+   * (a function of the layers' memory, {@link LayerMemory}) exceeds the shape's largest cap, else the
+   * replicas its time alone (a difference of the shape's prefix times) needs at the busy bound, if that
+   * many are available, times the shape's cheapest cost.
+   */
+  private static final class Inputs {
+    final int layers;
+    final int maxStages;
+    final double latencyBudget;
+    final double maxBusy;
+    final LayerMemory memory;
+    final long[] maxCapOfShape;
+    final double[] cheapestOfShape;
+    /** Per shape: GPUs of it free, capped at the most a stage may need ({@link #replicasAvailable}). */
+    final int[] replicasOfShape;
+    /** Per shape: the prefix times of the layers on a whole GPU of it; null for a share (its stages take time 0 and 1 unit). */
+    final double[][] prefixTime;
+    private final int hash;
+
+    Inputs(int layers, int maxStages, double latencyBudget, double maxBusy, LayerMemory memory, long[] maxCapOfShape, double[] cheapestOfShape,
+        int[] replicasOfShape, double[][] prefixTime) {
+      this.layers = layers;
+      this.maxStages = maxStages;
+      this.latencyBudget = latencyBudget;
+      this.maxBusy = maxBusy;
+      this.memory = memory;
+      this.maxCapOfShape = maxCapOfShape;
+      this.cheapestOfShape = cheapestOfShape;
+      this.replicasOfShape = replicasOfShape;
+      this.prefixTime = prefixTime;
+      int h = Objects.hash(layers, maxStages, latencyBudget, maxBusy, memory);
+      h = 31 * h + Arrays.hashCode(maxCapOfShape);
+      h = 31 * h + Arrays.hashCode(cheapestOfShape);
+      h = 31 * h + Arrays.hashCode(replicasOfShape);
+      this.hash = 31 * h + Arrays.deepHashCode(prefixTime);
+    }
+
+    int shapes() {
+      return cheapestOfShape.length;
+    }
+
+    /** How many stage entries (stage and shape) the tables' arcs hold. */
+    long arcCount() {
+      return (long) (layers + 1) * (layers + 1) * shapes();
+    }
 
     static int arc(int layers, int shapes, int j, int k, int s) {
       return (j * (layers + 1) + k) * shapes + s;
@@ -224,25 +273,25 @@ final class RelaxationBound {
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof Inputs i && layers == i.layers && shapes == i.shapes && maxStages == i.maxStages
-          && Double.compare(latencyBudget, i.latencyBudget) == 0 && Arrays.equals(arcCost, i.arcCost) && Arrays.equals(arcTime, i.arcTime);
+      return o instanceof Inputs i && hash == i.hash && layers == i.layers && maxStages == i.maxStages
+          && Double.compare(latencyBudget, i.latencyBudget) == 0 && Double.compare(maxBusy, i.maxBusy) == 0
+          && Arrays.equals(maxCapOfShape, i.maxCapOfShape) && Arrays.equals(cheapestOfShape, i.cheapestOfShape)
+          && Arrays.equals(replicasOfShape, i.replicasOfShape) && Arrays.deepEquals(prefixTime, i.prefixTime) && memory.equals(i.memory);
     }
 
-    /** From a sample of the stages (equals compares them all): hashing every stage cost as much as a table. */
     @Override
     public int hashCode() {
-      int h = Objects.hash(layers, shapes, maxStages, latencyBudget);
-      for (int x = 0; x < arcCost.length; x += 61) {
-        h = 31 * h + Double.hashCode(arcCost[x]);
-        h = 31 * h + Double.hashCode(arcTime[x]);
-      }
-      return h;
+      return hash;
     }
   }
 
   /** The plain table, built with it, and the twelve Lagrangian ones, each built the first time a search needs it. */
   private static final class Tables {
     private final Inputs in;
+    /** Per stage [j, k) and shape ({@link Inputs#arc}): the relaxed cost, infinite where the shape cannot hold it. */
+    private final double[] arcCost;
+    /** Per stage and shape: the time alone (0 on a share). */
+    private final double[] arcTime;
     /** plain[s][j]: least relaxed cost with at most s stages from boundary j. */
     final double[][] plain;
     /** μ per Lagrangian table. */
@@ -250,8 +299,32 @@ final class RelaxationBound {
     /** [m][s][j]: least relaxed cost plus mu[m] times time alone, with at most s stages from boundary j; null until built. */
     private final AtomicReferenceArray<double[][]> lagrangian = new AtomicReferenceArray<>(MU_SCALES.length);
 
-    Tables(Inputs in) {
+    /** The tables of {@code in}, whose stages are those of {@code c}'s model at its batch. */
+    Tables(Inputs in, PlacementContext c) {
       this.in = in;
+      int layers = in.layers;
+      int shapes = in.shapes();
+      arcCost = new double[(int) in.arcCount()];
+      arcTime = new double[arcCost.length];
+      Arrays.fill(arcCost, Double.POSITIVE_INFINITY);
+      for (int j = 0; j < layers; j++) {
+        StageCursor stageFromJ = c.performance.cursor(c.model, c.batch, j, List.of());
+        for (int k = j + 1; k <= layers; k++) {
+          long memory = stageFromJ.add().memoryBytes();
+          for (int s = 0; s < shapes; s++) {
+            if (memory > in.maxCapOfShape[s]) {
+              continue;
+            }
+            double[] prefix = in.prefixTime[s];
+            double time = prefix == null ? 0 : prefix[k] - prefix[j];
+            double r = prefix == null ? 1 : replicas(time, in.maxBusy);
+            if (r <= in.replicasOfShape[s]) {
+              arcCost[Inputs.arc(layers, shapes, j, k, s)] = r * in.cheapestOfShape[s];
+              arcTime[Inputs.arc(layers, shapes, j, k, s)] = time;
+            }
+          }
+        }
+      }
       this.plain = relaxedCosts(0);
       double root = plain[in.maxStages][0];
       for (int m = 0; m < mu.length; m++) {
@@ -272,7 +345,7 @@ final class RelaxationBound {
     /** t[s][j]: least over at most s stages from boundary j of relaxed cost plus {@code mu} times time alone. */
     private double[][] relaxedCosts(double mu) {
       int layers = in.layers;
-      int shapes = in.shapes;
+      int shapes = in.shapes();
       double[][] stage = new double[layers][layers + 1];
       for (int j = 0; j < layers; j++) {
         double[] row = stage[j];
@@ -280,7 +353,7 @@ final class RelaxationBound {
         for (int k = j + 1; k <= layers; k++) {
           int at = Inputs.arc(layers, shapes, j, k, 0);
           for (int s = 0; s < shapes; s++) {
-            double v = in.arcCost[at + s] + mu * in.arcTime[at + s];
+            double v = arcCost[at + s] + mu * arcTime[at + s];
             if (v < row[k]) {
               row[k] = v;
             }

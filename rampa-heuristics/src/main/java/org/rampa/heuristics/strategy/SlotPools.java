@@ -9,6 +9,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
+import org.rampa.domain.Cluster;
 import org.rampa.domain.Link;
 import org.rampa.perf.DeviceKind;
 
@@ -105,13 +107,38 @@ final class SlotPools {
   private static final Comparator<List<FreeGpu>> CHEAPEST_FIRST =
       Comparator.comparingDouble((List<FreeGpu> o) -> o.get(0).cost()).thenComparingInt(o -> o.get(0).clusterIndex());
 
-  SlotPools(PlacementContext c, List<FreeGpu> units) {
+  /**
+   * The menu pooled last, for the next decision over the same units: a search that decides at its
+   * root spends much of its time pooling, and decisions on an unchanged state (the same problem
+   * again, a refused arrival, what-if questions) pool the same units. One entry, replaced by every
+   * other menu; the pools are read-only after construction, so threads may share them.
+   */
+  private static final AtomicReference<SlotPools> LAST = new AtomicReference<>();
+
+  /** What these pools are a function of: the cluster (nodes and links) and the units, compared by value. */
+  private final Cluster cluster;
+  private final List<FreeGpu> units;
+
+  /** {@code units} (an unmodifiable list) of {@code c}'s cluster pooled, or the last decision's pools when it pooled the same. */
+  static SlotPools of(PlacementContext c, List<FreeGpu> units) {
+    SlotPools last = LAST.get();
+    if (last != null && last.cluster == c.cluster && last.units.equals(units)) {
+      return last;
+    }
+    SlotPools pooled = new SlotPools(c.cluster, units);
+    LAST.set(pooled);
+    return pooled;
+  }
+
+  private SlotPools(Cluster cluster, List<FreeGpu> units) {
+    this.cluster = cluster;
+    this.units = units;
     Map<String, Integer> shapeIndex = new HashMap<>();
-    int[] nodeOfPosition = c.cluster.nodePositions();
-    int[] nodeIndex = new int[c.cluster.nodes().size()];
+    int[] nodeOfPosition = cluster.nodePositions();
+    int[] nodeIndex = new int[cluster.nodes().size()];
     Arrays.fill(nodeIndex, -1);
     // units of one GPU by its position in the cluster (a GPU id lookup per unit costs more on 10 000 GPUs), GPUs in order of first unit
-    int[] slotOfPosition = new int[c.cluster.gpus().size()];
+    int[] slotOfPosition = new int[cluster.gpus().size()];
     Arrays.fill(slotOfPosition, -1);
     List<List<FreeGpu>> byGpu = new ArrayList<>();
     List<int[]> shapesOfGpu = new ArrayList<>();
@@ -130,7 +157,7 @@ final class SlotPools {
       if (nodeIndex[position] < 0) {
         nodeIndex[position] = nodeIds.size();
         nodeIds.add(u.node());
-        nodeLinks.add(c.cluster.node(u.node()).intraLink());
+        nodeLinks.add(cluster.node(u.node()).intraLink());
         poolsOfNode.add(new ArrayList<>());
       }
       int slot = slotOfPosition[u.clusterIndex()];
