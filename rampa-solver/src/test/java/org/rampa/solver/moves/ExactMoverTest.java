@@ -80,7 +80,7 @@ class ExactMoverTest {
   }
 
   /** The least price of a sequence of at most {@code left} more moves after which the request fits, by enumerating them all. */
-  private static double oracle(MoveProblem p, ClusterState s, int left, double spent, boolean[] unproven) {
+  static double oracle(MoveProblem p, ClusterState s, int left, double spent, boolean[] unproven) {
     var r = p.placer().place(s, p.request());
     if (r.plan().isPresent()) {
       return spent;

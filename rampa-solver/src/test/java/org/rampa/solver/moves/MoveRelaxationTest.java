@@ -14,11 +14,13 @@ import org.rampa.moves.MoveSpace;
 import org.rampa.testing.Property;
 
 /**
- * The two facts the exact mover's pruning rests on, checked on the oracle's tiny shared clusters
+ * The facts the exact mover's pruning rests on, checked on the oracle's tiny shared clusters
  * ({@link ExactMoverTest#problem}): the relaxation's level is 0 wherever the placer finds a plan
  * (so a state with a positive level is no goal, and a level above the moves left rules out
  * everything after it), and one move lowers the level by at most one (so the bound it gives the
- * search is consistent), on the state and after every candidate move the rules accept.
+ * search is consistent), on the state and after every candidate move the rules accept; and the
+ * price bound never exceeds the least price still to pay (brute force) and drops by at most the
+ * price of one move.
  */
 class MoveRelaxationTest {
 
@@ -28,7 +30,7 @@ class MoveRelaxationTest {
     Property.forSeeds("relaxation sound and consistent", 30, seed -> {
       MoveProblem p = ExactMoverTest.problem(seed);
       int budget = 3;
-      MoveRelaxation relax = new MoveRelaxation(p.state(), p.request(), p.rules().performance(), p.rules().interference(), budget);
+      MoveRelaxation relax = new MoveRelaxation(p.state(), p.request(), p.rules().performance(), p.rules().interference(), budget, p.costs());
       Set<String> all = p.state().cluster().gpus().stream().map(Gpu::id).collect(Collectors.toSet());
       int before = check(p, relax, p.state(), all, seen);
       for (Move m : MoveSpace.candidates(p.state())) {
@@ -42,6 +44,55 @@ class MoveRelaxationTest {
     System.out.printf("relaxation: %d states, %d fit, %d with a positive level%n", seen[0], seen[1], seen[2]);
     assertThat(seen[1]).isGreaterThan(0);
     assertThat(seen[2]).isGreaterThan(0);
+  }
+
+  /**
+   * The price bound against brute force ({@link ExactMoverTest#oracle}): on each state and after every
+   * candidate move the rules accept, the bound with the moves left never exceeds the least price of a
+   * sequence within them after which the placer fits the request (so A* on it is admissible), and the
+   * bound before a move never exceeds the move's price plus the bound after it (so it is consistent).
+   */
+  @Test
+  void thePriceBoundNeverExceedsTheLeastPriceStillToPayAndDropsByAtMostOneMovesPrice() {
+    int[] seen = new int[3]; // states, states with a finite least price, states with a positive price bound
+    Property.forSeeds("price bound admissible and consistent", 12, seed -> {
+      MoveProblem p = ExactMoverTest.problem(seed);
+      int budget = 2;
+      MoveRelaxation relax = new MoveRelaxation(p.state(), p.request(), p.rules().performance(), p.rules().interference(), budget, p.costs());
+      Set<String> all = p.state().cluster().gpus().stream().map(Gpu::id).collect(Collectors.toSet());
+      MoveRelaxation.Bound before = relax.bound(relax.tallies(p.state(), all), budget);
+      // the root's least price from its children's (the oracle's own recursion), so each child is enumerated once
+      double least = p.placer().place(p.state(), p.request()).plan().isPresent() ? 0 : Double.POSITIVE_INFINITY;
+      for (Move m : MoveSpace.candidates(p.state())) {
+        MoveRules.Outcome o = p.rules().attempt(p.state(), m);
+        if (o.applied()) {
+          ClusterState after = o.after().get();
+          double rest = ExactMoverTest.oracle(p, after, budget - 1, 0, new boolean[1]);
+          MoveRelaxation.Bound bound = admissible(relax, after, budget - 1, all, rest, seen, seed);
+          assertThat(before.price()).as("seed %d: price bound before %s, after %s", seed, m, bound)
+              .isLessThanOrEqualTo(p.costs().of(m) + bound.price() + 1e-9);
+          least = Math.min(least, p.costs().of(m) + rest);
+        }
+      }
+      admissible(relax, p.state(), budget, all, least, seen, seed);
+    });
+    System.out.printf("price bound: %d states, %d with a finite least price, %d with a positive bound%n", seen[0], seen[1], seen[2]);
+    assertThat(seen[1]).isGreaterThan(0);
+    assertThat(seen[2]).isGreaterThan(0);
+  }
+
+  /** The bound of {@code s} with {@code left} moves left (every GPU computed afresh); asserts it is at most {@code least}, the least price brute force found. */
+  private static MoveRelaxation.Bound admissible(MoveRelaxation relax, ClusterState s, int left, Set<String> all, double least, int[] seen,
+      long seed) {
+    MoveRelaxation.Bound b = relax.bound(relax.tallies(s, all), left);
+    seen[0]++;
+    seen[1] += Double.isFinite(least) ? 1 : 0;
+    seen[2] += b.price() > 0 ? 1 : 0;
+    assertThat(b.price()).as("seed %d: bound %s, least price %s with %d moves left", seed, b, least, left).isLessThanOrEqualTo(least + 1e-9);
+    if (Double.isFinite(least)) {
+      assertThat(b.level()).as("seed %d: a sequence of %d moves exists", seed, left).isLessThanOrEqualTo(left);
+    }
+    return b;
   }
 
   /** The level of {@code s} (every GPU computed afresh); asserts it is 0 when the placer fits the request there. */
