@@ -212,16 +212,12 @@ public final class ExactMover implements Mover {
   }
 
   private static Node child(MoveRelaxation relax, Node parent, Move m, ClusterState after, MoveCosts costs, int budget) {
+    Set<String> changed = m instanceof Migration x ? Set.of(x.fromGpu(), x.toGpu()) : Set.of(m instanceof Recut r ? r.gpu() : ((ModeChange) m).gpu());
     Set<String> touched = new HashSet<>(parent.touched());
-    if (m instanceof Migration x) {
-      touched.add(x.fromGpu());
-      touched.add(x.toGpu());
-    } else {
-      touched.add(m instanceof Recut r ? r.gpu() : ((ModeChange) m).gpu());
-    }
+    touched.addAll(changed);
     List<Move> moves = new ArrayList<>(parent.moves());
     moves.add(m);
-    MoveRelaxation.Tally[] tallies = relax.tallies(after, touched);
+    MoveRelaxation.Tally[] tallies = relax.tallies(parent.tallies(), parent.state(), parent.touched(), after, changed);
     return new Node(after, List.copyOf(moves), parent.cost() + costs.of(m), Set.copyOf(touched), tallies,
         relax.bound(tallies, budget - moves.size()));
   }

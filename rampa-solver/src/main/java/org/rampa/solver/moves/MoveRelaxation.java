@@ -163,6 +163,15 @@ final class MoveRelaxation {
     private final Map<String, Map<String, Integer>> profiles = new TreeMap<>();
     private Map<String, Offer> kinds;
 
+    Tally copy() {
+      Tally t = new Tally();
+      whole.forEach((k, v) -> t.whole.put(k, v.clone()));
+      mps.forEach((k, v) -> t.mps.put(k, new HashMap<>(v)));
+      profiles.forEach((k, v) -> t.profiles.put(k, new TreeMap<>(v)));
+      t.kinds = kinds;
+      return t;
+    }
+
     void add(String type, Offer o, int sign) {
       if (o == Offer.NONE) {
         return;
@@ -252,6 +261,29 @@ final class MoveRelaxation {
     return out;
   }
 
+  /**
+   * The tallies of {@code state}, reached from {@code parent} (whose tallies are {@code before} and
+   * where {@code touched} GPUs may differ from the root) by a move that changed only {@code changed}:
+   * the parent's with those GPUs' offers replaced, equal to {@link #tallies(ClusterState, Set)} of the
+   * union of both sets (every other GPU holds what it held in the parent).
+   */
+  Tally[] tallies(Tally[] before, ClusterState parent, Set<String> touched, ClusterState state, Set<String> changed) {
+    Tally[] out = new Tally[before.length];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = before[i].copy();
+    }
+    for (String g : changed) {
+      Offer[] was = touched.contains(g) ? offers(parent, g, null, null) : rootOffers.get(g);
+      Offer[] now = offers(state, g, null, null);
+      String type = cluster.gpu(g).type();
+      for (int i = 0; i < out.length; i++) {
+        out[i].add(type, was[i], -1);
+        out[i].add(type, now[i], 1);
+      }
+    }
+    return out;
+  }
+
   /** The least k in [0, budget] whose floor over {@code tallies} meets the SLO; budget + 1 when none does. 0 whenever the relaxation is disabled. */
   int level(Tally[] tallies) {
     return bound(tallies, budget).level();
@@ -303,14 +335,15 @@ final class MoveRelaxation {
       return Bound.ZERO;
     }
     String type = cluster.gpu(gpu).type();
-    for (int i = 0; i < tallies.length; i++) {
+    int used = Math.min(tallies.length, at(Math.max(0, Math.min(left, budget)), 0) + 1); // bound reads no pair of more moves
+    for (int i = 0; i < used; i++) {
       tallies[i].add(type, current[i], -1);
       tallies[i].add(type, replacement[i], 1);
     }
     try {
       return bound(tallies, left);
     } finally {
-      for (int i = 0; i < tallies.length; i++) {
+      for (int i = 0; i < used; i++) {
         tallies[i].add(type, replacement[i], -1);
         tallies[i].add(type, current[i], 1);
       }
@@ -383,6 +416,34 @@ final class MoveRelaxation {
     MigGeometry geometry = parts.mig().orElse(null);
     List<List<MpsOption>> byRemovals = layout.isEmpty() && parts.mps() && holds.stream().allMatch(h -> h.placement() instanceof MpsShare)
         ? mpsOptions(state, gpu, parts, holds, owners, movable, skipped && without != null ? service : null) : null;
+    List<Held> held = new ArrayList<>();
+    Map<MigSlice, Boolean> exclusive = new HashMap<>();
+    Map<String, Integer> recutRemovals = new HashMap<>(); // profile: the fewest removals after which a re-cut can create it
+    if (!layout.isEmpty()) {
+      for (int i = 0; i < holds.size(); i++) {
+        Holding h = holds.get(i);
+        MigSlice s = h.placement() instanceof MigSliceMps mm ? mm.slice() : h.placement() instanceof MigSlice ms ? ms : null;
+        if (s != null) {
+          held.add(new Held(s, movable.get(i)));
+          exclusive.merge(s, h.placement() instanceof MigSlice, Boolean::logicalOr);
+        }
+      }
+      for (MigProfile p : geometry == null ? List.<MigProfile>of() : geometry.profiles()) {
+        for (int start : p.allowedStarts()) {
+          int removals = 0;
+          boolean blocked = false;
+          for (Held h : held) {
+            if (!MigLayout.empty(geometry).with(h.instance().profile(), h.instance().start()).fits(p, start)) {
+              blocked |= !h.movable();
+              removals++;
+            }
+          }
+          if (!blocked) {
+            recutRemovals.merge(p.name(), removals, Math::min);
+          }
+        }
+      }
+    }
     Offer[] out = new Offer[at(budget + 1, 1) + 1];
     for (int r = 0; r <= budget + 1; r++) {
       for (int l = 0; l <= 1; l++) {
@@ -410,18 +471,9 @@ final class MoveRelaxation {
           }
         }
         if (!layout.isEmpty()) {
-          List<Held> held = new ArrayList<>();
-          Map<MigSlice, Boolean> exclusive = new HashMap<>();
-          for (int i = 0; i < holds.size(); i++) {
-            Holding h = holds.get(i);
-            MigSlice s = h.placement() instanceof MigSliceMps mm ? mm.slice() : h.placement() instanceof MigSlice ms ? ms : null;
-            if (s == null) {
-              continue;
-            }
-            held.add(new Held(s, movable.get(i)));
-            exclusive.merge(s, h.placement() instanceof MigSlice, Boolean::logicalOr);
-            if (r >= 1 && movable.get(i)) {
-              profiles.add(s.profile()); // its holder moves away
+          for (Held h : held) {
+            if (r >= 1 && h.movable()) {
+              profiles.add(h.instance().profile()); // its holder moves away
             }
           }
           for (MigSlice s : layout) {
@@ -429,26 +481,13 @@ final class MoveRelaxation {
               profiles.add(s.profile()); // free, or joinable by one more MPS process (no faster than the instance)
             }
           }
-          if (l == 1 && geometry != null) { // a re-cut after at most r removals
-            for (MigProfile p : geometry.profiles()) {
-              if (profiles.contains(p.name())) {
-                continue;
+          if (l == 1) { // a re-cut after at most r removals
+            int rr = r;
+            recutRemovals.forEach((p, removals) -> {
+              if (removals <= rr) {
+                profiles.add(p);
               }
-              for (int start : p.allowedStarts()) {
-                int removals = 0;
-                boolean blocked = false;
-                for (Held h : held) {
-                  if (!MigLayout.empty(geometry).with(h.instance().profile(), h.instance().start()).fits(p, start)) {
-                    blocked |= !h.movable();
-                    removals++;
-                  }
-                }
-                if (!blocked && removals <= r) {
-                  profiles.add(p.name());
-                  break;
-                }
-              }
-            }
+            });
           }
         } else if (byRemovals != null) {
           for (int size = 0; size <= Math.min(r, byRemovals.size() - 1); size++) {

@@ -7,10 +7,13 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
+import org.rampa.moves.Migration;
+import org.rampa.moves.ModeChange;
 import org.rampa.moves.Move;
 import org.rampa.moves.MoveProblem;
 import org.rampa.moves.MoveRules;
 import org.rampa.moves.MoveSpace;
+import org.rampa.moves.Recut;
 import org.rampa.testing.Property;
 
 /**
@@ -33,11 +36,19 @@ class MoveRelaxationTest {
       MoveRelaxation relax = new MoveRelaxation(p.state(), p.request(), p.rules().performance(), p.rules().interference(), budget, p.costs());
       Set<String> all = p.state().cluster().gpus().stream().map(Gpu::id).collect(Collectors.toSet());
       int before = check(p, relax, p.state(), all, seen);
+      MoveRelaxation.Tally[] root = relax.tallies(p.state(), Set.of());
       for (Move m : MoveSpace.candidates(p.state())) {
         MoveRules.Outcome o = p.rules().attempt(p.state(), m);
         if (o.applied()) {
           int after = check(p, relax, o.after().get(), all, seen);
           assertThat(after).as("seed %d: level after %s", seed, m).isGreaterThanOrEqualTo(before - 1);
+          // the search's tallies, updated from the parent's on the GPUs the move changed, are the ones computed afresh
+          Set<String> changed = m instanceof Migration x ? Set.of(x.fromGpu(), x.toGpu()) : Set.of(m instanceof Recut r ? r.gpu() : ((ModeChange) m).gpu());
+          MoveRelaxation.Tally[] updated = relax.tallies(root, p.state(), Set.of(), o.after().get(), changed);
+          MoveRelaxation.Tally[] fresh = relax.tallies(o.after().get(), all);
+          for (int i = 0; i < fresh.length; i++) {
+            assertThat(updated[i].kinds()).as("seed %d: tally %d after %s", seed, i, m).isEqualTo(fresh[i].kinds());
+          }
         }
       }
     });
