@@ -108,30 +108,18 @@ class ExactMoverTest {
     assertThat(counts[1]).as("instances that need moves").isGreaterThan(0);
   }
 
-  /**
-   * The same oracle at a budget of 2 on instances the placer refuses without moves (the first 8 of
-   * the seeds after the ones above), where the price bound orders re-cuts, mode changes and
-   * migrations against one another.
-   */
-  @Test
-  void atABudgetOfTwoTheExactMoverFindsTheLeastPriceWhereTheRequestDoesNotFitWithoutMoves() {
-    int[] counts = new int[4];
-    Property.forSeeds("exact mover = brute force at budget 2", 3 * TRIALS, seed -> {
-      MoveProblem p1 = problem(seed + TRIALS);
-      if (counts[1] + counts[2] + counts[3] >= 8 || p1.placer().place(p1.state(), p1.request()).plan().isPresent()) {
-        return;
-      }
-      agreesWithTheOracle(new MoveProblem(p1.state(), p1.request(), p1.placer(), p1.rules(), 2, p1.costs(), p1.timeLimit()), seed + TRIALS, counts);
-    });
-    System.out.printf("exact mover vs brute force at budget 2, refused without moves: %d need moves, %d infeasible, %d unproven%n",
-        counts[1], counts[2], counts[3]);
-    assertThat(counts[1]).as("instances that need moves").isGreaterThanOrEqualTo(3);
-  }
-
   /** The exact mover's answer on {@code p} against the oracle's least price (and the greedy mover's, which may not beat it); counts the outcome. */
   private static void agreesWithTheOracle(MoveProblem p, long seed, int[] counts) {
     boolean[] unproven = {false};
-    double least = oracle(p, p.state(), p.budget(), 0, unproven);
+    agreesWithTheOracle(p, seed, counts, oracle(p, p.state(), p.budget(), 0, unproven), unproven[0]);
+  }
+
+  /**
+   * The exact mover's answer on {@code p} against {@code least}, the oracle's least price ({@code
+   * unproven} when the placer gave up without a proof on some state), and the greedy mover's;
+   * counts the outcome: fit without moves, with moves, infeasible, unproven.
+   */
+  static void agreesWithTheOracle(MoveProblem p, long seed, int[] counts, double least, boolean unproven) {
     MovesResult r = new ExactMover().admit(p);
     if (Double.isFinite(least)) {
       assertThat(r.plan()).as("seed %d: %s", seed, r.reason()).isPresent();
@@ -139,13 +127,13 @@ class ExactMoverTest {
       if (p.costs().equals(MoveCosts.unit())) {
         assertThat((double) r.moves().size()).as("seed %d count", seed).isEqualTo(least);
       }
-      assertThat(r.status()).as("seed %d", seed).isEqualTo(unproven[0] ? SolveStatus.FEASIBLE : SolveStatus.OPTIMAL);
+      assertThat(r.status()).as("seed %d", seed).isEqualTo(unproven ? SolveStatus.FEASIBLE : SolveStatus.OPTIMAL);
       counts[r.moves().isEmpty() ? 0 : 1]++;
       assertEveryStateLegal(p, r);
     } else {
       assertThat(r.plan()).as("seed %d", seed).isEmpty();
-      assertThat(r.status()).as("seed %d: %s", seed, r.reason()).isEqualTo(unproven[0] ? SolveStatus.NO_PLAN_FOUND : SolveStatus.INFEASIBLE);
-      counts[unproven[0] ? 3 : 2]++;
+      assertThat(r.status()).as("seed %d: %s", seed, r.reason()).isEqualTo(unproven ? SolveStatus.NO_PLAN_FOUND : SolveStatus.INFEASIBLE);
+      counts[unproven ? 3 : 2]++;
     }
     MovesResult greedy = new GreedyMover().admit(p);
     assertThat(greedy.status()).as("seed %d heuristic", seed).isNotEqualTo(SolveStatus.INFEASIBLE);

@@ -14,6 +14,7 @@ import org.rampa.moves.MoveProblem;
 import org.rampa.moves.MoveRules;
 import org.rampa.moves.MoveSpace;
 import org.rampa.moves.Recut;
+import org.rampa.strategy.SolveStatus;
 import org.rampa.testing.Property;
 
 /**
@@ -58,38 +59,56 @@ class MoveRelaxationTest {
   }
 
   /**
-   * The price bound against brute force ({@link ExactMoverTest#oracle}): on each state and after every
-   * candidate move the rules accept, the bound with the moves left never exceeds the least price of a
-   * sequence within them after which the placer fits the request (so A* on it is admissible), and the
-   * bound before a move never exceeds the move's price plus the bound after it (so it is consistent).
+   * The price bound against brute force ({@link ExactMoverTest#oracle}) at a budget of 2 on the first
+   * 8 instances (after the oracle's 40) that {@code dp} refuses without moves: on each state and after
+   * every candidate move the rules accept, the bound with the moves left never exceeds the least price
+   * of a sequence within them after which the placer fits the request (so A* on it is admissible), and
+   * the bound before a move never exceeds the move's price plus the bound after it (so it is
+   * consistent). The same brute force checks the exact mover's answer there
+   * ({@link ExactMoverTest#agreesWithTheOracle}), the budget-2 cases the oracle's own instances have
+   * few of.
    */
   @Test
   void thePriceBoundNeverExceedsTheLeastPriceStillToPayAndDropsByAtMostOneMovesPrice() {
     int[] seen = new int[3]; // states, states with a finite least price, states with a positive price bound
-    Property.forSeeds("price bound admissible and consistent", 12, seed -> {
-      MoveProblem p = ExactMoverTest.problem(seed);
+    int[] counts = new int[4]; // the exact mover's outcomes: fit without moves, with moves, infeasible, unproven
+    Property.forSeeds("price bound admissible and consistent", 120, seed -> {
+      if (counts[1] + counts[2] + counts[3] >= 8) {
+        return;
+      }
+      MoveProblem p1 = ExactMoverTest.problem(seed + 40);
+      var refused = p1.placer().place(p1.state(), p1.request());
+      if (refused.plan().isPresent()) {
+        return;
+      }
       int budget = 2;
+      MoveProblem p = new MoveProblem(p1.state(), p1.request(), p1.placer(), p1.rules(), budget, p1.costs(), p1.timeLimit());
       MoveRelaxation relax = new MoveRelaxation(p.state(), p.request(), p.rules().performance(), p.rules().interference(), budget, p.costs());
       Set<String> all = p.state().cluster().gpus().stream().map(Gpu::id).collect(Collectors.toSet());
       MoveRelaxation.Bound before = relax.bound(relax.tallies(p.state(), all), budget);
       // the root's least price from its children's (the oracle's own recursion), so each child is enumerated once
-      double least = p.placer().place(p.state(), p.request()).plan().isPresent() ? 0 : Double.POSITIVE_INFINITY;
+      boolean[] unproven = {refused.status() != SolveStatus.INFEASIBLE};
+      double least = Double.POSITIVE_INFINITY;
       for (Move m : MoveSpace.candidates(p.state())) {
         MoveRules.Outcome o = p.rules().attempt(p.state(), m);
         if (o.applied()) {
           ClusterState after = o.after().get();
-          double rest = ExactMoverTest.oracle(p, after, budget - 1, 0, new boolean[1]);
-          MoveRelaxation.Bound bound = admissible(relax, after, budget - 1, all, rest, seen, seed);
-          assertThat(before.price()).as("seed %d: price bound before %s, after %s", seed, m, bound)
+          double rest = ExactMoverTest.oracle(p, after, budget - 1, 0, unproven);
+          MoveRelaxation.Bound bound = admissible(relax, after, budget - 1, all, rest, seen, seed + 40);
+          assertThat(before.price()).as("seed %d: price bound before %s, after %s", seed + 40, m, bound)
               .isLessThanOrEqualTo(p.costs().of(m) + bound.price() + 1e-9);
           least = Math.min(least, p.costs().of(m) + rest);
         }
       }
-      admissible(relax, p.state(), budget, all, least, seen, seed);
+      admissible(relax, p.state(), budget, all, least, seen, seed + 40);
+      ExactMoverTest.agreesWithTheOracle(p, seed + 40, counts, least, unproven[0]);
     });
-    System.out.printf("price bound: %d states, %d with a finite least price, %d with a positive bound%n", seen[0], seen[1], seen[2]);
+    System.out.printf("price bound: %d states, %d with a finite least price, %d with a positive bound; the exact mover at budget 2 where "
+        + "the request does not fit without moves: %d need moves, %d infeasible, %d unproven%n", seen[0], seen[1], seen[2], counts[1],
+        counts[2], counts[3]);
     assertThat(seen[1]).isGreaterThan(0);
     assertThat(seen[2]).isGreaterThan(0);
+    assertThat(counts[1]).as("instances that need moves").isGreaterThanOrEqualTo(3);
   }
 
   /** The bound of {@code s} with {@code left} moves left (every GPU computed afresh); asserts it is at most {@code least}, the least price brute force found. */
