@@ -284,11 +284,6 @@ final class MoveRelaxation {
     return out;
   }
 
-  /** The least k in [0, budget] whose floor over {@code tallies} meets the SLO; budget + 1 when none does. 0 whenever the relaxation is disabled. */
-  int level(Tally[] tallies) {
-    return bound(tallies, budget).level();
-  }
-
   /**
    * The bound of a state whose tallies are {@code tallies} with at most {@code left} moves left:
    * its level is the least k &le; left whose union over the pairs of k moves (k removals, or k − 1
