@@ -34,14 +34,19 @@ import org.rampa.strategy.SolveStatus;
  * then fewest moves), by A* over ledger states with a proven lower bound: the candidate moves of a
  * state are {@link MoveSpace}'s, each applied by the problem's {@link MoveRules} (so only legal states
  * that keep every touched SLO are ever reached), and a state is a goal when the problem's placer
- * returns a plan on it. The bound is {@link MoveRelaxation}: the least number k of further moves after
- * which the latency floor over everything the GPUs could offer meets the SLO, priced at the cheapest
- * move. A state whose k exceeds the moves left is cut with everything after it (no sequence from it
- * admits the request, under the performance model, whatever the placer); a state with k &gt; 0 is no
- * goal and is not placed; a move whose GPU could not change k in time is never applied. Moves are
- * applied lazily, one group (one replica's migrations, one GPU's re-cuts and mode changes) at a time,
- * each group queued at a lower bound of its moves' priorities, so a decision applies few of the
- * hundreds of thousands of candidate moves of a large cluster.
+ * returns a plan on it. The bound is {@link MoveRelaxation}'s: the least number k of further moves,
+ * and the least price c of further moves, after which the latency floor over everything the GPUs
+ * could offer meets the SLO (each GPU's offers after at most so many removals, priced at the migration
+ * price, and a layout move, at the cheaper layout price). Entries are taken in order of price + c,
+ * then moves + k: both parts are consistent lower bounds, so the first goal taken has the least price,
+ * then the fewest moves. A state whose k exceeds the moves left is cut with everything after it (no
+ * sequence from it admits the request, under the performance model, whatever the placer); a state
+ * with k &gt; 0 is no goal and is not placed; a move whose GPU could not change k in time is never
+ * applied. Moves are applied lazily, one group (one replica's migrations, one GPU's re-cuts and mode
+ * changes) at a time, each group queued at a lower bound of its moves' priorities (its GPU's offers
+ * after the move, the others' as they are), so a decision applies few of the hundreds of thousands of
+ * candidate moves of a large cluster: a cheap re-cut that cannot admit the request without a
+ * migration elsewhere is queued at its price plus the migration's and waits behind a cheaper answer.
  *
  * <p>What is proven is relative to the placer: {@code OPTIMAL} when every cheaper state the bound did
  * not rule out was refused by the placer with a proof ({@code INFEASIBLE}); {@code INFEASIBLE} when
@@ -59,8 +64,13 @@ public final class ExactMover implements Mover {
     return "exact-moves";
   }
 
-  /** A state reached by moves; {@code level} is the relaxation's least number of further moves. */
-  private record Node(ClusterState state, List<Move> moves, double cost, Set<String> touched, MoveRelaxation.Tally[] tallies, int level) {}
+  /** A state reached by moves; {@code bound} is the relaxation's least number and price of further moves. */
+  private record Node(ClusterState state, List<Move> moves, double cost, Set<String> touched, MoveRelaxation.Tally[] tallies,
+      MoveRelaxation.Bound bound) {
+    int level() {
+      return bound.level();
+    }
+  }
 
   /**
    * A queue entry: a node, or the not yet applied moves of one group of a node — the migrations of one
@@ -110,17 +120,16 @@ public final class ExactMover implements Mover {
   public MovesResult admit(MoveProblem p) {
     long deadline = System.nanoTime() + p.timeLimit().toNanos();
     MoveCosts costs = p.costs();
-    double cheapest = Math.min(costs.migration(), Math.min(costs.recut(), costs.modeChange()));
-    MoveRelaxation relax = new MoveRelaxation(p.state(), p.request(), p.rules().performance(), p.rules().interference(), p.budget());
+    MoveRelaxation relax = new MoveRelaxation(p.state(), p.request(), p.rules().performance(), p.rules().interference(), p.budget(), costs);
     // least priority first: price, then moves (each with the bound added), then the deeper entry, then a state before a group
     // (so a state a group just produced is tested before the group applies its next move), then first queued
     PriorityQueue<Entry> open = new PriorityQueue<>(Comparator.<Entry>comparingDouble(e -> e.price).thenComparingInt(e -> e.moves)
         .thenComparingDouble(e -> -e.spent).thenComparing(e -> e.node == null).thenComparingLong(e -> e.order));
-    Map<Key, Integer> expanded = new HashMap<>();
+    Map<Key, List<double[]>> expanded = new HashMap<>();
     long order = 0;
-    Node root = new Node(p.state(), List.of(), 0, Set.of(), relax.tallies(p.state(), Set.of()), 0);
-    root = new Node(root.state(), root.moves(), 0, root.touched(), root.tallies(), relax.level(root.tallies()));
-    open.add(new Entry(cheapest * root.level(), root.level(), 0, order++, root, null, null, null, 0));
+    MoveRelaxation.Tally[] rootTallies = relax.tallies(p.state(), Set.of());
+    Node root = new Node(p.state(), List.of(), 0, Set.of(), rootTallies, relax.bound(rootTallies, p.budget()));
+    open.add(new Entry(root.bound().price(), root.level(), 0, order++, root, null, null, null, 0));
     PlacementResult firstRefusal = null;
     double cheapestUnproven = Double.POSITIVE_INFINITY;
     String unprovenReason = null;
@@ -147,9 +156,9 @@ public final class ExactMover implements Mover {
         }
         MoveRules.Outcome o = p.rules().attempt(parent.state(), m);
         if (o.applied()) {
-          Node child = child(relax, parent, m, o.after().get(), costs);
+          Node child = child(relax, parent, m, o.after().get(), costs, p.budget());
           if (child.level() <= p.budget() - child.moves().size()) {
-            open.add(new Entry(child.cost() + cheapest * child.level(), child.moves().size() + child.level(), child.cost(), order++, child,
+            open.add(new Entry(child.cost() + child.bound().price(), child.moves().size() + child.level(), child.cost(), order++, child,
                 null, null, null, 0));
           } else {
             ruledOut++;
@@ -159,11 +168,13 @@ public final class ExactMover implements Mover {
       }
       Node n = e.node;
       Key key = Key.of(n.state());
-      Integer seen = expanded.get(key);
-      if (seen != null && seen <= n.moves().size()) {
+      // a state reached before with no more moves and no more price: every sequence from here is open from there, no dearer
+      // (the price bound depends on the moves left, so fewer moves alone would not do)
+      List<double[]> seen = expanded.computeIfAbsent(key, k -> new ArrayList<>());
+      if (seen.stream().anyMatch(d -> d[0] <= n.moves().size() && d[1] <= n.cost() + EPS)) {
         continue;
       }
-      expanded.put(key, n.moves().size());
+      seen.add(new double[] {n.moves().size(), n.cost()});
       if (n.level() == 0 || n.moves().isEmpty()) { // the state without moves is placed for its reason
         PlacementResult r = p.placer().place(n.state(), p.request());
         explored++;
@@ -185,7 +196,7 @@ public final class ExactMover implements Mover {
         ruledOut++;
       }
       if (n.moves().size() < p.budget()) {
-        order = expand(p, relax, n, open, order, cheapest);
+        order = expand(p, relax, n, open, order);
       }
     }
     if (unprovenReason != null) {
@@ -200,39 +211,42 @@ public final class ExactMover implements Mover {
         name(), explored);
   }
 
-  private static Node child(MoveRelaxation relax, Node parent, Move m, ClusterState after, MoveCosts costs) {
+  private static Node child(MoveRelaxation relax, Node parent, Move m, ClusterState after, MoveCosts costs, int budget) {
+    Set<String> changed = m instanceof Migration x ? Set.of(x.fromGpu(), x.toGpu()) : Set.of(m instanceof Recut r ? r.gpu() : ((ModeChange) m).gpu());
     Set<String> touched = new HashSet<>(parent.touched());
-    if (m instanceof Migration x) {
-      touched.add(x.fromGpu());
-      touched.add(x.toGpu());
-    } else {
-      touched.add(m instanceof Recut r ? r.gpu() : ((ModeChange) m).gpu());
-    }
+    touched.addAll(changed);
     List<Move> moves = new ArrayList<>(parent.moves());
     moves.add(m);
-    MoveRelaxation.Tally[] tallies = relax.tallies(after, touched);
-    return new Node(after, List.copyOf(moves), parent.cost() + costs.of(m), Set.copyOf(touched), tallies, relax.level(tallies));
+    MoveRelaxation.Tally[] tallies = relax.tallies(parent.tallies(), parent.state(), parent.touched(), after, changed);
+    return new Node(after, List.copyOf(moves), parent.cost() + costs.of(m), Set.copyOf(touched), tallies,
+        relax.bound(tallies, budget - moves.size()));
   }
 
   /**
    * Queues the groups of {@code n}'s moves that could matter: for every GPU, its layout moves when one
    * move on it could bring the bound within the moves left, and each replica's migrations when taking
-   * that replica off could.
+   * that replica off could; each group at its price plus the bound with its GPU's offers after it
+   * (a replica taken off; a layout move spent) — every other GPU keeps its offers or, receiving a
+   * replica, loses some, so no child of the group has a smaller priority.
    */
-  private static long expand(MoveProblem p, MoveRelaxation relax, Node n, PriorityQueue<Entry> open, long order, double cheapest) {
+  private static long expand(MoveProblem p, MoveRelaxation relax, Node n, PriorityQueue<Entry> open, long order) {
     ClusterState s = n.state();
     int left = p.budget() - n.moves().size() - 1; // moves left after this one
     MoveCosts costs = p.costs();
     for (Gpu g : s.cluster().gpus()) {
       String id = g.id();
-      MoveRelaxation.Offer[] current = n.touched().contains(id) ? relax.offers(s, id, null, null) : relax.rootOffers(id);
-      int any = relax.levelWith(n.tallies(), id, current, MoveRelaxation.shifted(current));
-      if (any > left) {
+      boolean touched = n.touched().contains(id);
+      MoveRelaxation.Offer[] current = touched ? relax.offers(s, id, null, null) : relax.rootOffers(id);
+      MoveRelaxation.Bound any = relax.boundWith(n.tallies(), id, current, MoveRelaxation.afterAnyMove(current), left);
+      if (any.level() > left) {
         continue; // no move on this GPU brings the request within reach
       }
       if (s.partitioning(id).mig().isPresent() && (!s.migLayout(id).isEmpty() || s.isFree(id))) {
-        double price = n.cost() + Math.min(costs.recut(), costs.modeChange());
-        open.add(new Entry(price + cheapest * any, n.moves().size() + 1 + any, price, order++, null, n, id, null, 0));
+        MoveRelaxation.Bound b = relax.boundWith(n.tallies(), id, current, MoveRelaxation.afterLayoutMove(current), left);
+        if (b.level() <= left) {
+          double price = n.cost() + Math.min(costs.recut(), costs.modeChange());
+          open.add(new Entry(price + b.price(), n.moves().size() + 1 + b.level(), price, order++, null, n, id, null, 0));
+        }
       }
       for (String service : s.servicesOn(id)) {
         Allocation a = s.allocations().get(service);
@@ -245,10 +259,11 @@ public final class ExactMover implements Mover {
             continue;
           }
           Holding h = holdingOf(a, stages.get(k), id);
-          int level = h == null ? any : relax.levelWith(n.tallies(), id, current, relax.offers(s, id, service, h));
-          if (level <= left) {
+          MoveRelaxation.Bound b = h == null ? any : relax.boundWith(n.tallies(), id, current,
+              touched ? relax.offers(s, id, service, h) : relax.rootOffersWithout(s, id, service, h), left);
+          if (b.level() <= left) {
             double price = n.cost() + costs.migration();
-            open.add(new Entry(price + cheapest * level, n.moves().size() + 1 + level, price, order++, null, n, id, service, k));
+            open.add(new Entry(price + b.price(), n.moves().size() + 1 + b.level(), price, order++, null, n, id, service, k));
           }
         }
       }

@@ -24,6 +24,7 @@ import org.rampa.domain.share.MigSlice;
 import org.rampa.domain.share.MigSliceMps;
 import org.rampa.domain.share.MpsShare;
 import org.rampa.domain.share.Whole;
+import org.rampa.moves.MoveCosts;
 import org.rampa.perf.DeviceKind;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.SloPredicate;
@@ -33,26 +34,33 @@ import org.rampa.perf.share.InterferenceModel;
 import org.rampa.verify.InterferenceGuard;
 
 /**
- * A relaxation of "the request fits after at most k more moves" that the exact mover prunes with
- * (docs/moves.md, "Why the exact search is exact"). For each GPU and each k it computes an
- * {@link Offer}: every device kind a stage replica of the newcomer could run on there in any state
- * reachable from this one by at most k moves touching that GPU — the whole GPU, an MPS share as large
- * as the compute any k removals could free, the MIG profiles of instances that are or could be made
- * free. The union of the offers over all GPUs bounds every plan of every state reachable by at most k
- * moves (each GPU gets at most k of them; a GPU receiving a replica only loses room), and the
- * latency floor over that union — every stage on its fastest offered kind, slowed by the least
- * slowdown its co-runners could cause (1 on isolated and free placements), no transfers, memory
- * within the kind — is a lower bound on the latency of any such plan.
- * When the floor misses the SLO no sequence of at most k moves admits the request under the
- * performance model, whatever the placer: that is a proof, not a guess.
+ * A relaxation of "the request fits after at most k more moves of price at most c" that the exact
+ * mover prunes and orders with (docs/moves.md, "Why the exact search is exact"). For each GPU and each
+ * pair (r removals, l &le; 1 layout moves) it computes an {@link Offer}: every device kind a stage
+ * replica of the newcomer could run on there in any state reachable from this one by moves touching
+ * that GPU that take at most r of its replicas away and re-cut or change its mode at most l times
+ * (a second layout move on a GPU offers nothing the first could not: held instances are the same) —
+ * the whole GPU, an MPS share as large as the compute r removals could free, the MIG profiles of
+ * instances that are or could be made free. A GPU receiving a replica only loses room. So every plan
+ * of every state reachable by a sequence of at most k moves and price at most c uses only kinds of
+ * the union, over all GPUs, of the offers of the pairs with r + l &le; k and r × migration price +
+ * l × the cheaper layout price &le; c (the moves touching one GPU are among the sequence's, and their
+ * price is at least that pair's); the latency floor over that union — every stage on its fastest
+ * offered kind, slowed by the least slowdown its co-runners could cause (1 on isolated and free
+ * placements), no transfers, memory within the kind — is a lower bound on the latency of any such
+ * plan. When the floor misses the SLO no such sequence admits the request under the performance
+ * model, whatever the placer: that is a proof, not a guess.
  *
- * <p>The offers obey one step rule the search relies on: one move turns a GPU's offers at level
- * k + 1 into offers at level k that are no larger, so {@link #level} (the least k whose floor meets
- * the SLO) drops by at most one per move and is a consistent lower bound on the moves still needed.
+ * <p>The offers obey one step rule the search relies on: a migration turns its source's offers at
+ * (r + 1, l) into offers at (r, l) that are no larger, and only shrinks its target's; a layout move
+ * turns its GPU's offers at (r, 1) into offers at (r, l) that are no larger. Hence {@link #bound}'s
+ * level (the least k whose floor meets the SLO) drops by at most one per move and its price (the
+ * least c) by at most the move's price: both are consistent lower bounds on what is still to pay
+ * ({@code MoveRelaxationTest} checks both facts move by move and the price against brute force).
  *
  * <p>Two facts of the performance model are assumed: a larger MPS share is never slower, and an MPS
  * process inside a MIG instance is no faster than the instance alone. Clusters with CU-mask or
- * NPU-template types are not modelled: there the relaxation is disabled (every level 0: nothing
+ * NPU-template types are not modelled: there the relaxation is disabled (every bound 0: nothing
  * is pruned).
  */
 final class MoveRelaxation {
@@ -75,18 +83,32 @@ final class MoveRelaxation {
   private final InterferenceModel interference;
   private final InterferenceGuard guard;
   private final int budget;
+  private final double migrationPrice;
+  private final double layoutPrice;
+  /** The pairs (removals, layout moves) of at most {@code budget} moves, by price, then by moves. */
+  private final List<int[]> byPrice = new ArrayList<>();
   private final List<String> gpus = new ArrayList<>();
   private final Map<String, Offer[]> rootOffers = new HashMap<>();
+  private final Map<List<Object>, Offer[]> rootOffersWithout = new HashMap<>();
   private final Map<Map<String, Offer>, Boolean> meets = new HashMap<>();
   private final Map<DeviceKind, double[][]> times = new HashMap<>();
 
-  MoveRelaxation(ClusterState root, ServiceRequest request, PerformanceModel performance, InterferenceModel interference, int budget) {
+  MoveRelaxation(ClusterState root, ServiceRequest request, PerformanceModel performance, InterferenceModel interference, int budget,
+      MoveCosts costs) {
     this.cluster = root.cluster();
     this.request = request;
     this.performance = performance;
     this.interference = interference;
     this.guard = new InterferenceGuard(performance, interference);
     this.budget = budget;
+    this.migrationPrice = costs.migration();
+    this.layoutPrice = Math.min(costs.recut(), costs.modeChange());
+    for (int r = 0; r <= budget; r++) {
+      for (int l = 0; l <= 1 && r + l <= budget; l++) {
+        byPrice.add(new int[] {r, l});
+      }
+    }
+    byPrice.sort(java.util.Comparator.<int[]>comparingDouble(this::price).thenComparingInt(q -> q[0] + q[1]));
     boolean modelled = true;
     for (GpuType t : cluster.gpuTypes()) {
       GpuPartitioning p = t.partitioning();
@@ -99,18 +121,62 @@ final class MoveRelaxation {
     }
   }
 
-  /** The offers of every level 0..budget of {@code gpu} in {@code state}, without one holding of {@code service} when given. */
+  /** The index of the offer after at most {@code removals} removals and {@code layoutMoves} (0 or 1) layout moves. */
+  static int at(int removals, int layoutMoves) {
+    return 2 * removals + layoutMoves;
+  }
+
+  /** The least price of {@code pair}'s moves: its removals at the migration price, its layout move at the cheaper layout price. */
+  private double price(int[] pair) {
+    return pair[0] * migrationPrice + pair[1] * layoutPrice;
+  }
+
+  /**
+   * A lower bound on what reaching a goal still needs: at least {@code level} moves and at least
+   * {@code price}; level budget + 1 and price infinite when no sequence within the moves left can
+   * admit the request.
+   */
+  record Bound(int level, double price) {
+    static final Bound ZERO = new Bound(0, 0);
+  }
+
+  /**
+   * The offers of {@code gpu} in {@code state} ({@link #at} indexed, removals 0..budget + 1), without
+   * one holding of {@code service} when given.
+   */
   Offer[] offers(ClusterState state, String gpu, String service, Holding without) {
     return offersAt(state, gpu, service, without);
   }
 
-  /** The union of offers per GPU type at one level, as counts so one GPU can be taken out and put back. */
+  /**
+   * The offers of {@code gpu} without one holding of {@code service} in a state where {@code gpu} is
+   * as in the root (a search asks this for every replica of every state it expands): computed once.
+   */
+  Offer[] rootOffersWithout(ClusterState state, String gpu, String service, Holding without) {
+    return rootOffersWithout.computeIfAbsent(List.of(gpu, service, without), k -> offersAt(state, gpu, service, without));
+  }
+
+  /** The union of offers per GPU type at one pair, as counts so one GPU can be taken out and put back. */
   final class Tally {
     private final Map<String, int[]> whole = new TreeMap<>();
     private final Map<String, Map<MpsOption, Integer>> mps = new TreeMap<>();
     private final Map<String, Map<String, Integer>> profiles = new TreeMap<>();
+    private Map<String, Offer> kinds;
+
+    Tally copy() {
+      Tally t = new Tally();
+      whole.forEach((k, v) -> t.whole.put(k, v.clone()));
+      mps.forEach((k, v) -> t.mps.put(k, new HashMap<>(v)));
+      profiles.forEach((k, v) -> t.profiles.put(k, new TreeMap<>(v)));
+      t.kinds = kinds;
+      return t;
+    }
 
     void add(String type, Offer o, int sign) {
+      if (o == Offer.NONE) {
+        return;
+      }
+      kinds = null;
       if (o.whole()) {
         whole.computeIfAbsent(type, t -> new int[1])[0] += sign;
       }
@@ -122,17 +188,12 @@ final class MoveRelaxation {
       }
     }
 
-    Tally copy() {
-      Tally t = new Tally();
-      whole.forEach((k, v) -> t.whole.put(k, v.clone()));
-      mps.forEach((k, v) -> t.mps.put(k, new HashMap<>(v)));
-      profiles.forEach((k, v) -> t.profiles.put(k, new TreeMap<>(v)));
-      return t;
-    }
-
-    /** True when the latency floor over this union meets the request's SLO. */
-    boolean meets() {
-      Map<String, Offer> kinds = new TreeMap<>();
+    /** The union as one offer per GPU type (types offering nothing left out). */
+    Map<String, Offer> kinds() {
+      if (kinds != null) {
+        return kinds;
+      }
+      Map<String, Offer> out = new TreeMap<>();
       Set<String> types = new TreeSet<>(whole.keySet());
       types.addAll(mps.keySet());
       types.addAll(profiles.keySet());
@@ -141,11 +202,32 @@ final class MoveRelaxation {
         List<MpsOption> f = front(mps.containsKey(t) ? mps.get(t).keySet() : Set.of());
         Set<String> p = profiles.containsKey(t) ? new TreeSet<>(profiles.get(t).keySet()) : Set.of();
         if (w || !f.isEmpty() || !p.isEmpty()) {
-          kinds.put(t, new Offer(w, f, p));
+          out.put(t, new Offer(w, f, p));
         }
       }
-      return meets.computeIfAbsent(kinds, MoveRelaxation.this::floorMeets);
+      kinds = out;
+      return out;
     }
+  }
+
+  /** The union of two unions of offers, type by type. */
+  private static Map<String, Offer> union(Map<String, Offer> a, Map<String, Offer> b) {
+    if (a.isEmpty() || a.equals(b)) {
+      return b;
+    }
+    Map<String, Offer> out = new TreeMap<>(a);
+    b.forEach((t, o) -> out.merge(t, o, (x, y) -> {
+      List<MpsOption> mps = new ArrayList<>(x.mps());
+      mps.addAll(y.mps());
+      Set<String> profiles = new TreeSet<>(x.profiles());
+      profiles.addAll(y.profiles());
+      return new Offer(x.whole() || y.whole(), front(mps), profiles);
+    }));
+    return out;
+  }
+
+  private boolean meets(Map<String, Offer> kinds) {
+    return meets.computeIfAbsent(kinds, this::floorMeets);
   }
 
   /** The options no other beats in both fraction (larger) and slowdown (smaller), largest fraction first. */
@@ -163,75 +245,140 @@ final class MoveRelaxation {
     return List.copyOf(out);
   }
 
-  /** The tallies of {@code state} at levels 0..budget, where only {@code touched} GPUs may differ from the root. */
+  /** The tallies of {@code state} at every pair of at most budget moves ({@link #at}), where only {@code touched} GPUs may differ from the root. */
   Tally[] tallies(ClusterState state, Set<String> touched) {
-    Tally[] out = new Tally[budget + 1];
-    for (int k = 0; k <= budget; k++) {
-      out[k] = new Tally();
+    Tally[] out = new Tally[at(budget, 1) + 1];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = new Tally();
     }
     for (String g : gpus) {
       Offer[] o = touched.contains(g) ? offers(state, g, null, null) : rootOffers.get(g);
       String type = cluster.gpu(g).type();
-      for (int k = 0; k <= budget; k++) {
-        out[k].add(type, o[k], 1);
+      for (int i = 0; i < out.length; i++) {
+        out[i].add(type, o[i], 1);
       }
     }
     return out;
   }
 
   /**
-   * The least k in [0, budget] whose floor over {@code tallies} meets the SLO; budget + 1 when none
-   * does. 0 whenever the relaxation is disabled.
+   * The tallies of {@code state}, reached from {@code parent} (whose tallies are {@code before} and
+   * where {@code touched} GPUs may differ from the root) by a move that changed only {@code changed}:
+   * the parent's with those GPUs' offers replaced, equal to {@link #tallies(ClusterState, Set)} of the
+   * union of both sets (every other GPU holds what it held in the parent).
    */
-  int level(Tally[] tallies) {
-    if (!enabled) {
-      return 0;
+  Tally[] tallies(Tally[] before, ClusterState parent, Set<String> touched, ClusterState state, Set<String> changed) {
+    Tally[] out = new Tally[before.length];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = before[i].copy();
     }
-    for (int k = 0; k <= budget; k++) {
-      if (tallies[k].meets()) {
-        return k;
+    for (String g : changed) {
+      Offer[] was = touched.contains(g) ? offers(parent, g, null, null) : rootOffers.get(g);
+      Offer[] now = offers(state, g, null, null);
+      String type = cluster.gpu(g).type();
+      for (int i = 0; i < out.length; i++) {
+        out[i].add(type, was[i], -1);
+        out[i].add(type, now[i], 1);
       }
     }
-    return budget + 1;
+    return out;
   }
 
   /**
-   * The least k in [0, budget] whose floor meets the SLO when {@code gpu}'s offers in {@code tallies}
-   * are replaced by {@code replacement[k]}, and {@code current} are its offers there; budget + 1 when none.
+   * The bound of a state whose tallies are {@code tallies} with at most {@code left} moves left:
+   * its level is the least k &le; left whose union over the pairs of k moves (k removals, or k − 1
+   * removals and a layout move) meets the SLO, its price the least c whose union over the pairs of at
+   * most {@code left} moves and price &le; c meets it; level budget + 1 and price infinite when even
+   * {@code left} moves cannot. {@link Bound#ZERO} whenever the relaxation is
+   * disabled.
    */
-  int levelWith(Tally[] tallies, String gpu, Offer[] current, Offer[] replacement) {
+  Bound bound(Tally[] tallies, int left) {
     if (!enabled) {
-      return 0;
+      return Bound.ZERO;
     }
-    String type = cluster.gpu(gpu).type();
-    for (int k = 0; k <= budget; k++) {
-      Tally t = tallies[k];
-      t.add(type, current[k], -1);
-      t.add(type, replacement[k], 1);
-      boolean ok = t.meets();
-      t.add(type, replacement[k], -1);
-      t.add(type, current[k], 1);
-      if (ok) {
-        return k;
+    int moves = Math.min(left, budget);
+    int level = -1;
+    for (int k = 0; k <= moves && level < 0; k++) {
+      Map<String, Offer> u = tallies[at(k, 0)].kinds();
+      if (k >= 1) {
+        u = union(u, tallies[at(k - 1, 1)].kinds());
+      }
+      if (meets(u)) {
+        level = k;
       }
     }
-    return budget + 1;
+    if (level < 0) {
+      return new Bound(budget + 1, Double.POSITIVE_INFINITY);
+    }
+    List<int[]> pairs = byPrice.stream().filter(q -> q[0] + q[1] <= moves).toList();
+    Map<String, Offer> u = Map.of();
+    for (int i = 0; i < pairs.size(); i++) {
+      int[] q = pairs.get(i);
+      u = union(u, tallies[at(q[0], q[1])].kinds());
+      double c = price(q);
+      if ((i + 1 == pairs.size() || price(pairs.get(i + 1)) > c) && meets(u)) { // the union of every pair priced at most c
+        return new Bound(level, c);
+      }
+    }
+    throw new IllegalStateException("the union of all pairs of at most " + moves + " moves meets the SLO at level " + level
+        + " but at no price: the pairs by price miss one");
+  }
+
+  /** {@link #bound} with {@code gpu}'s offers in {@code tallies}, which are {@code current}, replaced by {@code replacement}. */
+  Bound boundWith(Tally[] tallies, String gpu, Offer[] current, Offer[] replacement, int left) {
+    if (!enabled) {
+      return Bound.ZERO;
+    }
+    String type = cluster.gpu(gpu).type();
+    int used = Math.min(tallies.length, at(Math.max(0, Math.min(left, budget)), 0) + 1); // bound reads no pair of more moves
+    for (int i = 0; i < used; i++) {
+      tallies[i].add(type, current[i], -1);
+      tallies[i].add(type, replacement[i], 1);
+    }
+    try {
+      return bound(tallies, left);
+    } finally {
+      for (int i = 0; i < used; i++) {
+        tallies[i].add(type, replacement[i], -1);
+        tallies[i].add(type, current[i], 1);
+      }
+    }
   }
 
   Offer[] rootOffers(String gpu) {
     return rootOffers.get(gpu);
   }
 
-  /** One move on {@code gpu} spent already: its offers one level up (a bound for any move on it). */
-  static Offer[] shifted(Offer[] offers) {
-    return Arrays.copyOfRange(offers, 1, offers.length);
+  /** Any one move on a GPU spent already: its offers one removal and a layout move up, a bound for every move on it. */
+  static Offer[] afterAnyMove(Offer[] offers) {
+    Offer[] out = new Offer[offers.length - 2];
+    for (int r = 0; at(r, 1) < out.length; r++) {
+      out[at(r, 0)] = offers[at(r + 1, 1)];
+      out[at(r, 1)] = offers[at(r + 1, 1)];
+    }
+    return out;
+  }
+
+  /**
+   * A re-cut or a mode change on a GPU spent already: its offers with the layout move (held instances
+   * do not change, so a second layout move offers nothing the first could not), the bound for its
+   * layout moves.
+   */
+  static Offer[] afterLayoutMove(Offer[] offers) {
+    Offer[] out = new Offer[offers.length];
+    for (int r = 0; at(r, 1) < out.length; r++) {
+      out[at(r, 0)] = offers[at(r, 1)];
+      out[at(r, 1)] = offers[at(r, 1)];
+    }
+    return out;
   }
 
   private record Held(MigSlice instance, boolean movable) {}
 
   /**
-   * What {@code gpu} may offer after at most {@code k} moves on it (removals of its movable replicas,
-   * one re-cut or mode change), without {@code without} of {@code service} when given.
+   * What {@code gpu} may offer after at most r removals of its movable replicas and l &le; 1 layout
+   * moves (a re-cut or a mode change) on it, for r in 0..budget + 1 ({@link #at}), without
+   * {@code without} of {@code service} when given.
    */
   private Offer[] offersAt(ClusterState state, String gpu, String service, Holding without) {
     GpuPartitioning parts = state.partitioning(gpu);
@@ -264,79 +411,87 @@ final class MoveRelaxation {
     MigGeometry geometry = parts.mig().orElse(null);
     List<List<MpsOption>> byRemovals = layout.isEmpty() && parts.mps() && holds.stream().allMatch(h -> h.placement() instanceof MpsShare)
         ? mpsOptions(state, gpu, parts, holds, owners, movable, skipped && without != null ? service : null) : null;
-    Offer[] out = new Offer[budget + 2];
-    for (int k = 0; k < out.length; k++) {
-      boolean whole = false;
-      List<MpsOption> mps = new ArrayList<>();
-      Set<String> profiles = new TreeSet<>();
-      if (u == 0 && m <= k) { // every holder can leave
-        if (layout.isEmpty()) {
-          whole = true;
-          if (parts.mps()) {
-            mps.add(new MpsOption(1, 1));
+    List<Held> held = new ArrayList<>();
+    Map<MigSlice, Boolean> exclusive = new HashMap<>();
+    Map<String, Integer> recutRemovals = new HashMap<>(); // profile: the fewest removals after which a re-cut can create it
+    if (!layout.isEmpty()) {
+      for (int i = 0; i < holds.size(); i++) {
+        Holding h = holds.get(i);
+        MigSlice s = h.placement() instanceof MigSliceMps mm ? mm.slice() : h.placement() instanceof MigSlice ms ? ms : null;
+        if (s != null) {
+          held.add(new Held(s, movable.get(i)));
+          exclusive.merge(s, h.placement() instanceof MigSlice, Boolean::logicalOr);
+        }
+      }
+      for (MigProfile p : geometry == null ? List.<MigProfile>of() : geometry.profiles()) {
+        for (int start : p.allowedStarts()) {
+          int removals = 0;
+          boolean blocked = false;
+          for (Held h : held) {
+            if (!MigLayout.empty(geometry).with(h.instance().profile(), h.instance().start()).fits(p, start)) {
+              blocked |= !h.movable();
+              removals++;
+            }
           }
-          if (geometry != null && m + 1 <= k) {
-            geometry.profiles().forEach(p -> profiles.add(p.name())); // then a mode change into MIG
+          if (!blocked) {
+            recutRemovals.merge(p.name(), removals, Math::min);
           }
-        } else {
-          layout.forEach(s -> profiles.add(s.profile()));
-          if (m + 1 <= k) { // then a re-cut, or out of MIG mode
+        }
+      }
+    }
+    Offer[] out = new Offer[at(budget + 1, 1) + 1];
+    for (int r = 0; r <= budget + 1; r++) {
+      for (int l = 0; l <= 1; l++) {
+        boolean whole = false;
+        List<MpsOption> mps = new ArrayList<>();
+        Set<String> profiles = new TreeSet<>();
+        if (u == 0 && m <= r) { // every holder can leave
+          if (layout.isEmpty()) {
             whole = true;
             if (parts.mps()) {
               mps.add(new MpsOption(1, 1));
             }
-            geometry.profiles().forEach(p -> profiles.add(p.name()));
-          }
-        }
-      }
-      if (!layout.isEmpty()) {
-        List<Held> held = new ArrayList<>();
-        Map<MigSlice, Boolean> exclusive = new HashMap<>();
-        for (int i = 0; i < holds.size(); i++) {
-          Holding h = holds.get(i);
-          MigSlice s = h.placement() instanceof MigSliceMps mm ? mm.slice() : h.placement() instanceof MigSlice ms ? ms : null;
-          if (s == null) {
-            continue;
-          }
-          held.add(new Held(s, movable.get(i)));
-          exclusive.merge(s, h.placement() instanceof MigSlice, Boolean::logicalOr);
-          if (k >= 1 && movable.get(i)) {
-            profiles.add(s.profile()); // its holder moves away
-          }
-        }
-        for (MigSlice s : layout) {
-          if (!exclusive.getOrDefault(s, false)) {
-            profiles.add(s.profile()); // free, or joinable by one more MPS process (no faster than the instance)
-          }
-        }
-        if (k >= 1 && geometry != null) { // a re-cut after at most k - 1 removals
-          for (MigProfile p : geometry.profiles()) {
-            if (profiles.contains(p.name())) {
-              continue;
+            if (geometry != null && l == 1) {
+              geometry.profiles().forEach(p -> profiles.add(p.name())); // then a mode change into MIG
             }
-            for (int start : p.allowedStarts()) {
-              int removals = 0;
-              boolean blocked = false;
-              for (Held h : held) {
-                if (!MigLayout.empty(geometry).with(h.instance().profile(), h.instance().start()).fits(p, start)) {
-                  blocked |= !h.movable();
-                  removals++;
-                }
+          } else {
+            layout.forEach(s -> profiles.add(s.profile()));
+            if (l == 1) { // then a re-cut, or out of MIG mode
+              whole = true;
+              if (parts.mps()) {
+                mps.add(new MpsOption(1, 1));
               }
-              if (!blocked && removals <= k - 1) {
-                profiles.add(p.name());
-                break;
-              }
+              geometry.profiles().forEach(p -> profiles.add(p.name()));
             }
           }
         }
-      } else if (byRemovals != null) {
-        for (int size = 0; size <= Math.min(k, byRemovals.size() - 1); size++) {
-          mps.addAll(byRemovals.get(size));
+        if (!layout.isEmpty()) {
+          for (Held h : held) {
+            if (r >= 1 && h.movable()) {
+              profiles.add(h.instance().profile()); // its holder moves away
+            }
+          }
+          for (MigSlice s : layout) {
+            if (!exclusive.getOrDefault(s, false)) {
+              profiles.add(s.profile()); // free, or joinable by one more MPS process (no faster than the instance)
+            }
+          }
+          if (l == 1) { // a re-cut after at most r removals
+            int rr = r;
+            recutRemovals.forEach((p, removals) -> {
+              if (removals <= rr) {
+                profiles.add(p);
+              }
+            });
+          }
+        } else if (byRemovals != null) {
+          for (int size = 0; size <= Math.min(r, byRemovals.size() - 1); size++) {
+            mps.addAll(byRemovals.get(size));
+          }
         }
+        List<MpsOption> front = front(mps);
+        out[at(r, l)] = whole || !front.isEmpty() || !profiles.isEmpty() ? new Offer(whole, front, Set.copyOf(profiles)) : Offer.NONE;
       }
-      List<MpsOption> front = front(mps);
-      out[k] = whole || !front.isEmpty() || !profiles.isEmpty() ? new Offer(whole, front, Set.copyOf(profiles)) : Offer.NONE;
     }
     return out;
   }

@@ -80,7 +80,7 @@ class ExactMoverTest {
   }
 
   /** The least price of a sequence of at most {@code left} more moves after which the request fits, by enumerating them all. */
-  private static double oracle(MoveProblem p, ClusterState s, int left, double spent, boolean[] unproven) {
+  static double oracle(MoveProblem p, ClusterState s, int left, double spent, boolean[] unproven) {
     var r = p.placer().place(s, p.request());
     if (r.plan().isPresent()) {
       return spent;
@@ -102,35 +102,45 @@ class ExactMoverTest {
   @Test
   void theExactMoverFindsTheLeastPriceTheOracleFindsAndIsInfeasibleExactlyWhereNoSequenceExists() {
     int[] counts = new int[4]; // fit without moves, fit with moves, infeasible, unproven
-    Property.forSeeds("exact mover = brute force", TRIALS, seed -> {
-      MoveProblem p = problem(seed);
-      boolean[] unproven = {false};
-      double least = oracle(p, p.state(), p.budget(), 0, unproven);
-      MovesResult r = new ExactMover().admit(p);
-      if (Double.isFinite(least)) {
-        assertThat(r.plan()).as("seed %d: %s", seed, r.reason()).isPresent();
-        assertThat(r.moveCost()).as("seed %d price", seed).isCloseTo(least, org.assertj.core.data.Offset.offset(1e-9));
-        if (p.costs().equals(MoveCosts.unit())) {
-          assertThat((double) r.moves().size()).as("seed %d count", seed).isEqualTo(least);
-        }
-        assertThat(r.status()).as("seed %d", seed).isEqualTo(unproven[0] ? SolveStatus.FEASIBLE : SolveStatus.OPTIMAL);
-        counts[r.moves().isEmpty() ? 0 : 1]++;
-        assertEveryStateLegal(p, r);
-      } else {
-        assertThat(r.plan()).as("seed %d", seed).isEmpty();
-        assertThat(r.status()).as("seed %d: %s", seed, r.reason()).isEqualTo(unproven[0] ? SolveStatus.NO_PLAN_FOUND : SolveStatus.INFEASIBLE);
-        counts[unproven[0] ? 3 : 2]++;
-      }
-      MovesResult greedy = new GreedyMover().admit(p);
-      assertThat(greedy.status()).as("seed %d heuristic", seed).isNotEqualTo(SolveStatus.INFEASIBLE);
-      if (greedy.plan().isPresent()) {
-        assertThat(greedy.moveCost()).as("seed %d heuristic", seed).isGreaterThanOrEqualTo(least - 1e-9);
-        assertEveryStateLegal(p, greedy);
-      }
-    });
+    Property.forSeeds("exact mover = brute force", TRIALS, seed -> agreesWithTheOracle(problem(seed), seed, counts));
     System.out.printf("exact mover vs brute force, %d instances: %d fit without moves, %d need moves, %d infeasible, %d unproven%n",
         TRIALS, counts[0], counts[1], counts[2], counts[3]);
     assertThat(counts[1]).as("instances that need moves").isGreaterThan(0);
+  }
+
+  /** The exact mover's answer on {@code p} against the oracle's least price (and the greedy mover's, which may not beat it); counts the outcome. */
+  private static void agreesWithTheOracle(MoveProblem p, long seed, int[] counts) {
+    boolean[] unproven = {false};
+    agreesWithTheOracle(p, seed, counts, oracle(p, p.state(), p.budget(), 0, unproven), unproven[0]);
+  }
+
+  /**
+   * The exact mover's answer on {@code p} against {@code least}, the oracle's least price ({@code
+   * unproven} when the placer gave up without a proof on some state), and the greedy mover's;
+   * counts the outcome: fit without moves, with moves, infeasible, unproven.
+   */
+  static void agreesWithTheOracle(MoveProblem p, long seed, int[] counts, double least, boolean unproven) {
+    MovesResult r = new ExactMover().admit(p);
+    if (Double.isFinite(least)) {
+      assertThat(r.plan()).as("seed %d: %s", seed, r.reason()).isPresent();
+      assertThat(r.moveCost()).as("seed %d price", seed).isCloseTo(least, org.assertj.core.data.Offset.offset(1e-9));
+      if (p.costs().equals(MoveCosts.unit())) {
+        assertThat((double) r.moves().size()).as("seed %d count", seed).isEqualTo(least);
+      }
+      assertThat(r.status()).as("seed %d", seed).isEqualTo(unproven ? SolveStatus.FEASIBLE : SolveStatus.OPTIMAL);
+      counts[r.moves().isEmpty() ? 0 : 1]++;
+      assertEveryStateLegal(p, r);
+    } else {
+      assertThat(r.plan()).as("seed %d", seed).isEmpty();
+      assertThat(r.status()).as("seed %d: %s", seed, r.reason()).isEqualTo(unproven ? SolveStatus.NO_PLAN_FOUND : SolveStatus.INFEASIBLE);
+      counts[unproven ? 3 : 2]++;
+    }
+    MovesResult greedy = new GreedyMover().admit(p);
+    assertThat(greedy.status()).as("seed %d heuristic", seed).isNotEqualTo(SolveStatus.INFEASIBLE);
+    if (greedy.plan().isPresent()) {
+      assertThat(greedy.moveCost()).as("seed %d heuristic", seed).isGreaterThanOrEqualTo(least - 1e-9);
+      assertEveryStateLegal(p, greedy);
+    }
   }
 
   /** Replays the answer's moves: after each, every MIG layout is legal, a re-cut kept every held instance, every admitted service passes the verifier; the plan passes it last. */
