@@ -107,8 +107,12 @@ public final class GreedyMover implements Mover {
         return r.get();
       }
     }
+    Optional<MovesResult> partly = evacuatePartly(p, explored, deadline);
+    if (partly.isPresent()) {
+      return partly.get();
+    }
     return new MovesResult(SolveStatus.NO_PLAN_FOUND, List.of(), 0, p.state(), Optional.of(now), "no sequence of at most " + p.budget()
-        + " moves found by re-cuts and by evacuating " + victims + " GPUs (a heuristic: one may exist); without moves: "
+        + " moves found by re-cuts, by evacuating " + victims + " GPUs and by moving tenants off crowded ones (a heuristic: one may exist); without moves: "
         + now.reason(), name(), explored.placed);
   }
 
@@ -136,6 +140,106 @@ public final class GreedyMover implements Mover {
       return tryMoves(p, s, moves, new ModeChange(gpu, layout, List.of()), explored);
     }
     return Optional.empty();
+  }
+
+  /**
+   * Partial evacuation ({@link PartialEvacuation}): moves one or two tenants off a crowded GPU, and
+   * on a MIG GPU re-cuts its free part after, so that the newcomer fits there. Per GPU type and kind
+   * the least room at which the newcomer fits is found by probes on the GPU's neighbourhood with the
+   * tenants released (the largest room first: if the newcomer does not fit there, no opening of that
+   * kind is tried; then a bisection over the rooms, at most {@code 4 × maxVictims} probes in all).
+   * The openings reaching it are tried cheapest first, then with the least room beyond it (the
+   * tenants that free about what the newcomer needs), then moving the least compute, then in cluster
+   * order: each replica to the fullest GPU the rules accept, the re-cut, then the request placed.
+   * At most {@code maxVictims} are tried; among those that admit the newcomer at the least price
+   * (at most {@link #COMPARED} of them) the one whose plan has the least importance cost wins.
+   */
+  private Optional<MovesResult> evacuatePartly(MoveProblem p, Probes explored, long deadline) {
+    List<PartialEvacuation.Opening> openings = PartialEvacuation.openings(p.state(), p.budget(), p.costs());
+    Map<String, Double> least = new HashMap<>();
+    int[] probes = {0};
+    for (Map.Entry<String, List<PartialEvacuation.Opening>> e : PartialEvacuation.representatives(openings).entrySet()) {
+      List<PartialEvacuation.Opening> rooms = e.getValue();
+      int hi = rooms.size() - 1;
+      if (probes[0] == 4 * maxVictims || System.nanoTime() > deadline || !fitsOpened(p, rooms.get(hi), explored, probes)) {
+        continue;
+      }
+      int lo = 0;
+      while (lo < hi && probes[0] < 4 * maxVictims && System.nanoTime() <= deadline) {
+        int mid = (lo + hi) >>> 1;
+        if (fitsOpened(p, rooms.get(mid), explored, probes)) {
+          hi = mid;
+        } else {
+          lo = mid + 1;
+        }
+      }
+      least.put(e.getKey(), rooms.get(hi).room());
+    }
+    List<PartialEvacuation.Opening> eligible = new ArrayList<>();
+    for (PartialEvacuation.Opening o : openings) {
+      Double need = least.get(o.key());
+      if (need != null && o.room() >= need - 1e-6) {
+        eligible.add(o);
+      }
+    }
+    eligible.sort(Comparator.comparingDouble(PartialEvacuation.Opening::price)
+        .thenComparingDouble(o -> o.room() - least.get(o.key()))
+        .thenComparingDouble(PartialEvacuation.Opening::movedShare)
+        .thenComparingInt(PartialEvacuation.Opening::position));
+    MovesResult best = null;
+    int tried = 0;
+    int admitted = 0;
+    for (PartialEvacuation.Opening o : eligible) {
+      if (tried == maxVictims || admitted == COMPARED || System.nanoTime() > deadline || (best != null && o.price() > best.moveCost() + 1e-9)) {
+        break;
+      }
+      tried++;
+      Optional<MovesResult> r = open(p, o, explored);
+      if (r.isPresent()) {
+        admitted++;
+        if (best == null || r.get().plan().orElseThrow().cost() < best.plan().orElseThrow().cost() - 1e-12) {
+          best = r.get();
+        }
+      }
+    }
+    return Optional.ofNullable(best);
+  }
+
+  /** Admissions compared by importance cost at the least price found by partial evacuation: each costs a placement on the full state. */
+  static final int COMPARED = 3;
+
+  /** Whether the request fits on the neighbourhood of the opening's GPU with its tenants gone (and the GPU re-cut): an optimistic probe, as {@link #fitsEmptied}. */
+  private static boolean fitsOpened(MoveProblem p, PartialEvacuation.Opening o, Probes explored, int[] probes) {
+    probes[0]++;
+    return explored.place(p, p.state(), List.of(o.gpu()), near -> {
+      ClusterState without = near;
+      for (String id : o.services()) {
+        without = without.release(id);
+      }
+      if (o.recutTo().isEmpty()) {
+        return without;
+      }
+      MoveRules.Outcome cut = p.rules().attempt(without, new Recut(o.gpu(), without.migLayout(o.gpu()), o.recutTo()));
+      return cut.applied() ? cut.after().get() : without;
+    }).result().plan().isPresent();
+  }
+
+  /** The opening's moves applied one by one (each replica to the fullest GPU the rules accept, then the re-cut), and the request placed after them. */
+  private Optional<MovesResult> open(MoveProblem p, PartialEvacuation.Opening o, Probes explored) {
+    ClusterState s = p.state();
+    List<Move> moves = new ArrayList<>();
+    for (Replica r : o.moved()) {
+      Optional<Applied> m = bestTarget(p.rules(), s, r.service(), r.stage(), o.gpu());
+      if (m.isEmpty()) {
+        return Optional.empty();
+      }
+      moves.add(m.get().move());
+      s = m.get().after();
+    }
+    if (o.recutTo().isEmpty()) {
+      return fits(p, s, moves, explored);
+    }
+    return tryMoves(p, s, moves, new Recut(o.gpu(), s.migLayout(o.gpu()), o.recutTo()), explored);
   }
 
   /** A move the rules accepted and the state after it. */
@@ -253,7 +357,7 @@ public final class GreedyMover implements Mover {
   }
 
   /** The most memory slices of an instance of {@code layout} nobody holds (0 when none). */
-  private static int largestFree(MigGeometry g, List<MigSlice> layout, Set<MigSlice> held) {
+  static int largestFree(MigGeometry g, List<MigSlice> layout, Set<MigSlice> held) {
     int best = 0;
     for (MigSlice x : layout) {
       if (!held.contains(x)) {

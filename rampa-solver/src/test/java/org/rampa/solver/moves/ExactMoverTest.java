@@ -80,7 +80,7 @@ class ExactMoverTest {
   }
 
   /** The least price of a sequence of at most {@code left} more moves after which the request fits, by enumerating them all. */
-  private static double oracle(MoveProblem p, ClusterState s, int left, double spent, boolean[] unproven) {
+  static double oracle(MoveProblem p, ClusterState s, int left, double spent, boolean[] unproven) {
     var r = p.placer().place(s, p.request());
     if (r.plan().isPresent()) {
       return spent;
@@ -134,7 +134,7 @@ class ExactMoverTest {
   }
 
   /** Replays the answer's moves: after each, every MIG layout is legal, a re-cut kept every held instance, every admitted service passes the verifier; the plan passes it last. */
-  private static void assertEveryStateLegal(MoveProblem p, MovesResult r) {
+  static void assertEveryStateLegal(MoveProblem p, MovesResult r) {
     PlanVerifier verifier = PlanVerifier.defaults();
     ClusterState s = p.state();
     for (Move m : r.moves()) {
