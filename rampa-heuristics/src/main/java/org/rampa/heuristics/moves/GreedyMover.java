@@ -465,11 +465,15 @@ public final class GreedyMover implements Mover {
     }
   }
 
-  /** The stage replicas on {@code gpu}, smallest compute share first (then ledger order). */
+  /** The stage replicas on {@code gpu} of services with a plan, smallest compute share first (then ledger order). */
   static List<Replica> replicas(ClusterState s, String gpu) {
     List<Replica> out = new ArrayList<>();
     for (String service : s.servicesOn(gpu)) {
-      Plan plan = s.allocations().get(service).plan().orElseThrow();
+      Optional<Plan> planned = s.allocations().get(service).plan();
+      if (planned.isEmpty()) {
+        continue; // committed without a plan: it cannot be moved, so it is no replica to move
+      }
+      Plan plan = planned.get();
       for (int k = 0; k < plan.stages().size(); k++) {
         Stage st = plan.stages().get(k);
         if (st.gpus().contains(gpu)) {
