@@ -151,8 +151,10 @@ public final class GreedyMover implements Mover {
    * The openings reaching it are tried cheapest first, then with the least room beyond it (the
    * tenants that free about what the newcomer needs), then moving the least compute, then in cluster
    * order: each replica to the fullest GPU the rules accept, the re-cut, then the request placed.
-   * At most {@code maxVictims} are tried; among those that admit the newcomer at the least price
-   * (at most {@link #COMPARED} of them) the one whose plan has the least importance cost wins.
+   * Openings whose first replica has nowhere to go are skipped (found once per replica; the rules are asked about the
+   * targets of at most {@code 4 × maxVictims} replicas); at most {@code maxVictims} openings are placed; among those that
+   * admit the newcomer at the least price (at most {@link #COMPARED} of them) the one whose plan has
+   * the least importance cost wins.
    */
   private Optional<MovesResult> evacuatePartly(MoveProblem p, Probes explored, long deadline) {
     List<PartialEvacuation.Opening> openings = PartialEvacuation.openings(p.state(), p.budget(), p.costs());
@@ -182,19 +184,37 @@ public final class GreedyMover implements Mover {
         eligible.add(o);
       }
     }
+    // excess room relative to the least: rooms of different keys are in different units
     eligible.sort(Comparator.comparingDouble(PartialEvacuation.Opening::price)
-        .thenComparingDouble(o -> o.room() - least.get(o.key()))
+        .thenComparingDouble(o -> o.room() / least.get(o.key()) - 1)
         .thenComparingDouble(PartialEvacuation.Opening::movedShare)
         .thenComparingInt(PartialEvacuation.Opening::position));
+    // where each replica would go from the state as it is: one replica is in many openings, and on a
+    // crowded cluster most have nowhere to go (every instance of their MIG profile held), which the
+    // memo finds once per replica instead of once per opening
+    Map<List<Object>, Optional<Applied>> firstMoves = new HashMap<>(); // by replica and the GPU it leaves
+    int[] relocating = {0}; // replicas whose targets the rules were asked about
     MovesResult best = null;
     int tried = 0;
     int admitted = 0;
     for (PartialEvacuation.Opening o : eligible) {
-      if (tried == maxVictims || admitted == COMPARED || System.nanoTime() > deadline || (best != null && o.price() > best.moveCost() + 1e-9)) {
+      if (tried == maxVictims || admitted == COMPARED || relocating[0] > 4 * maxVictims || System.nanoTime() > deadline
+          || (best != null && o.price() > best.moveCost() + 1e-9)) {
         break;
       }
+      Replica first = o.moved().get(0);
+      Optional<Applied> away = firstMoves.computeIfAbsent(List.of(first, o.gpu()), k -> {
+        if (MoveSpace.migrations(p.state(), first.service(), first.stage(), o.gpu()).isEmpty()) {
+          return Optional.empty(); // no candidate target at all: cheap to tell, not counted
+        }
+        relocating[0]++;
+        return bestTarget(p.rules(), p.state(), first.service(), first.stage(), o.gpu());
+      });
+      if (away.isEmpty()) {
+        continue; // not counted as a try: no placement was spent on it
+      }
       tried++;
-      Optional<MovesResult> r = open(p, o, explored);
+      Optional<MovesResult> r = open(p, o, away.get(), explored);
       if (r.isPresent()) {
         admitted++;
         if (best == null || r.get().plan().orElseThrow().cost() < best.plan().orElseThrow().cost() - 1e-12) {
@@ -224,11 +244,14 @@ public final class GreedyMover implements Mover {
     }).result().plan().isPresent();
   }
 
-  /** The opening's moves applied one by one (each replica to the fullest GPU the rules accept, then the re-cut), and the request placed after them. */
-  private Optional<MovesResult> open(MoveProblem p, PartialEvacuation.Opening o, Probes explored) {
-    ClusterState s = p.state();
-    List<Move> moves = new ArrayList<>();
-    for (Replica r : o.moved()) {
+  /**
+   * The opening's moves applied one by one, its first replica's already ({@code first}); each other
+   * replica to the fullest GPU the rules accept, then the re-cut; the request placed after them.
+   */
+  private Optional<MovesResult> open(MoveProblem p, PartialEvacuation.Opening o, Applied first, Probes explored) {
+    ClusterState s = first.after();
+    List<Move> moves = new ArrayList<>(List.of(first.move()));
+    for (Replica r : o.moved().subList(1, o.moved().size())) {
       Optional<Applied> m = bestTarget(p.rules(), s, r.service(), r.stage(), o.gpu());
       if (m.isEmpty()) {
         return Optional.empty();
