@@ -40,7 +40,8 @@ import org.rampa.strategy.SolveStatus;
  * (counting a MIG GPU's mode change out of MIG) and where the request would fit were they empty and
  * out of MIG mode (at most {@code maxVictims} of them, fewest moves and least held first), each emptied replica by replica, smallest first, every replica to the fullest GPU that takes it ({@link MoveSpace#migrations}, applied by the
  * problem's {@link MoveRules}), the request tried after every move; an emptied MIG GPU leaves MIG
- * mode if the budget allows. It proves nothing: when it finds no sequence it says
+ * mode if the budget allows. (3) Partial evacuation, when (1) and (2) found nothing: one or two
+ * tenants moved off a GPU that keeps others ({@link #evacuatePartly}). It proves nothing: when it finds no sequence it says
  * {@code NO_PLAN_FOUND}, never {@code INFEASIBLE} (unless the placer proved the request infeasible
  * on the state as it is and the budget is 0).
  */
