@@ -40,7 +40,8 @@ import org.rampa.strategy.SolveStatus;
  * (counting a MIG GPU's mode change out of MIG) and where the request would fit were they empty and
  * out of MIG mode (at most {@code maxVictims} of them, fewest moves and least held first), each emptied replica by replica, smallest first, every replica to the fullest GPU that takes it ({@link MoveSpace#migrations}, applied by the
  * problem's {@link MoveRules}), the request tried after every move; an emptied MIG GPU leaves MIG
- * mode if the budget allows. It proves nothing: when it finds no sequence it says
+ * mode if the budget allows. (3) Partial evacuation, when (1) and (2) found nothing: one or two
+ * tenants moved off a GPU that keeps others ({@link #evacuatePartly}). It proves nothing: when it finds no sequence it says
  * {@code NO_PLAN_FOUND}, never {@code INFEASIBLE} (unless the placer proved the request infeasible
  * on the state as it is and the budget is 0).
  */
@@ -107,8 +108,12 @@ public final class GreedyMover implements Mover {
         return r.get();
       }
     }
+    Optional<MovesResult> partly = evacuatePartly(p, explored, deadline);
+    if (partly.isPresent()) {
+      return partly.get();
+    }
     return new MovesResult(SolveStatus.NO_PLAN_FOUND, List.of(), 0, p.state(), Optional.of(now), "no sequence of at most " + p.budget()
-        + " moves found by re-cuts and by evacuating " + victims + " GPUs (a heuristic: one may exist); without moves: "
+        + " moves found by re-cuts, by evacuating " + victims + " GPUs and by moving tenants off crowded ones (a heuristic: one may exist); without moves: "
         + now.reason(), name(), explored.placed);
   }
 
@@ -136,6 +141,129 @@ public final class GreedyMover implements Mover {
       return tryMoves(p, s, moves, new ModeChange(gpu, layout, List.of()), explored);
     }
     return Optional.empty();
+  }
+
+  /**
+   * Partial evacuation ({@link PartialEvacuation}): moves one or two tenants off a crowded GPU, and
+   * on a MIG GPU re-cuts its free part after, so that the newcomer fits there. Per GPU type and kind
+   * the least room at which the newcomer fits is found by probes on the GPU's neighbourhood with the
+   * tenants released (the largest room first: if the newcomer does not fit there, no opening of that
+   * kind is tried; then a bisection over the rooms, at most {@code 4 × maxVictims} probes in all).
+   * The openings reaching it are tried cheapest first, then with the least room beyond it (the
+   * tenants that free about what the newcomer needs), then moving the least compute, then in cluster
+   * order: each replica to the fullest GPU the rules accept, the re-cut, then the request placed.
+   * Openings whose first replica has nowhere to go are skipped (found once per replica; the rules are asked about the
+   * targets of at most {@code 4 × maxVictims} replicas); at most {@code maxVictims} openings are placed; among those that
+   * admit the newcomer at the least price (at most {@link #COMPARED} of them) the one whose plan has
+   * the least importance cost wins.
+   */
+  private Optional<MovesResult> evacuatePartly(MoveProblem p, Probes explored, long deadline) {
+    List<PartialEvacuation.Opening> openings = PartialEvacuation.openings(p.state(), p.budget(), p.costs());
+    Map<String, Double> least = new HashMap<>();
+    int[] probes = {0};
+    for (Map.Entry<String, List<PartialEvacuation.Opening>> e : PartialEvacuation.representatives(openings).entrySet()) {
+      List<PartialEvacuation.Opening> rooms = e.getValue();
+      int hi = rooms.size() - 1;
+      if (probes[0] == 4 * maxVictims || System.nanoTime() > deadline || !fitsOpened(p, rooms.get(hi), explored, probes)) {
+        continue;
+      }
+      int lo = 0;
+      while (lo < hi && probes[0] < 4 * maxVictims && System.nanoTime() <= deadline) {
+        int mid = (lo + hi) >>> 1;
+        if (fitsOpened(p, rooms.get(mid), explored, probes)) {
+          hi = mid;
+        } else {
+          lo = mid + 1;
+        }
+      }
+      least.put(e.getKey(), rooms.get(hi).room());
+    }
+    List<PartialEvacuation.Opening> eligible = new ArrayList<>();
+    for (PartialEvacuation.Opening o : openings) {
+      Double need = least.get(o.key());
+      if (need != null && o.room() >= need - 1e-6) {
+        eligible.add(o);
+      }
+    }
+    // excess room relative to the least: rooms of different keys are in different units
+    eligible.sort(Comparator.comparingDouble(PartialEvacuation.Opening::price)
+        .thenComparingDouble(o -> o.room() / least.get(o.key()) - 1)
+        .thenComparingDouble(PartialEvacuation.Opening::movedShare)
+        .thenComparingInt(PartialEvacuation.Opening::position));
+    // where each replica would go from the state as it is: one replica is in many openings, and on a
+    // crowded cluster most have nowhere to go (every instance of their MIG profile held), which the
+    // memo finds once per replica instead of once per opening
+    Map<List<Object>, Optional<Applied>> firstMoves = new HashMap<>(); // by replica and the GPU it leaves
+    int[] relocating = {0}; // replicas whose targets the rules were asked about
+    MovesResult best = null;
+    int tried = 0;
+    int admitted = 0;
+    for (PartialEvacuation.Opening o : eligible) {
+      if (tried == maxVictims || admitted == COMPARED || relocating[0] > 4 * maxVictims || System.nanoTime() > deadline
+          || (best != null && o.price() > best.moveCost() + 1e-9)) {
+        break;
+      }
+      Replica first = o.moved().get(0);
+      Optional<Applied> away = firstMoves.computeIfAbsent(List.of(first, o.gpu()), k -> {
+        if (MoveSpace.migrations(p.state(), first.service(), first.stage(), o.gpu()).isEmpty()) {
+          return Optional.empty(); // no candidate target at all: cheap to tell, not counted
+        }
+        relocating[0]++;
+        return bestTarget(p.rules(), p.state(), first.service(), first.stage(), o.gpu());
+      });
+      if (away.isEmpty()) {
+        continue; // not counted as a try: no placement was spent on it
+      }
+      tried++;
+      Optional<MovesResult> r = open(p, o, away.get(), explored);
+      if (r.isPresent()) {
+        admitted++;
+        if (best == null || r.get().plan().orElseThrow().cost() < best.plan().orElseThrow().cost() - 1e-12) {
+          best = r.get();
+        }
+      }
+    }
+    return Optional.ofNullable(best);
+  }
+
+  /** Admissions compared by importance cost at the least price found by partial evacuation: each costs a placement on the full state. */
+  static final int COMPARED = 3;
+
+  /** Whether the request fits on the neighbourhood of the opening's GPU with its tenants gone (and the GPU re-cut): an optimistic probe, as {@link #fitsEmptied}. */
+  private static boolean fitsOpened(MoveProblem p, PartialEvacuation.Opening o, Probes explored, int[] probes) {
+    probes[0]++;
+    return explored.place(p, p.state(), List.of(o.gpu()), near -> {
+      ClusterState without = near;
+      for (String id : o.services()) {
+        without = without.release(id);
+      }
+      if (o.recutTo().isEmpty()) {
+        return without;
+      }
+      MoveRules.Outcome cut = p.rules().attempt(without, new Recut(o.gpu(), without.migLayout(o.gpu()), o.recutTo()));
+      return cut.applied() ? cut.after().get() : without;
+    }).result().plan().isPresent();
+  }
+
+  /**
+   * The opening's moves applied one by one, its first replica's already ({@code first}); each other
+   * replica to the fullest GPU the rules accept, then the re-cut; the request placed after them.
+   */
+  private Optional<MovesResult> open(MoveProblem p, PartialEvacuation.Opening o, Applied first, Probes explored) {
+    ClusterState s = first.after();
+    List<Move> moves = new ArrayList<>(List.of(first.move()));
+    for (Replica r : o.moved().subList(1, o.moved().size())) {
+      Optional<Applied> m = bestTarget(p.rules(), s, r.service(), r.stage(), o.gpu());
+      if (m.isEmpty()) {
+        return Optional.empty();
+      }
+      moves.add(m.get().move());
+      s = m.get().after();
+    }
+    if (o.recutTo().isEmpty()) {
+      return fits(p, s, moves, explored);
+    }
+    return tryMoves(p, s, moves, new Recut(o.gpu(), s.migLayout(o.gpu()), o.recutTo()), explored);
   }
 
   /** A move the rules accepted and the state after it. */
@@ -253,7 +381,7 @@ public final class GreedyMover implements Mover {
   }
 
   /** The most memory slices of an instance of {@code layout} nobody holds (0 when none). */
-  private static int largestFree(MigGeometry g, List<MigSlice> layout, Set<MigSlice> held) {
+  static int largestFree(MigGeometry g, List<MigSlice> layout, Set<MigSlice> held) {
     int best = 0;
     for (MigSlice x : layout) {
       if (!held.contains(x)) {
@@ -361,11 +489,15 @@ public final class GreedyMover implements Mover {
     }
   }
 
-  /** The stage replicas on {@code gpu}, smallest compute share first (then ledger order). */
+  /** The stage replicas on {@code gpu} of services with a plan, smallest compute share first (then ledger order). */
   static List<Replica> replicas(ClusterState s, String gpu) {
     List<Replica> out = new ArrayList<>();
     for (String service : s.servicesOn(gpu)) {
-      Plan plan = s.allocations().get(service).plan().orElseThrow();
+      Optional<Plan> planned = s.allocations().get(service).plan();
+      if (planned.isEmpty()) {
+        continue; // committed without a plan: it cannot be moved, so it is no replica to move
+      }
+      Plan plan = planned.get();
       for (int k = 0; k < plan.stages().size(); k++) {
         Stage st = plan.stages().get(k);
         if (st.gpus().contains(gpu)) {

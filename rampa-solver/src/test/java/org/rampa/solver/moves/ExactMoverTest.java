@@ -144,7 +144,7 @@ class ExactMoverTest {
   }
 
   /** Replays the answer's moves: after each, every MIG layout is legal, a re-cut kept every held instance, every admitted service passes the verifier; the plan passes it last. */
-  private static void assertEveryStateLegal(MoveProblem p, MovesResult r) {
+  static void assertEveryStateLegal(MoveProblem p, MovesResult r) {
     PlanVerifier verifier = PlanVerifier.defaults();
     ClusterState s = p.state();
     for (Move m : r.moves()) {
