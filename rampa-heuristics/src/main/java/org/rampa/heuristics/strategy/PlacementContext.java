@@ -41,7 +41,8 @@ import org.rampa.verify.Verification;
 /**
  * Everything one placement decision computes once: the free GPUs and their costs, per-type layer
  * times, and the evaluation of candidate GPU groups (split, predict, check memory and the SLO).
- * Confined to one thread and one call.
+ * Confined to one thread and one call; what depends on the model, batch, performance model and GPU
+ * types alone is kept across placements ({@link LayerMemo}).
  */
 final class PlacementContext {
 
@@ -75,12 +76,12 @@ final class PlacementContext {
   /**
    * What placements of one model at one batch size under one performance model, on clusters of the
    * same GPU types (the very same type objects), compute alike: layer times by GPU type and by
-   * placement shape, a stage kind's per-replica times, cut times by link, cost tables. Each is a
+   * placement shape, a stage kind's per-replica times, cut times by link, cost tables and min-period splits. Each is a
    * function of those alone, so it is kept across placements: a mover places one request on many
    * states of one cluster (and on parts of it), and a scheduler places requests of one model again
    * and again; on a full 1000-GPU cluster building them anew was a fifth of a placement. The
    * {@link #RECENT} memos are kept, the oldest dropped first; a memo's maps are emptied when they
-   * grow past {@link #LIMIT} entries (α takes many values over a long run). Safe to share between threads.
+   * grow past {@link #LIMIT} entries (α and memory caps take many values over a long run). Safe to share between threads.
    */
   static final class LayerMemo {
     static final int RECENT = 8;
@@ -98,8 +99,14 @@ final class PlacementContext {
     final Map<TableKey, LayerCostTable> tables = new ConcurrentHashMap<>();
     private volatile LayerMemory layerMemory;
 
+    /** The min-period splits of {@link PlacementContext#split}, by everything the splitter reads. */
+    final Map<SplitKey, SplitResult> splits = new ConcurrentHashMap<>();
+
     /** A cost table's kinds (their names in order) and link. */
     record TableKey(String kinds, Link link) {}
+
+    /** A split problem on the table of {@code table}: its devices, whether some may stay unused, transfers and memory caps. */
+    record SplitKey(TableKey table, List<String> devices, boolean allowUnused, TransferMode transfers, List<Long> memoryCaps) {}
 
     private LayerMemo(PerformanceModel performance, Model model, int batch, List<GpuType> types) {
       this.performance = performance;
@@ -121,8 +128,9 @@ final class PlacementContext {
       synchronized (MEMOS) {
         for (LayerMemo m : MEMOS) {
           if (m.performance == performance && m.model == model && m.batch == batch && sameObjects(m.types, cluster.gpuTypes())) {
-            if (m.tables.size() + m.layerTimesByKind.size() + m.layerSecondsByShape.size() > LIMIT) {
+            if (m.tables.size() + m.splits.size() + m.layerTimesByKind.size() + m.layerSecondsByShape.size() > LIMIT) {
               m.tables.clear();
+              m.splits.clear();
               m.layerTimesByKind.clear();
               m.layerSecondsByShape.clear();
             }
@@ -440,9 +448,13 @@ final class PlacementContext {
           kinds.computeIfAbsent(kind, x -> kindTimes(first, alpha, group.size()));
           devices.add(kind);
         }
-        LayerCostTable table = table(kinds, linkFor(groups));
-        SplitResult r = splitter.split(
-            new SplitProblem(table, devices, allowUnusedGroups, performance.transferMode(), memoryCaps(groups)));
+        Link link = linkFor(groups);
+        LayerMemo.TableKey key = new LayerMemo.TableKey(String.join("\u0000", kinds.keySet()), link);
+        LayerCostTable table = memo.tables.computeIfAbsent(key, x -> newTable(kinds, link));
+        List<Long> caps = memoryCaps(groups);
+        // candidates of equal kinds, link and caps recur within a decision and across a mover's placements: split once
+        SplitResult r = memo.splits.computeIfAbsent(new LayerMemo.SplitKey(key, devices, allowUnusedGroups, performance.transferMode(), caps),
+            x -> splitter.split(new SplitProblem(table, devices, allowUnusedGroups, performance.transferMode(), caps)));
         return stageRanges(r);
       }
       default:
