@@ -83,7 +83,7 @@ final class CoRunnerTimes {
    * probes and verifications of candidate plans on one ledger predict each incumbent alone once.
    * One memo serves every re-timer ({@link #SHARED}): a placement builds several guards and
    * verifiers, and a scheduler's consecutive decisions see mostly the same entries, which each new
-   * guard would otherwise predict again (on a full 1000-GPU cluster that was a third of a slot
+   * guard would otherwise predict again (on a full 1000-GPU cluster that was a quarter of a slot
    * menu). An entry is kept per cluster and performance model (by identity), at most
    * {@link #MODELS_PER_ENTRY} of them (verifiers of a margined and a nominal model alternate); the
    * memo is emptied when it grows past {@link #MEMO_LIMIT} entries. Safe to share between threads.

@@ -79,7 +79,7 @@ final class PlacementContext {
    * placement shape, a stage kind's per-replica times, cut times by link, cost tables and min-period splits. Each is a
    * function of those alone, so it is kept across placements: a mover places one request on many
    * states of one cluster (and on parts of it), and a scheduler places requests of one model again
-   * and again; on a full 1000-GPU cluster building them anew was a fifth of a placement. The
+   * and again; on a full 1000-GPU cluster building them anew was about a quarter of a placement. The
    * {@link #RECENT} memos are kept, the oldest dropped first; a memo's maps are emptied when they
    * grow past {@link #LIMIT} entries (α and memory caps take many values over a long run). Safe to share between threads.
    */
