@@ -19,6 +19,7 @@ import org.rampa.domain.Stage;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.PlanEstimate;
 import org.rampa.perf.SloPredicate;
+import org.rampa.perf.StageAssignment;
 import org.rampa.perf.share.CoRunner;
 import org.rampa.perf.share.InterferenceModel;
 import org.rampa.perf.share.SharedStage;
@@ -76,32 +77,41 @@ final class CoRunnerTimes {
 
   /**
    * What re-timings can share: each ledger entry's prediction alone and its stages' co-runner
-   * profiles on their GPUs. Both depend on the entry (its request and plan) and the cluster only,
-   * never on who else holds the GPUs, so they are kept per entry, by identity: a state's successors
-   * ({@link ClusterState#allocate}) hold the very same entries, so probes and verifications of
-   * candidate plans on one ledger predict each incumbent alone once. Entries of another cluster are
-   * recomputed; the memo is emptied when it grows past {@link #MEMO_LIMIT} entries. Safe to share
-   * between threads.
+   * profiles on their GPUs. Both depend on the entry (its request and plan), the cluster and the
+   * performance model only, never on who else holds the GPUs, so they are kept per entry, by
+   * identity: a state's successors ({@link ClusterState#allocate}) hold the very same entries, so
+   * probes and verifications of candidate plans on one ledger predict each incumbent alone once.
+   * One memo serves every re-timer ({@link #SHARED}): a placement builds several guards and
+   * verifiers, and a scheduler's consecutive decisions see mostly the same entries, which each new
+   * guard would otherwise predict again (on a full 1000-GPU cluster that was a quarter of a slot
+   * menu). An entry is kept per cluster and performance model (by identity), at most
+   * {@link #MODELS_PER_ENTRY} of them (verifiers of a margined and a nominal model alternate); the
+   * memo is emptied when it grows past {@link #MEMO_LIMIT} entries. Safe to share between threads.
    */
   static final class Memo {
-    private final Map<Allocation, Entry> entries = new IdentityHashMap<>();
+    private final Map<Allocation, List<Entry>> entries = new IdentityHashMap<>();
 
-    private record Entry(Cluster cluster, PlanEstimate alone, Map<String, CoRunner> coRunners) {}
+    private record Entry(Cluster cluster, PerformanceModel performance, PlanEstimate alone, Map<String, CoRunner> coRunners) {}
 
     private Entry entry(ClusterState state, Allocation a, PerformanceModel performance) {
       synchronized (entries) {
-        Entry e = entries.get(a);
-        if (e != null && e.cluster() == state.cluster()) {
-          return e;
+        for (Entry e : entries.getOrDefault(a, List.of())) {
+          if (e.cluster() == state.cluster() && e.performance() == performance) {
+            return e;
+          }
         }
       }
       PlanEstimate alone = performance.estimate(a.request().get(), PerformanceModel.assignmentsOf(a.plan().get()), state.cluster());
-      Entry e = new Entry(state.cluster(), alone, new ConcurrentHashMap<>());
+      Entry e = new Entry(state.cluster(), performance, alone, new ConcurrentHashMap<>());
       synchronized (entries) {
         if (entries.size() >= MEMO_LIMIT) {
           entries.clear();
         }
-        entries.put(a, e);
+        List<Entry> kept = entries.computeIfAbsent(a, k -> new ArrayList<>(1));
+        if (kept.size() == MODELS_PER_ENTRY) {
+          kept.remove(0);
+        }
+        kept.add(e);
       }
       return e;
     }
@@ -110,7 +120,11 @@ final class CoRunnerTimes {
   /** Ledger entries the memo keeps before it is emptied (a long-lived verifier sees endless ledgers). */
   static final int MEMO_LIMIT = 4096;
 
-  private final Memo memo = new Memo();
+  /** Cluster and performance model pairs the memo keeps per ledger entry, the oldest dropped first. */
+  static final int MODELS_PER_ENTRY = 4;
+
+  /** The one memo of every re-timer. */
+  private static final Memo SHARED = new Memo();
 
   /** Everything already on {@code gpu} in {@code state}, as the co-runners of a newcomer there. */
   List<CoRunner> incumbents(ClusterState state, String gpu) {
@@ -153,9 +167,81 @@ final class CoRunnerTimes {
       }
       slowdowns.add(alpha);
     }
-    PlanEstimate e = performance.slowed(request, PerformanceModel.assignmentsOf(plan), memo.entry(state, allocation, performance).alone(),
+    PlanEstimate e = performance.slowed(request, PerformanceModel.assignmentsOf(plan), SHARED.entry(state, allocation, performance).alone(),
         slowdowns);
     return new Retimed(request.id(), request, e, worstStage, worstGpu, worst, worstCoRunners, SloPredicate.meets(e, request.slo()));
+  }
+
+  /**
+   * The least {@code n - 1} over {@code n = 1..cap} such that some described service on
+   * {@code gpu} misses its SLO once {@code n} copies of {@code newcomer} join it there ({@code cap}
+   * when none does): what re-timing the services with {@link #retime(ClusterState, Collection, Map)}
+   * for each {@code n} in turn finds, with the same co-runner lists in the same order, so the same
+   * slowdowns. Each service's stages on other GPUs, and its co-runners on this one, are looked up
+   * once rather than once per {@code n}.
+   */
+  int budget(ClusterState state, String gpu, CoRunner newcomer, int cap) {
+    int limit = cap;
+    GpuType type = state.cluster().typeOf(gpu);
+    for (String id : state.servicesOn(gpu)) {
+      Allocation a = state.allocations().get(id);
+      if (a.request().isPresent()) {
+        limit = Math.min(limit, budget(state, a, gpu, type, newcomer, limit));
+        if (limit == 0) {
+          return 0;
+        }
+      }
+    }
+    return limit;
+  }
+
+  /** As {@link #budget(ClusterState, String, CoRunner, int)} for one service, checking {@code n = 1..cap}. */
+  private int budget(ClusterState state, Allocation allocation, String gpu, GpuType type, CoRunner newcomer, int cap) {
+    ServiceRequest request = allocation.request().get();
+    Plan plan = allocation.plan().get();
+    int stages = plan.stages().size();
+    double[] elsewhere = new double[stages];
+    CoRunner[] self = new CoRunner[stages];
+    List<List<CoRunner>> here = new ArrayList<>(stages);
+    for (int i = 0; i < stages; i++) {
+      Stage s = plan.stages().get(i);
+      self[i] = coRunner(state, allocation, i, s.gpus().get(0));
+      double alpha = 1;
+      List<CoRunner> onGpu = null;
+      for (String g : s.gpus()) {
+        if (g.equals(gpu)) {
+          onGpu = new ArrayList<>(others(state, request.id(), i, g));
+        } else {
+          double a = interference.slowdown(state.cluster().typeOf(g), self[i], others(state, request.id(), i, g));
+          if (a > alpha) {
+            alpha = a; // as retime takes the largest, NaN never
+          }
+        }
+      }
+      elsewhere[i] = alpha;
+      here.add(onGpu);
+    }
+    PlanEstimate alone = SHARED.entry(state, allocation, performance).alone();
+    List<StageAssignment> assignments = PerformanceModel.assignmentsOf(plan);
+    for (int n = 1; n <= cap; n++) {
+      List<Double> slowdowns = new ArrayList<>(stages);
+      for (int i = 0; i < stages; i++) {
+        double alpha = elsewhere[i];
+        List<CoRunner> onGpu = here.get(i);
+        if (onGpu != null) {
+          onGpu.add(newcomer); // the n-th copy, after the incumbents and the n - 1 before it
+          double a = interference.slowdown(type, self[i], onGpu);
+          if (a > alpha) {
+            alpha = a;
+          }
+        }
+        slowdowns.add(alpha);
+      }
+      if (!SloPredicate.meets(performance.slowed(request, assignments, alone, slowdowns), request.slo())) {
+        return n - 1;
+      }
+    }
+    return cap;
   }
 
   /** Everything on {@code gpu} but stage {@code stage} of {@code service}. */
@@ -182,7 +268,7 @@ final class CoRunnerTimes {
   }
 
   CoRunner coRunner(ClusterState state, Allocation allocation, int stage, String gpu) {
-    Memo.Entry entry = memo.entry(state, allocation, performance);
+    Memo.Entry entry = SHARED.entry(state, allocation, performance);
     return entry.coRunners().computeIfAbsent(stage + "\u0000" + gpu, k -> {
       ServiceRequest request = allocation.request().get();
       Stage s = allocation.plan().get().stages().get(stage);

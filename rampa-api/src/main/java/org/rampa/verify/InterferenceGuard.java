@@ -3,7 +3,6 @@ package org.rampa.verify;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import org.rampa.domain.AdmissionRule;
@@ -101,17 +100,7 @@ public final class InterferenceGuard implements AdmissionRule {
     if (state.holdingsOn(gpu).isEmpty()) {
       return cap;
     }
-    CoRunner newcomer = worstCase(state, gpu, placement, 1, 1);
-    List<CoRunner> added = new ArrayList<>();
-    for (int n = 1; n <= cap; n++) {
-      added.add(newcomer);
-      for (CoRunnerTimes.Retimed r : times.retime(state, List.of(gpu), Map.of(gpu, List.copyOf(added)))) {
-        if (!r.meetsSlo()) {
-          return n - 1;
-        }
-      }
-    }
-    return cap;
+    return times.budget(state, gpu, worstCase(state, gpu, placement, 1, 1), cap);
   }
 
   /**

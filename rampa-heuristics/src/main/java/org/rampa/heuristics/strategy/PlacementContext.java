@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.rampa.domain.Capacity;
 import org.rampa.domain.Cluster;
@@ -40,7 +41,8 @@ import org.rampa.verify.Verification;
 /**
  * Everything one placement decision computes once: the free GPUs and their costs, per-type layer
  * times, and the evaluation of candidate GPU groups (split, predict, check memory and the SLO).
- * Confined to one thread and one call.
+ * Confined to one thread and one call; what depends on the model, batch, performance model and GPU
+ * types alone is kept across placements ({@link LayerMemo}).
  */
 final class PlacementContext {
 
@@ -54,13 +56,8 @@ final class PlacementContext {
   /** Built on first use: greedy on type-priced GPUs reads the capacity's flags instead ({@link WholeGpuClasses}). */
   private List<FreeGpu> free;
   private final PeriodSplitter splitter = PeriodSplitters.exact();
-  private final Map<String, List<Double>> layerTimesByKind = new HashMap<>();
-  private final Map<String, double[]> layerSecondsByType = new HashMap<>();
-  private final Map<String, double[]> layerSecondsByShape = new HashMap<>();
+  private final LayerMemo memo;
   private PlanVerifier verifier;
-  private final Map<String, List<Double>> cutTimesByLink = new HashMap<>();
-  private final Map<String, LayerCostTable> tables = new HashMap<>();
-  private LayerMemory layerMemory;
   private long candidatesEvaluated;
   /** Why the last candidate was rejected, formatted only when asked: most of thousands of candidates are rejected silently. */
   private Supplier<String> lastRejection = () -> "";
@@ -73,6 +70,93 @@ final class PlacementContext {
     this.performance = problem.performance();
     this.costs = problem.importance().evaluate(problem.state());
     this.batch = request.slo().batchSize();
+    this.memo = LayerMemo.of(performance, model, batch, cluster);
+  }
+
+  /**
+   * What placements of one model at one batch size under one performance model, on clusters of the
+   * same GPU types (the very same type objects), compute alike: layer times by GPU type and by
+   * placement shape, a stage kind's per-replica times, cut times by link, cost tables and min-period splits. Each is a
+   * function of those alone, so it is kept across placements: a mover places one request on many
+   * states of one cluster (and on parts of it), and a scheduler places requests of one model again
+   * and again; on a full 1000-GPU cluster building them anew was about a quarter of a placement. The
+   * {@link #RECENT} memos are kept, the oldest dropped first; a memo's maps are emptied when they
+   * grow past {@link #LIMIT} entries (α and memory caps take many values over a long run). Safe to share between threads.
+   */
+  static final class LayerMemo {
+    static final int RECENT = 8;
+    static final int LIMIT = 4096;
+    private static final List<LayerMemo> MEMOS = new ArrayList<>();
+
+    private final PerformanceModel performance;
+    private final Model model;
+    private final int batch;
+    private final List<GpuType> types;
+    final Map<String, double[]> layerSecondsByType = new ConcurrentHashMap<>();
+    final Map<String, double[]> layerSecondsByShape = new ConcurrentHashMap<>();
+    final Map<String, List<Double>> layerTimesByKind = new ConcurrentHashMap<>();
+    final Map<Link, List<Double>> cutTimesByLink = new ConcurrentHashMap<>();
+    final Map<TableKey, LayerCostTable> tables = new ConcurrentHashMap<>();
+    private volatile LayerMemory layerMemory;
+
+    /** The min-period splits of {@link PlacementContext#split}, by everything the splitter reads. */
+    final Map<SplitKey, SplitResult> splits = new ConcurrentHashMap<>();
+
+    /** A cost table's kinds (their names in order) and link. */
+    record TableKey(String kinds, Link link) {}
+
+    /** A split problem on the table of {@code table}: its devices, whether some may stay unused, transfers and memory caps. */
+    record SplitKey(TableKey table, List<String> devices, boolean allowUnused, TransferMode transfers, List<Long> memoryCaps) {}
+
+    private LayerMemo(PerformanceModel performance, Model model, int batch, List<GpuType> types) {
+      this.performance = performance;
+      this.model = model;
+      this.batch = batch;
+      this.types = types;
+    }
+
+    LayerMemory layerMemory() {
+      LayerMemory m = layerMemory;
+      if (m == null) {
+        m = PerformanceModel.layerMemory(model, batch);
+        layerMemory = m;
+      }
+      return m;
+    }
+
+    static LayerMemo of(PerformanceModel performance, Model model, int batch, Cluster cluster) {
+      synchronized (MEMOS) {
+        for (LayerMemo m : MEMOS) {
+          if (m.performance == performance && m.model == model && m.batch == batch && sameObjects(m.types, cluster.gpuTypes())) {
+            if (m.tables.size() + m.splits.size() + m.layerTimesByKind.size() + m.layerSecondsByShape.size() > LIMIT) {
+              m.tables.clear();
+              m.splits.clear();
+              m.layerTimesByKind.clear();
+              m.layerSecondsByShape.clear();
+            }
+            return m;
+          }
+        }
+        LayerMemo m = new LayerMemo(performance, model, batch, List.copyOf(cluster.gpuTypes()));
+        if (MEMOS.size() == RECENT) {
+          MEMOS.remove(0);
+        }
+        MEMOS.add(m);
+        return m;
+      }
+    }
+
+    private static boolean sameObjects(List<GpuType> a, List<GpuType> b) {
+      if (a.size() != b.size()) {
+        return false;
+      }
+      for (int i = 0; i < a.size(); i++) {
+        if (a.get(i) != b.get(i)) {
+          return false;
+        }
+      }
+      return true;
+    }
   }
 
   /** The GPUs a new stage may take whole, one unit each, in cluster order. */
@@ -158,7 +242,7 @@ final class PlacementContext {
 
   /** t(l, type, b) for every layer. */
   double[] layerSeconds(GpuType type) {
-    return layerSecondsByType.computeIfAbsent(type.name(), k -> {
+    return memo.layerSecondsByType.computeIfAbsent(type.name(), k -> {
       double[] t = new double[model.size()];
       for (int l = 0; l < t.length; l++) {
         t[l] = performance.layerSeconds(model.layer(l), type, batch);
@@ -172,7 +256,7 @@ final class PlacementContext {
     if (unit.isWhole()) {
       return layerSeconds(unit.type());
     }
-    return layerSecondsByShape.computeIfAbsent(unit.shape(), k -> {
+    return memo.layerSecondsByShape.computeIfAbsent(unit.shape(), k -> {
       DeviceKind kind = DeviceKind.of(unit.type(), unit.placement());
       double[] t = new double[model.size()];
       for (int l = 0; l < t.length; l++) {
@@ -364,9 +448,13 @@ final class PlacementContext {
           kinds.computeIfAbsent(kind, x -> kindTimes(first, alpha, group.size()));
           devices.add(kind);
         }
-        LayerCostTable table = table(kinds, linkFor(groups));
-        SplitResult r = splitter.split(
-            new SplitProblem(table, devices, allowUnusedGroups, performance.transferMode(), memoryCaps(groups)));
+        Link link = linkFor(groups);
+        LayerMemo.TableKey key = new LayerMemo.TableKey(String.join("\u0000", kinds.keySet()), link);
+        LayerCostTable table = memo.tables.computeIfAbsent(key, x -> newTable(kinds, link));
+        List<Long> caps = memoryCaps(groups);
+        // candidates of equal kinds, link and caps recur within a decision and across a mover's placements: split once
+        SplitResult r = memo.splits.computeIfAbsent(new LayerMemo.SplitKey(key, devices, allowUnusedGroups, performance.transferMode(), caps),
+            x -> splitter.split(new SplitProblem(table, devices, allowUnusedGroups, performance.transferMode(), caps)));
         return stageRanges(r);
       }
       default:
@@ -401,7 +489,7 @@ final class PlacementContext {
 
   /** Layer times of a stage with {@code replicas} replicas of {@code type}: its busy time per batch. */
   private List<Double> kindTimes(GpuType type, int replicas) {
-    return layerTimesByKind.computeIfAbsent(type.name() + "x" + replicas, k -> perReplica(layerSeconds(type), 1, replicas));
+    return memo.layerTimesByKind.computeIfAbsent(type.name() + "x" + replicas, k -> perReplica(layerSeconds(type), 1, replicas));
   }
 
   /** As {@link #kindTimes(GpuType, int)} on {@code unit}'s placement, each layer slowed by {@code alpha}. */
@@ -409,7 +497,7 @@ final class PlacementContext {
     if (unit.isWhole() && alpha == 1) {
       return kindTimes(unit.type(), replicas);
     }
-    return layerTimesByKind.computeIfAbsent(unit.shape() + "x" + replicas + "@" + alpha,
+    return memo.layerTimesByKind.computeIfAbsent(unit.shape() + "x" + replicas + "@" + alpha,
         k -> perReplica(layerSeconds(unit), alpha, replicas));
   }
 
@@ -424,21 +512,18 @@ final class PlacementContext {
   private LayerCostTable table(Map<String, List<Double>> kinds, Link link) {
     // the same kinds on the same link recur across a decision's candidates (k stages of r replicas
     // of one type): the table's validating copy of every layer time is built once for them
-    return tables.computeIfAbsent(String.join("\u0000", kinds.keySet()) + "\u0000" + link.name(), k -> newTable(kinds, link));
+    return memo.tables.computeIfAbsent(new LayerMemo.TableKey(String.join("\u0000", kinds.keySet()), link), k -> newTable(kinds, link));
   }
 
   private LayerCostTable newTable(Map<String, List<Double>> kinds, Link link) {
     int layers = model.size();
-    List<Double> cuts = cutTimesByLink.computeIfAbsent(link.name(), x -> {
+    List<Double> cuts = memo.cutTimesByLink.computeIfAbsent(link, x -> {
       List<Double> list = new ArrayList<>(layers + 1);
       for (int c = 0; c <= layers; c++) {
         list.add(c == 0 || c == layers ? 0.0 : performance.transferSeconds(model, c, batch, link));
       }
       return List.copyOf(list);
     });
-    if (layerMemory == null) {
-      layerMemory = PerformanceModel.layerMemory(model, batch);
-    }
-    return new LayerCostTable("s", kinds, cuts, layerMemory.additiveBytes(), layerMemory.peakBytes(), List.of());
+    return new LayerCostTable("s", kinds, cuts, memo.layerMemory().additiveBytes(), memo.layerMemory().peakBytes(), List.of());
   }
 }

@@ -37,7 +37,10 @@ import org.rampa.testing.FragmentedClusters;
  * java -cp (test classpath) org.rampa.solver.moves.MoveTiming movers=greedy,exact budget=2 decisions=20 warmup=3 seed=1 nodes=250 limit=30
  * </pre>
  *
- * Prints, per mover, p50 / p90 of the wall time and of the deciding thread's CPU time in ms, the
+ * With {@code fresh=1} every decision gets an equal state built anew (new ledger entries), so
+ * nothing a re-timer memoizes per ledger entry carries over from the decision before.
+ *
+ * <p>Prints, per mover, p50 / p90 of the wall time and of the deciding thread's CPU time in ms, the
  * median CPU time spent inside the placer (each fit test is one placement of the newcomer), the
  * statuses, mean moves, mean price and states placed.
  */
@@ -80,7 +83,9 @@ public final class MoveTiming {
       long placed = 0;
       for (int i = -warmup; i < decisions; i++) {
         int k = Math.floorMod(i, decisions);
-        MoveProblem q = problem(state, services, strategy, "new-" + k, slack + 0.01 * (k % 5), Integer.parseInt(a.get("budget")), seed + k,
+        // fresh=1: an equal state built anew per decision, so nothing memoized per ledger entry carries over
+        ClusterState at = a.containsKey("fresh") ? FragmentedClusters.state(cluster, new SplittableRandom(seed), true) : state;
+        MoveProblem q = problem(at, services, strategy, "new-" + k, slack + 0.01 * (k % 5), Integer.parseInt(a.get("budget")), seed + k,
             Duration.ofSeconds(Long.parseLong(a.get("limit"))));
         long[] placing = {0};
         MoveProblem p = new MoveProblem(q.state(), q.request(), (st, rq) -> {
