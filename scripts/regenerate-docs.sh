@@ -86,12 +86,12 @@ e3() {
 
 e4() {
   # docs/vastpipe-e4.md: each run's stdout is the table the doc quotes
-  "${R[@]}" vastpipe-e4 --threads 2 --out docs/vastpipe-e4 | tee docs/vastpipe-e4/stdout.txt.new
+  "${R[@]}" vastpipe-e4 --margin none --threads 2 --out docs/vastpipe-e4 | tee docs/vastpipe-e4/stdout.txt.new
   mv docs/vastpipe-e4/stdout.txt.new docs/vastpipe-e4/stdout.txt
-  "${R[@]}" vastpipe-e4 --threads 2 --planners rampa-dp/capability --workloads light --loads 96 --out docs/vastpipe-e4/dp-light \
+  "${R[@]}" vastpipe-e4 --margin none --threads 2 --planners rampa-dp/capability --workloads light --loads 96 --out docs/vastpipe-e4/dp-light \
     | tee docs/vastpipe-e4/dp-light/stdout.txt.new
   mv docs/vastpipe-e4/dp-light/stdout.txt.new docs/vastpipe-e4/dp-light/stdout.txt
-  "${R[@]}" vastpipe-e4 --threads 2 --planners rampa-greedy/marginal-loss,rampa-greedy/scarcity+fragmentation,rampa-greedy/uniform,rampa-greedy/price,rampa-greedy/fragmentation \
+  "${R[@]}" vastpipe-e4 --margin none --threads 2 --planners rampa-greedy/marginal-loss,rampa-greedy/scarcity+fragmentation,rampa-greedy/uniform,rampa-greedy/price,rampa-greedy/fragmentation \
     --out docs/vastpipe-e4/models | tee docs/vastpipe-e4/models/stdout.txt.new
   mv docs/vastpipe-e4/models/stdout.txt.new docs/vastpipe-e4/models/stdout.txt
 }

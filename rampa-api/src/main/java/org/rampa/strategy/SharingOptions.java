@@ -24,8 +24,8 @@ import org.rampa.perf.share.TierMargins;
  *       best fit first (default 4);
  *   <li>{@code sharingMargin}: the planning margin on share-tier times, as {@code colocate --margin}
  *       takes it: {@code default} (each tier's margin from its own measured error,
- *       {@link TierMargins#defaults()}), {@code none} (the default here, {@link #DEFAULT_MARGIN}), or one
- *       fraction for every tier ({@code 0.1}).
+ *       {@link TierMargins#defaults()}; the default here, {@link #DEFAULT_MARGIN}, as in {@code colocate}),
+ *       {@code none} (the nominal times, as before issue 24), or one fraction for every tier ({@code 0.1}).
  *       Only shared stages are timed by the share tiers, so with sharing off it changes nothing.
  * </ul>
  *
@@ -40,12 +40,13 @@ public record SharingOptions(boolean enabled, List<Double> mpsLevels, int topK, 
   public static final Set<String> KEYS = Set.of("sharing", "sharingMpsLevels", "sharingTopK", "sharingMargin");
 
   /**
-   * The default planning margin of sharing plans: none, for now. {@code default} (each tier's own
-   * measured error) is one option away; it is not the default because the simulator's admission
-   * audit re-verifies plans on the nominal model (its PREDICTION_MISMATCH findings would flag every
-   * margined plan) and incumbents admitted without margin would be re-timed under it.
+   * The default planning margin of sharing plans: each share tier's margin from its own measured
+   * error, as {@code colocate}'s default, so that a plan on shared GPUs keeps its SLO when the tier
+   * errs as it was measured to. The planner, the verifying step, the admission guard and the
+   * simulator's audit all read it from the options ({@link PlacementProblem#performanceFor}), so a
+   * run judges every plan under the margin it was made under. {@code none} plans on the nominal times.
    */
-  public static final String DEFAULT_MARGIN = "none";
+  public static final String DEFAULT_MARGIN = "default";
 
   /** The default MPS levels: harmonic shares 1/2, 1/3, 1/4. */
   public static final List<Double> DEFAULT_MPS_LEVELS = List.of(1.0 / 2, 1.0 / 3, 1.0 / 4);

@@ -22,16 +22,23 @@ public final class DecodeServices {
   /** A request, its one-stage plan and its latency alone on the placement. */
   public record Admission(ServiceRequest request, Plan plan, double aloneSeconds) {}
 
-  private final PerformanceModel pm = PerformanceModel.defaults();
+  private final PerformanceModel pm;
   private final Model decode = ModelCatalog.decode("llama2-7b", 512);
-  private final long memory = pm.stageMemoryBytes(decode, 0, decode.size(), 1);
+  private final long memory;
   private final Cluster cluster;
   private final String strategy;
 
-  /** Services on {@code cluster}, their plans labelled as made by {@code strategy}. */
+  /** Services on {@code cluster}, their plans labelled as made by {@code strategy}, timed by the nominal model. */
   public DecodeServices(Cluster cluster, String strategy) {
+    this(cluster, strategy, PerformanceModel.defaults());
+  }
+
+  /** As {@link #DecodeServices(Cluster, String)}, timed (and their plans stated) by {@code pm}: under its planning margins, say. */
+  public DecodeServices(Cluster cluster, String strategy, PerformanceModel pm) {
     this.cluster = cluster;
     this.strategy = strategy;
+    this.pm = pm;
+    this.memory = pm.stageMemoryBytes(decode, 0, decode.size(), 1);
   }
 
   /** The memory one decode step needs: what each placement reserves. */

@@ -20,6 +20,8 @@ import org.rampa.examples.experiment.Schedulers;
 import org.rampa.examples.sim.ArrivalTrace;
 import org.rampa.examples.sim.WorkloadSpec;
 import org.rampa.json.RampaJson;
+import org.rampa.perf.share.TierMargins;
+import org.rampa.strategy.SharingOptions;
 import org.rampa.strategy.StrategyOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -58,6 +60,12 @@ final class SimulateCommand implements Callable<Integer> {
           + " A greedy, DP or exact RAMPA planner with +sharing appended (rampa-greedy/capability+sharing) may place services on MPS shares; the offline"
           + " bound counts whole GPUs, so such a planner may exceed it.")
   List<String> planners;
+
+  @Option(names = "--margin", defaultValue = SharingOptions.DEFAULT_MARGIN, paramLabel = "M",
+      description = "Planning margin of +sharing planners on share-tier times, as colocate --margin: default (each share-time tier's margin "
+          + "from its own measured error), none (the nominal times) or one fraction for every tier (0.1 for 10 %%); planners on whole GPUs "
+          + "are not affected. Default: ${DEFAULT-VALUE}.")
+  String margin;
 
   @Option(names = "--full",
       description = "The fuller sweep: the default planners plus exact RAMPA with capability importance (unless --planners"
@@ -152,13 +160,19 @@ final class SimulateCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** The options every planner gets; only the time limit can be invalid, so a refusal names --time-limit. */
+  /**
+   * The options every planner gets, the sharing planners' margin among them (read by Schedulers.named); a bad time limit is
+   * refused naming --time-limit, a bad margin naming --margin.
+   */
   private StrategyOptions options() {
+    TierMargins.parse("--margin", margin);
+    StrategyOptions options;
     try {
-      return StrategyOptions.builder().timeLimit(timeLimit).seed(seed).build();
+      options = StrategyOptions.builder().timeLimit(timeLimit).seed(seed).build();
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--time-limit: " + e.getMessage(), e);
     }
+    return SharingOptions.off().withMargin(margin).applyTo(options);
   }
 
   private void checkSizes() {

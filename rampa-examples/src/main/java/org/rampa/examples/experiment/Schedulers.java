@@ -86,14 +86,27 @@ public final class Schedulers {
     return parts.length == 2 && parts[0].startsWith("rampa-") && SHARING_STRATEGIES.contains(parts[0].substring("rampa-".length()));
   }
 
-  /** {@code options} with the strategies' sharing option on, default menu. */
-  static StrategyOptions sharingOn(StrategyOptions options) {
-    return SharingOptions.on().applyTo(options);
+  /**
+   * {@code options} with the strategies' sharing option on, default menu, planning under the margin
+   * {@code options} name ({@code sharingMargin}; the default margins when they name none).
+   */
+  private static StrategyOptions sharingOn(StrategyOptions options) {
+    return SharingOptions.on().withMargin(SharingOptions.in(options).margin()).applyTo(options);
+  }
+
+  /**
+   * {@code options} without sharing settings, for a planner on whole GPUs: a margin meant for the
+   * sharing planners of the same run is no option of a baseline's strategy, and changes nothing on
+   * whole GPUs.
+   */
+  private static StrategyOptions wholeGpus(StrategyOptions options) {
+    return SharingOptions.off().applyTo(options);
   }
 
   /**
    * The scheduler called {@code name}, its strategies configured with {@code options}; a name ending
-   * in {@value #SHARING_SUFFIX} is that planner with sharing on.
+   * in {@value #SHARING_SUFFIX} is that planner with sharing on, under the planning margin
+   * {@code options} name ({@code sharingMargin}, {@link SharingOptions#DEFAULT_MARGIN} when absent).
    */
   public static SchedulerSpec named(String name, StrategyOptions options) {
     if (name.endsWith(MOVES_SUFFIX)) {
@@ -128,9 +141,13 @@ public final class Schedulers {
         throw Invalid.value("planner", name, "cannot share GPUs: " + base + " places whole GPUs only",
             "sharing is offered by rampa-{" + String.join("|", SHARING_STRATEGIES) + "}/{importance}" + SHARING_SUFFIX);
       }
-      SchedulerSpec whole = named(base, sharingOn(options));
-      return new SchedulerSpec(name, whole.factory(), true);
+      return new SchedulerSpec(name, planner(base, sharingOn(options)).factory(), true);
     }
+    return planner(name, wholeGpus(options));
+  }
+
+  /** The baseline or RAMPA planner called {@code name} (no suffix), its strategies configured with {@code options} as given. */
+  private static SchedulerSpec planner(String name, StrategyOptions options) {
     if (BASELINES.contains(name)) {
       return new SchedulerSpec(name, cluster -> {
         Rampa.Placer planner = configured(cluster, name, StaticImportance.uniform(), options);

@@ -4,12 +4,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.rampa.Rampa;
 import org.rampa.domain.Allocation;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.Stage;
-import org.rampa.verify.PlanVerifier;
 import org.rampa.verify.Verification;
 
 /**
@@ -19,26 +19,27 @@ import org.rampa.verify.Verification;
  * the new state without it, so an incumbent pushed past its SLO by its new co-runners is found
  * whoever let the newcomer in. Departures only take co-runners away, so checking at admissions
  * covers every moment of a run.
+ *
+ * <p>The verifier judges under the scheduler's own models ({@link Rampa.Placer#verify}): the
+ * performance model its options ask for, planning margins on shared stages included
+ * ({@code sharingMargin}), and its interference model. The audit re-checks what the planner and the
+ * commit path claimed under the model they planned with; judged on the nominal model, a plan made
+ * under a margin states stage times the nominal model does not give, and every such plan would be
+ * flagged. Within one run every service was admitted by the same scheduler, so incumbents are
+ * re-timed under the margin they were admitted under.
  */
 final class AdmissionAudit {
 
-  private final PlanVerifier verifier = PlanVerifier.defaults();
-
-  /**
-   * The services, newcomer first, whose SLO the admission of {@code plan} for {@code request} broke:
-   * {@code before} is the state it was admitted to, {@code after} the state with it. Each entry is
-   * "service: first violation".
-   */
   /**
    * The services of {@code ids} that {@code state} holds with their requests and that fail the
-   * verifier against {@code state} without them: after moves, every moved service. Each entry is
-   * "service: first violation".
+   * verifier of {@code placer}'s models against {@code state} without them: after moves, every
+   * moved service. Each entry is "service: first violation".
    */
-  List<String> services(ClusterState state, java.util.Collection<String> ids) {
+  List<String> services(Rampa.Placer placer, ClusterState state, java.util.Collection<String> ids) {
     List<String> out = new ArrayList<>();
     for (String id : ids) {
       Allocation a = state.allocations().get(id);
-      Verification v = verifier.verify(a.request().orElseThrow(), a.plan().orElseThrow(), state.release(id));
+      Verification v = placer.state(state.release(id)).verify(a.request().orElseThrow(), a.plan().orElseThrow());
       if (!v.ok()) {
         out.add(id + " (moved): " + v.violations().get(0));
       }
@@ -46,9 +47,14 @@ final class AdmissionAudit {
     return out;
   }
 
-  List<String> violations(ClusterState before, ClusterState after, ServiceRequest request, Plan plan) {
+  /**
+   * The services, newcomer first, whose SLO the admission of {@code plan} for {@code request} broke,
+   * judged by the verifier of {@code placer}'s models: {@code before} is the state it was admitted
+   * to, {@code after} the state with it. Each entry is "service: first violation".
+   */
+  List<String> violations(Rampa.Placer placer, ClusterState before, ClusterState after, ServiceRequest request, Plan plan) {
     List<String> out = new ArrayList<>();
-    Verification newcomer = verifier.verify(request, plan, before);
+    Verification newcomer = placer.state(before).verify(request, plan);
     if (!newcomer.ok()) {
       out.add(request.id() + ": " + newcomer.violations().get(0));
     }
@@ -66,7 +72,7 @@ final class AdmissionAudit {
         out.add(id + ": shares a GPU with " + request.id() + " but was admitted without its request, so it cannot be re-timed");
         continue;
       }
-      Verification incumbent = verifier.verify(a.request().get(), a.plan().get(), after.release(id));
+      Verification incumbent = placer.state(after.release(id)).verify(a.request().get(), a.plan().get());
       if (!incumbent.ok()) {
         out.add(id + ": " + incumbent.violations().get(0));
       }

@@ -52,7 +52,7 @@ import org.rampa.verify.PlanRejectedException;
  * with its new co-runners; a plan of whole GPUs shares them with nobody and is committed. After
  * every commit of a scheduler that shares GPUs (of every scheduler, in experiment E4) the simulator
  * verifies the admission again on its own ({@link AdmissionAudit}): the newcomer, and every
- * incumbent sharing a GPU with it.
+ * incumbent sharing a GPU with it, under the scheduler's own models (planning margins included).
  */
 public final class Simulator {
 
@@ -203,7 +203,7 @@ public final class Simulator {
         CommitResult commit = holdsShares(plan) ? admit(holder, scheduler, state, request, plan) : holder.commit(plan, state.version());
         if (commit.outcome() == Outcome.COMMITTED) {
           if (audits) {
-            auditFindings.addAll(audit.violations(state, commit.state(), request, plan));
+            auditFindings.addAll(audit.violations(scheduler.placer(), state, commit.state(), request, plan));
           }
           if (holdsShares(plan)) {
             sharedPlans++;
@@ -287,8 +287,8 @@ public final class Simulator {
     }
     moved.forEach(id -> changeHeld(heldShareByType, state, id, -1));
     moved.forEach(id -> changeHeld(heldShareByType, commit.state(), id, +1));
-    auditFindings.addAll(audit.violations(found.afterMoves(), commit.state(), request, plan));
-    auditFindings.addAll(audit.services(commit.state(), moved));
+    auditFindings.addAll(audit.violations(scheduler.placer(), found.afterMoves(), commit.state(), request, plan));
+    auditFindings.addAll(audit.services(scheduler.placer(), commit.state(), moved));
     return Optional.of(found.moves());
   }
 

@@ -578,6 +578,9 @@ class BadInputCorpusTest {
     bad("vastpipe-e4: unknown planner", args("vastpipe-e4", "--out", out, "--planners", "rampa-greedy/magic"), "--planners",
         "rampa-greedy/magic");
     bad("vastpipe-e4: --time-limit PT0S", args("vastpipe-e4", "--out", out, "--time-limit", "PT0S"), "--time-limit");
+    bad("vastpipe-e4: --margin lots", args("vastpipe-e4", "--out", out, "--margin", "lots"), "--margin = lots", "none, default");
+    bad("vastpipe-e4: --margin -0.1", args("vastpipe-e4", "--out", out, "--margin", "-0.1"), "--margin = -0.1", "[0, 10");
+    bad("simulate: --margin lots", args("simulate", "--out", out, "--margin", "lots"), "--margin = lots", "none, default");
     bad("vastpipe-e4: --mig-layouts on a type without MIG", args("vastpipe-e4", "--out", out, "--mig-layouts", "T4=1g.10gb@0"),
         "--mig-layouts = T4=1g.10gb@0", "has no MIG geometry", "Maybe");
     bad("vastpipe-e4: --mig-layouts illegal start", args("vastpipe-e4", "--out", out, "--mig-layouts", "A100-SXM4-80GB=3g.40gb@1"),

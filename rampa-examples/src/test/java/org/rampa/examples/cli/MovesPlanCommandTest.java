@@ -37,7 +37,8 @@ class MovesPlanCommandTest {
         .putAllocations("a", Allocation.of(a.request(), a.plan()))
         .putAllocations("b", Allocation.of(b.request(), b.plan()))
         .strategy(strategy)
-        .options(SharingOptions.on().applyTo(StrategyOptions.defaults()))
+        // margin-free: the tenants' plans state nominal times and leave 20 % slack, less than a share tier's default margin
+        .options(SharingOptions.on().withMargin("none").applyTo(StrategyOptions.defaults()))
         .moves(ImmutableMovesDocument.builder().budget(budget).search(search).build())
         .build());
   }

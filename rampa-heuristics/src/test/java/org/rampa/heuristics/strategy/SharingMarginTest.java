@@ -25,6 +25,7 @@ import org.rampa.perf.share.SharedStage;
 import org.rampa.perf.share.TierMargins;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.PlacementResult;
+import org.rampa.strategy.ExtraOptions;
 import org.rampa.strategy.SharingOptions;
 import org.rampa.strategy.SolveStatus;
 import org.rampa.strategy.StrategyOptions;
@@ -36,7 +37,7 @@ import org.rampa.verify.InterferenceGuard;
  * Issue 24: the placement API with sharing on and {@code sharingMargin=default} plans every stage a
  * share tier times under that tier's default margin (as {@code colocate --margin default} does), the
  * verifier judges the plan under the same margin, the result names it, and {@code sharingMargin=none}
- * (the default for sharing plans) plans on the nominal times.
+ * plans on the nominal times. {@code default} is the default for sharing plans.
  */
 class SharingMarginTest {
 
@@ -106,12 +107,15 @@ class SharingMarginTest {
   @Test
   void theMarginIsTheSharingOptionSharingMarginNamedAndParsedLikeColocatesMargin() {
     StrategyOptions margined = SharingOptions.on().withMargin("default").applyTo(StrategyOptions.defaults());
-    assertThat(margined.extra()).containsEntry("sharing", "on").containsEntry("sharingMargin", "default");
-    assertThat(SharingOptions.in(margined)).isEqualTo(SharingOptions.on().withMargin("default"));
+    // the default (each tier's own margin) is left out of the options, as every default is; a margin-free plan says none
+    assertThat(margined.extra()).containsExactly(Map.entry("sharing", "on"));
+    assertThat(SharingOptions.in(margined)).isEqualTo(SharingOptions.on().withMargin("default")).isEqualTo(SharingOptions.on());
     assertThat(SharingOptions.in(margined).margins()).isEqualTo(TierMargins.defaults());
-    // the default (none) is left out of the options, so documents without sharingMargin read as before
-    assertThat(SharingOptions.on().applyTo(StrategyOptions.defaults()).extra()).doesNotContainKey("sharingMargin");
-    assertThat(SharingOptions.on().margins()).isEqualTo(TierMargins.none());
+    assertThat(SharingOptions.on().margins()).isEqualTo(TierMargins.defaults());
+    assertThat(SharingOptions.of(ExtraOptions.of(StrategyOptions.builder().putExtra("sharing", "on").build(), "sharing", SharingOptions.KEYS))
+        .margins()).isEqualTo(TierMargins.defaults());
+    assertThat(SharingOptions.on().withMargin("none").applyTo(StrategyOptions.defaults()).extra()).containsEntry("sharingMargin", "none");
+    assertThat(SharingOptions.on().withMargin("none").margins()).isEqualTo(TierMargins.none());
     assertThat(SharingOptions.on().withMargin("0.1").margins()).isEqualTo(TierMargins.uniform(0.1));
     assertThat(SharingOptions.off().margins()).isEqualTo(TierMargins.none());
     assertThatThrownBy(() -> SharingOptions.on().withMargin("lots")).isInstanceOf(IllegalArgumentException.class)
