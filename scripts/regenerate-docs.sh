@@ -6,15 +6,16 @@
 # e3-replays.csv) are generated outputs, ignored by git (.gitignore): run this script to get them.
 #
 # Usage: scripts/regenerate-docs.sh [STEP ...]     (no STEP: every step, several hours on 2 cores)
-# Steps: admission admission-large e1 e2 e2-redraw e2-default e3 e4 learned-eval learned-train
+# Steps: admission admission-large e1 e2 e2-redraw e2-default e3 e4 e4-moves learned-eval learned-train
 # (every command overwrites its outputs in place; e2-redraw only redraws E2's summaries and charts from
 # the committed raw CSV files, in seconds)
 # Times measured on a shared 2-core machine are in each doc; the slow ones are e1 (5-7 min),
-# e2 (about 1 h for the four sweeps), e3 (about 1 h for the four), e4 (10-20 min each),
+# e2 (about 1 h for the four sweeps), e3 (about 1 h for the four), e4 (10-20 min each), e4-moves (5-10 min each),
 # learned-train (15 min at load 10).
 #
 # Not regenerated: docs/vastpipe-e4/models-before/ (the importance models before the share cost
-# changed, a run of an earlier commit kept for the comparison in docs/vastpipe-e4.md).
+# changed, a run of an earlier commit kept for the comparison in docs/vastpipe-e4.md) and
+# docs/vastpipe-e4/moves/ (the moves before partial evacuation, likewise; e4-moves writes moves-partial/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -96,6 +97,17 @@ e4() {
   mv docs/vastpipe-e4/models/stdout.txt.new docs/vastpipe-e4/models/stdout.txt
 }
 
+e4_moves() {
+  # docs/vastpipe-e4.md, "With partial evacuation" (margin-free, as measured)
+  local p=docs/vastpipe-e4/moves-partial
+  local common=(vastpipe-e4 --with-moves --seeds 5 --planners rampa-greedy/capability+sharing --threads 2 --margin none)
+  "${R[@]}" "${common[@]}" --mig-layouts mig-heavy --workloads standard --loads 96,192 --out $p/mig-standard > $p/mig-standard/stdout.txt
+  "${R[@]}" "${common[@]}" --mig-layouts mig-heavy --workloads light --loads 192,384 --out $p/mig-light > $p/mig-light/stdout.txt
+  "${R[@]}" "${common[@]}" --workloads light --loads 192,384 --out $p/none-light > $p/none-light/stdout.txt
+  "${R[@]}" "${common[@]}" --workloads standard --loads 96,192 --out $p/none-standard > $p/none-standard/stdout.txt
+  scripts/e4-refusal-breakdown.py $p/mig-standard $p/mig-light $p/none-light $p/none-standard
+}
+
 learned_eval() {
   # docs/learned-policy.md, "Evaluation on ParvaGPU's scenarios"
   "${R[@]}" evaluate-policy --gpus 32,256,1000 --mixes 10 --seed 1000000 --time-limit PT20S --out docs/learned-policy-eval.csv
@@ -111,7 +123,7 @@ learned_train() {
 
 steps=("$@")
 if [ ${#steps[@]} -eq 0 ]; then
-  steps=(admission admission-large e1 e2 e2-default e3 e4 learned-eval learned-train)
+  steps=(admission admission-large e1 e2 e2-default e3 e4 e4-moves learned-eval learned-train)
 fi
 for step in "${steps[@]}"; do
   echo "== $step ($(date -u +%H:%M:%S) UTC, load $(cut -d' ' -f1-3 /proc/loadavg))" >&2
@@ -124,8 +136,9 @@ for step in "${steps[@]}"; do
     e2-default) e2_default ;;
     e3) e3 ;;
     e4) e4 ;;
+    e4-moves) e4_moves ;;
     learned-eval) learned_eval ;;
     learned-train) learned_train ;;
-    *) echo "unknown step $step; steps: admission admission-large e1 e2 e2-redraw e2-default e3 e4 learned-eval learned-train" >&2; exit 2 ;;
+    *) echo "unknown step $step; steps: admission admission-large e1 e2 e2-redraw e2-default e3 e4 e4-moves learned-eval learned-train" >&2; exit 2 ;;
   esac
 done
