@@ -53,6 +53,12 @@ final class LargeClusterInstance {
     return ClusterState.empty(cluster).allocateAll(holds);
   }
 
+  /** {@code state} with its first free GPU held too (by a background service): the state after one more admission. */
+  static ClusterState holdOneMore(ClusterState state) {
+    Gpu free = state.cluster().gpus().stream().filter(g -> state.servicesOn(g.id()).isEmpty()).findFirst().orElseThrow();
+    return state.allocate(RandomInstances.holdPlan("background-extra", free.id()));
+  }
+
   static Model llamaLike() {
     return ReferenceWorkloads.promptTransformer(80, TOKENS);
   }

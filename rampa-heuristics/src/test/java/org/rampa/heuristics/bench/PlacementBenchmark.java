@@ -50,18 +50,37 @@ public class PlacementBenchmark {
   @Param({"per-type", "per-gpu"})
   public String weights;
 
+  /**
+   * "repeat": every invocation places the same problem, so whatever a strategy keeps across
+   * decisions (a pooled slot menu, relaxation tables, layer times) applies as it would to a problem
+   * asked again. "alternate": invocations alternate between the problem and the same problem on a
+   * state with one more GPU held, so nothing tied to the last decision's free GPUs is reused, as for
+   * a scheduler's next arrival after an admission (the model and the GPU types stay the same).
+   */
+  @Param({"repeat"})
+  public String states;
+
   private PlacementStrategy placement;
   private PlacementProblem problem;
+  private PlacementProblem other;
+  private boolean flip;
 
   @Setup(Level.Trial)
   public void setUp() {
     placement = Strategies.named(strategy);
     problem = LargeClusterInstance.problem(seed, throughput, Duration.ofSeconds(1), weights.equals("per-gpu"));
+    other = switch (states) {
+      case "repeat" -> problem;
+      case "alternate" -> new PlacementProblem(problem.request(), LargeClusterInstance.holdOneMore(problem.state()),
+          problem.importance(), problem.performance(), problem.options(), problem.ticker());
+      default -> throw new IllegalArgumentException("states: \"" + states + "\" is not repeat or alternate");
+    };
   }
 
   @Benchmark
   public PlacementResult decide() {
-    return placement.place(problem);
+    flip = !flip;
+    return placement.place(flip ? problem : other);
   }
 
   public static void main(String[] args) throws RunnerException {
