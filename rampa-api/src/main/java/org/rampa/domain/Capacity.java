@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.rampa.domain.share.GpuPartitioning;
+import org.rampa.domain.share.MigLayout;
 import org.rampa.domain.share.MigSlice;
 import org.rampa.domain.share.TemplatePartition;
 
@@ -180,7 +181,7 @@ public final class Capacity {
       }
       case MIG -> {
         List<MigSlice> rest = new ArrayList<>(state.migLayout(id));
-        state.holdingsOn(id).forEach(h -> rest.remove(GpuRules.instance(h.placement())));
+        state.holdingsOn(id).forEach(h -> rest.remove(MigLayout.instanceOf(h.placement())));
         if (!rest.isEmpty()) {
           mig.put(id, List.copyOf(rest));
         }

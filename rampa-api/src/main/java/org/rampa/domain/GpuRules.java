@@ -54,11 +54,6 @@ final class GpuRules {
     return GpuMode.TEMPLATES;
   }
 
-  /** The MIG instance a MIG placement occupies. */
-  static MigSlice instance(Placement p) {
-    return p instanceof MigSliceMps m ? m.slice() : (MigSlice) p;
-  }
-
   /** The first rule the holdings on one GPU break, or empty. */
   static Optional<ShareViolation> check(GpuPartitioning parts, List<MigSlice> layout, List<Holding> holdings, double overcommit) {
     if (!layout.isEmpty()) {
@@ -127,7 +122,7 @@ final class GpuRules {
     }
     Set<MigSlice> held = new HashSet<>();
     for (Holding h : holdings) {
-      MigSlice s = instance(h.placement());
+      MigSlice s = MigLayout.instanceOf(h.placement());
       if (!layout.contains(s)) {
         return violation(Rule.MIG_INSTANCE, s.label() + " is not an instance of the GPU's MIG layout " + labels(layout)
             + "; the layout changes only on an empty GPU");

@@ -8,6 +8,7 @@ import org.rampa.domain.Holding;
 import org.rampa.domain.Invalid;
 import org.rampa.domain.share.GpuPartitioning;
 import org.rampa.domain.share.MigGeometry;
+import org.rampa.domain.share.MigLayout;
 import org.rampa.domain.share.MigProfile;
 import org.rampa.domain.share.MigSlice;
 import org.rampa.domain.share.MigSliceMps;
@@ -130,7 +131,7 @@ public final class ShareCost {
 
     Room with(Placement p, GpuPartitioning parts) {
       if (p instanceof MigSlice || p instanceof MigSliceMps) {
-        MigSlice s = p instanceof MigSliceMps m ? m.slice() : (MigSlice) p;
+        MigSlice s = MigLayout.instanceOf(p);
         MigProfile profile = parts.requireMig().profile(s.profile());
         int[] slice = {s.start(), s.start() + profile.memorySlices()};
         if (migSlices.stream().anyMatch(h -> h[0] == slice[0] && h[1] == slice[1])) {

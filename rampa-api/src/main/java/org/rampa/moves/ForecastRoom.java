@@ -9,6 +9,7 @@ import org.rampa.domain.Holding;
 import org.rampa.domain.Invalid;
 import org.rampa.domain.share.GpuPartitioning;
 import org.rampa.domain.share.MigGeometry;
+import org.rampa.domain.share.MigLayout;
 import org.rampa.domain.share.MigProfile;
 import org.rampa.domain.share.MigSlice;
 import org.rampa.importance.ShareCost;
@@ -120,7 +121,7 @@ public final class ForecastRoom {
     if (layout.isEmpty()) {
       return 0; // held in another mode: no MIG instance until it is empty and re-configured
     }
-    List<MigSlice> taken = state.holdingsOn(gpu).stream().map(MoveRules::instance).toList();
+    List<MigSlice> taken = state.holdingsOn(gpu).stream().map(h -> MigLayout.instanceOf(h.placement())).toList();
     return (int) layout.stream().filter(s -> s.profile().equals(p.name()) && !taken.contains(s)).count();
   }
 

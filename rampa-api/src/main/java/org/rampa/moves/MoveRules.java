@@ -19,7 +19,6 @@ import org.rampa.domain.Stage;
 import org.rampa.domain.share.GpuPartitioning;
 import org.rampa.domain.share.MigLayout;
 import org.rampa.domain.share.MigSlice;
-import org.rampa.domain.share.MigSliceMps;
 import org.rampa.domain.share.ShareViolation;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.StageAssignment;
@@ -141,7 +140,7 @@ public final class MoveRules {
     }
     Set<MigSlice> target = new HashSet<>(to);
     for (Holding h : state.holdingsOn(gpu)) {
-      MigSlice held = instance(h);
+      MigSlice held = MigLayout.instanceOf(h.placement());
       if (!target.contains(held)) {
         return refused("re-cutting GPU \"" + gpu + "\" to " + labels(to) + " would destroy instance " + held.label()
             + ", which " + state.servicesOn(gpu) + " hold; a re-cut keeps every held instance");
@@ -224,11 +223,6 @@ public final class MoveRules {
       }
     }
     return out;
-  }
-
-  /** The MIG instance a MIG holding occupies. */
-  static MigSlice instance(Holding h) {
-    return h.placement() instanceof MigSliceMps mm ? mm.slice() : (MigSlice) h.placement();
   }
 
   static List<String> labels(List<MigSlice> layout) {

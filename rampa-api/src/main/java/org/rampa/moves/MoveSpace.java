@@ -96,7 +96,7 @@ public final class MoveSpace {
     }
     List<MigSlice> held = new ArrayList<>();
     for (Holding h : state.holdingsOn(gpu)) {
-      held.add(MoveRules.instance(h));
+      held.add(MigLayout.instanceOf(h.placement()));
     }
     Set<MigSlice> current = new HashSet<>(layout);
     for (List<MigSlice> to : maximalLayouts(parts.requireMig(), held)) {
@@ -195,10 +195,10 @@ public final class MoveSpace {
 
   /** The unheld instances of {@code p}'s profile on {@code gpu} (only {@code p}'s own start unless {@code anyStart}), as placements like {@code p}. */
   private static List<Placement> migTargets(ClusterState state, String gpu, Placement p, boolean anyStart) {
-    MigSlice wanted = p instanceof MigSliceMps mm ? mm.slice() : (MigSlice) p;
+    MigSlice wanted = MigLayout.instanceOf(p);
     Set<MigSlice> held = new HashSet<>();
     for (Holding h : state.holdingsOn(gpu)) {
-      held.add(MoveRules.instance(h));
+      held.add(MigLayout.instanceOf(h.placement()));
     }
     List<Placement> out = new ArrayList<>();
     for (MigSlice s : state.migLayout(gpu)) {

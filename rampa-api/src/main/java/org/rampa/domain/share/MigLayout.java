@@ -32,6 +32,20 @@ public final class MigLayout {
     this.used = used;
   }
 
+  /**
+   * The MIG instance a MIG placement occupies: the slice itself, or the slice an MPS-in-MIG process
+   * runs in. Refused for any other placement.
+   */
+  public static MigSlice instanceOf(Placement p) {
+    if (p instanceof MigSliceMps m) {
+      return m.slice();
+    }
+    if (p instanceof MigSlice s) {
+      return s;
+    }
+    throw new IllegalArgumentException("placement " + p + " occupies no MIG instance");
+  }
+
   /** No instance on a GPU of {@code geometry}. */
   public static MigLayout empty(MigGeometry geometry) {
     Invalid.requireNonNull("geometry", geometry);

@@ -652,9 +652,6 @@ public final class ColocationEnvironment {
     return p instanceof MigSlice || p instanceof MigSliceMps;
   }
 
-  private static MigSlice slice(Placement p) {
-    return p instanceof MigSliceMps m ? m.slice() : (MigSlice) p;
-  }
 
   /**
    * Compute taken: MPS shares, or MIG compute slices over the card's (the policy was trained on
@@ -669,7 +666,7 @@ public final class ColocationEnvironment {
         used += s.placement().computeFraction(pool.partitioning());
       } else if (isMig(s.placement())) {
         MigGeometry geometry = pool.partitioning().requireMig();
-        used += geometry.computeSliceFraction(geometry.profile(slice(s.placement()).profile()));
+        used += geometry.computeSliceFraction(geometry.profile(MigLayout.instanceOf(s.placement()).profile()));
       } else {
         used += 1;
       }
@@ -722,7 +719,7 @@ public final class ColocationEnvironment {
     if (pool.partitioning().mig().isEmpty() || (!segments.isEmpty() && !isMig(segments.get(0).placement()))) {
       return null;
     }
-    return MigLayout.of(pool.partitioning().requireMig(), segments.stream().map(s -> slice(s.placement())).toList());
+    return MigLayout.of(pool.partitioning().requireMig(), segments.stream().map(s -> MigLayout.instanceOf(s.placement())).toList());
   }
 
   /**
@@ -740,7 +737,7 @@ public final class ColocationEnvironment {
       return 0;
     }
     MigLayout layout = migLayout(segments, pool);
-    MigSlice slice = slice(added.placement());
+    MigSlice slice = MigLayout.instanceOf(added.placement());
     int before = layout.legalPlacements();
     int after = layout.with(slice.profile(), slice.start()).legalPlacements();
     return before == 0 ? 0 : (before - after) / (double) before;

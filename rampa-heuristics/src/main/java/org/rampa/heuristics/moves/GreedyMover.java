@@ -17,8 +17,8 @@ import org.rampa.domain.Holding;
 import org.rampa.domain.Plan;
 import org.rampa.domain.Stage;
 import org.rampa.domain.share.MigGeometry;
+import org.rampa.domain.share.MigLayout;
 import org.rampa.domain.share.MigSlice;
-import org.rampa.domain.share.MigSliceMps;
 import org.rampa.moves.Migration;
 import org.rampa.moves.ModeChange;
 import org.rampa.moves.Move;
@@ -352,7 +352,7 @@ public final class GreedyMover implements Mover {
       }
       MigGeometry g = s.partitioning(gpu.id()).requireMig();
       List<MigSlice> held = new ArrayList<>();
-      s.holdingsOn(gpu.id()).forEach(h -> held.add(h.placement() instanceof MigSliceMps mm ? mm.slice() : (MigSlice) h.placement()));
+      s.holdingsOn(gpu.id()).forEach(h -> held.add(MigLayout.instanceOf(h.placement())));
       Set<MigSlice> heldSet = Set.copyOf(held);
       Set<MigSlice> current = Set.copyOf(layout);
       List<Map.Entry<List<MigSlice>, Integer>> promising = promisingByGpuClass.computeIfAbsent(List.of(gpu.type(), held, current), k -> {

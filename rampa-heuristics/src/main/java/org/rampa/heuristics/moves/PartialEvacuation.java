@@ -11,8 +11,8 @@ import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.Holding;
 import org.rampa.domain.share.MigGeometry;
+import org.rampa.domain.share.MigLayout;
 import org.rampa.domain.share.MigSlice;
-import org.rampa.domain.share.MigSliceMps;
 import org.rampa.moves.MoveCosts;
 import org.rampa.moves.MoveSpace;
 
@@ -113,9 +113,9 @@ final class PartialEvacuation {
       return;
     }
     MigGeometry geometry = s.partitioning(g).requireMig();
-    List<MigSlice> kept = left.stream().map(PartialEvacuation::instance).distinct().toList();
+    List<MigSlice> kept = left.stream().map(h -> MigLayout.instanceOf(h.placement())).distinct().toList();
     Set<MigSlice> keptSet = Set.copyOf(kept);
-    Set<MigSlice> heldNow = Set.copyOf(s.holdingsOn(g).stream().map(PartialEvacuation::instance).toList());
+    Set<MigSlice> heldNow = Set.copyOf(s.holdingsOn(g).stream().map(h -> MigLayout.instanceOf(h.placement())).toList());
     int now = GreedyMover.largestFree(geometry, layout, heldNow);
     int freed = GreedyMover.largestFree(geometry, layout, keptSet);
     String key = type + " mig";
@@ -153,10 +153,5 @@ final class PartialEvacuation {
     Map<String, List<Opening>> out = new LinkedHashMap<>();
     byKey.forEach((k, rooms) -> out.put(k, List.copyOf(rooms.values())));
     return out;
-  }
-
-  /** The MIG instance a MIG holding occupies. */
-  private static MigSlice instance(Holding h) {
-    return h.placement() instanceof MigSliceMps mm ? mm.slice() : (MigSlice) h.placement();
   }
 }
