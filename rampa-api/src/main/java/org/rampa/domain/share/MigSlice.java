@@ -47,4 +47,17 @@ public record MigSlice(String profile, int start) implements Placement {
   public String label() {
     return profile + "@" + start;
   }
+
+  /** The instance {@code text} names as its {@link #label()} does, {@code PROFILE@START}; refused naming {@code field} otherwise. */
+  public static MigSlice parse(String field, String text) {
+    int at = text.lastIndexOf('@');
+    if (at <= 0 || at == text.length() - 1) {
+      throw Invalid.value(field, text, "must be PROFILE@START", "3g.40gb@4");
+    }
+    try {
+      return new MigSlice(text.substring(0, at), Integer.parseInt(text.substring(at + 1)));
+    } catch (NumberFormatException e) {
+      throw Invalid.value(field, text, "has a start that is not a whole number", "3g.40gb@4");
+    }
+  }
 }

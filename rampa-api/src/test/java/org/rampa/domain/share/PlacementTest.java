@@ -30,6 +30,22 @@ class PlacementTest {
   }
 
   @Test
+  void migSliceParsesItsOwnLabelAndRefusesOtherText() {
+    for (MigProfile profile : a100.requireMig().profiles()) {
+      for (int start : profile.allowedStarts()) {
+        MigSlice slice = new MigSlice(profile.name(), start);
+        assertThat(MigSlice.parse("layout", slice.label())).isEqualTo(slice);
+      }
+    }
+    assertThatThrownBy(() -> MigSlice.parse("layout", "3g.40gb")).hasMessage("layout = 3g.40gb: must be PROFILE@START. Maybe 3g.40gb@4");
+    assertThatThrownBy(() -> MigSlice.parse("layout", "@4")).hasMessageContaining("must be PROFILE@START");
+    assertThatThrownBy(() -> MigSlice.parse("layout", "3g.40gb@")).hasMessageContaining("must be PROFILE@START");
+    assertThatThrownBy(() -> MigSlice.parse("layout", "3g.40gb@four")).hasMessage(
+        "layout = 3g.40gb@four: has a start that is not a whole number. Maybe 3g.40gb@4");
+    assertThatThrownBy(() -> MigSlice.parse("layout", "3g.40gb@-1")).hasMessageContaining("mig.start");
+  }
+
+  @Test
   void migSliceTakesItsProfilesSmsNotSevenths() {
     MigSlice threeG = new MigSlice("3g.40gb", 4);
     assertThat(threeG.computeFraction(a100)).isCloseTo(42.0 / 108, within(1e-12));

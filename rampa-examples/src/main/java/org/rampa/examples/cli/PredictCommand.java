@@ -307,17 +307,7 @@ final class PredictCommand implements Callable<Integer> {
   }
 
   private static MigSlice migSlice(GpuPartitioning parts, String spec) {
-    int at = spec.indexOf('@');
-    String name = at < 0 ? spec : spec.substring(0, at);
-    MigProfile profile = parts.requireMig().profile(name);
-    if (at < 0) {
-      return new MigSlice(name, profile.allowedStarts().get(0));
-    }
-    try {
-      return new MigSlice(name, Integer.parseInt(spec.substring(at + 1)));
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("start \"" + spec.substring(at + 1) + "\" is not a whole number");
-    }
+    return spec.indexOf('@') < 0 ? new MigSlice(spec, parts.requireMig().profile(spec).allowedStarts().get(0)) : MigSlice.parse("mig", spec);
   }
 
   /**

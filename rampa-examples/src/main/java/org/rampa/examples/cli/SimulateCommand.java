@@ -20,11 +20,10 @@ import org.rampa.examples.experiment.Schedulers;
 import org.rampa.examples.sim.ArrivalTrace;
 import org.rampa.examples.sim.WorkloadSpec;
 import org.rampa.json.RampaJson;
-import org.rampa.perf.share.TierMargins;
-import org.rampa.strategy.SharingOptions;
 import org.rampa.strategy.StrategyOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -61,11 +60,8 @@ final class SimulateCommand implements Callable<Integer> {
           + " bound counts whole GPUs, so such a planner may exceed it.")
   List<String> planners;
 
-  @Option(names = "--margin", defaultValue = SharingOptions.DEFAULT_MARGIN, paramLabel = "M",
-      description = "Planning margin of +sharing planners on share-tier times, as colocate --margin: default (each share-time tier's margin "
-          + "from its own measured error), none (the nominal times) or one fraction for every tier (0.1 for 10 %%); planners on whole GPUs "
-          + "are not affected. Default: ${DEFAULT-VALUE}.")
-  String margin;
+  @Mixin
+  SharingMarginOption margin;
 
   @Option(names = "--full",
       description = "The fuller sweep: the default planners plus exact RAMPA with capability importance (unless --planners"
@@ -120,7 +116,7 @@ final class SimulateCommand implements Callable<Integer> {
     checkSizes();
     Cluster cluster = Presets.cluster(preset);
     WorkloadSpec mix = workload == null ? WorkloadSpec.standardMix() : RampaJson.read(workload, WorkloadSpec.class);
-    StrategyOptions options = options();
+    StrategyOptions options = margin.plannerOptions(timeLimit, seed);
     List<String> names = planners != null ? planners : Schedulers.defaults(full);
     var settings = new AdmissionExperiment.Settings(cluster, mix.resolve(cluster), loads, arrivals, lifetime, seed, seeds, names,
         options, threads == null ? Runtime.getRuntime().availableProcessors() : threads,
@@ -158,21 +154,6 @@ final class SimulateCommand implements Callable<Integer> {
     stdout.println(summary);
     stdout.printf("Wrote %s to %s%n", String.join(", ", OUTPUTS), out);
     return 0;
-  }
-
-  /**
-   * The options every planner gets, the sharing planners' margin among them (read by Schedulers.named); a bad time limit is
-   * refused naming --time-limit, a bad margin naming --margin.
-   */
-  private StrategyOptions options() {
-    TierMargins.parse("--margin", margin);
-    StrategyOptions options;
-    try {
-      options = StrategyOptions.builder().timeLimit(timeLimit).seed(seed).build();
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("--time-limit: " + e.getMessage(), e);
-    }
-    return SharingOptions.off().withMargin(margin).applyTo(options);
   }
 
   private void checkSizes() {

@@ -19,10 +19,10 @@ import org.rampa.examples.experiment.SharingExperiment;
 import org.rampa.examples.sim.ArrivalTrace;
 import org.rampa.examples.sim.MigStart;
 import org.rampa.perf.share.TierMargins;
-import org.rampa.strategy.SharingOptions;
 import org.rampa.strategy.StrategyOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -89,11 +89,8 @@ final class VastPipeE4Command implements Callable<Integer> {
           + "the type's MIG geometry. Default: ${DEFAULT-VALUE}.")
   List<String> migLayouts;
 
-  @Option(names = "--margin", defaultValue = SharingOptions.DEFAULT_MARGIN, paramLabel = "M",
-      description = "Planning margin of the sharing planners on share-tier times, as colocate --margin: default (each share-time tier's "
-          + "margin from its own measured error), none (the nominal times, as E4 ran before the margins were the default), or one fraction "
-          + "for every tier (0.1 for 10 %%). The planner, the admission guard and the audit all judge under it. Default: ${DEFAULT-VALUE}.")
-  String margin;
+  @Mixin
+  SharingMarginOption margin;
 
   @Option(names = "--out", defaultValue = "rampa-results/e4", paramLabel = "DIR",
       description = "Output folder, created if needed. Default: ${DEFAULT-VALUE}.")
@@ -112,15 +109,8 @@ final class VastPipeE4Command implements Callable<Integer> {
       byWorkload.put(w, loads != null ? loads : DEFAULT_LOADS.get(w));
     }
     MigStart migStart = MigStart.parse("--mig-layouts", migLayouts, cluster);
-    TierMargins margins = TierMargins.parse("--margin", margin);
-    StrategyOptions options;
-    try {
-      options = StrategyOptions.builder().timeLimit(timeLimit).seed(seed).build();
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("--time-limit: " + e.getMessage(), e);
-    }
-    // the sharing planners read the margin from their options (Schedulers.named), and so do their guard and the audit
-    options = SharingOptions.off().withMargin(margin).applyTo(options);
+    TierMargins margins = margin.margins();
+    StrategyOptions options = margin.plannerOptions(timeLimit, seed);
     SharingExperiment experiment;
     try {
       experiment = new SharingExperiment(new SharingExperiment.Settings(cluster, byWorkload, arrivals, lifetime, seed, seeds, planners,
@@ -135,7 +125,7 @@ final class VastPipeE4Command implements Callable<Integer> {
     stdout.printf("VastPipe E4: %d GPUs on %d nodes, loads per workload %s, planners %s on whole GPUs and, where they can, with "
             + "sharing%s; %d seeds x %d arrivals (seeds %d..%d); MIG layouts at the start: %s%n",
         cluster.gpus().size(), cluster.nodes().size(), byWorkload, planners,
-        margins.isNone() ? "" : " (planning margins " + margin + ": " + margins.byLabel() + ")", seeds, arrivals, seed, seed + seeds - 1, migStart);
+        margins.isNone() ? "" : " (planning margins " + margin.margin + ": " + margins.byLabel() + ")", seeds, arrivals, seed, seed + seeds - 1, migStart);
     stdout.flush();
     long t0 = System.nanoTime();
     List<SharingExperiment.WorkloadResult> results;

@@ -92,7 +92,7 @@ public final class MigStart {
         fraction = fraction(field, entry, rest.substring(colon + 1));
         rest = rest.substring(0, colon);
       }
-      List<MigSlice> layout = slices(field, entry, rest);
+      List<MigSlice> layout = slices(field, rest);
       Optional<ShareViolation> broken = MigLayout.check(geometry, layout);
       if (broken.isPresent()) {
         throw Invalid.value(field, entry, "is not a legal MIG layout on " + geometry.name() + ": " + broken.get(),
@@ -167,20 +167,10 @@ public final class MigStart {
     return f;
   }
 
-  private static List<MigSlice> slices(String field, String entry, String text) {
+  private static List<MigSlice> slices(String field, String text) {
     List<MigSlice> out = new ArrayList<>();
     for (String part : text.split("\\+", -1)) {
-      int at = part.indexOf('@');
-      if (at <= 0 || at == part.length() - 1) {
-        throw Invalid.value(field, entry, "instance '" + part + "' must be PROFILE@START", "3g.40gb@4");
-      }
-      int start;
-      try {
-        start = Integer.parseInt(part.substring(at + 1));
-      } catch (NumberFormatException e) {
-        throw Invalid.value(field, entry, "instance '" + part + "' has a start that is not a whole number", "3g.40gb@4");
-      }
-      out.add(new MigSlice(part.substring(0, at), start));
+      out.add(MigSlice.parse(field, part));
     }
     return List.copyOf(out);
   }
