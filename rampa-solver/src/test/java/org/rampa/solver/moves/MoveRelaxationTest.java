@@ -112,7 +112,7 @@ class MoveRelaxationTest {
   }
 
   /** The bound of {@code s} with {@code left} moves left (every GPU computed afresh); asserts it is at most {@code least}, the least price brute force found. */
-  private static MoveRelaxation.Bound admissible(MoveRelaxation relax, ClusterState s, int left, Set<String> all, double least, int[] seen,
+  static MoveRelaxation.Bound admissible(MoveRelaxation relax, ClusterState s, int left, Set<String> all, double least, int[] seen,
       long seed) {
     MoveRelaxation.Bound b = relax.bound(relax.tallies(s, all), left);
     seen[0]++;
