@@ -38,7 +38,7 @@ import org.rampa.strategy.SolveStatus;
  * most {@code maxVictims}, one at a time — unless the request does not fit even with all of them
  * applied at once (one placement). (2) Evacuation: the partly held GPUs whose replicas the budget can move
  * (counting a MIG GPU's mode change out of MIG) and where the request would fit were they empty and
- * out of MIG mode (at most {@code maxVictims} of them, fewest moves and least held first), each emptied replica by replica, smallest first, every replica to the fullest GPU that takes it ({@link MoveSpace#migrations}, applied by the
+ * out of MIG mode (at most {@code maxVictims} of them, fewest moves and least held first), each emptied replica by replica, smallest first, every replica to the fullest GPU that takes it, on the smallest placement it accepts there ({@link MoveSpace#migrations}: its own placement or, under {@link MoveRules#changesPlacements()}, another of the sharing menu; applied by the
  * problem's {@link MoveRules}), the request tried after every move; an emptied MIG GPU leaves MIG
  * mode if the budget allows. (3) Partial evacuation, when (1) and (2) found nothing: one or two
  * tenants moved off a GPU that keeps others ({@link #evacuatePartly}). It proves nothing: when it finds no sequence it says
