@@ -99,10 +99,6 @@ class PlacementChangeTest {
     return MoveProblem.of(placer, newcomer.request(), budget, MoveCosts.unit());
   }
 
-  private static MoveProblem keepingPlacements(MoveProblem p) {
-    return new MoveProblem(p.state(), p.request(), p.placer(), p.rules().keepingPlacements(), p.budget(), p.costs(), p.timeLimit());
-  }
-
   @Test
   void aMigTenantBecomesAnMpsShareElsewhereToFreeAWholeGpu() {
     MovesResult r = onlyWayIsAPlacementChange(migTenantMustBecomeAnMpsShare(), 1);
@@ -158,7 +154,7 @@ class PlacementChangeTest {
     assertThat(greedy.status()).as(greedy.reason()).isEqualTo(SolveStatus.FEASIBLE);
     ExactMoverTest.assertEveryStateLegal(p, greedy);
 
-    MoveProblem keeping = keepingPlacements(p);
+    MoveProblem keeping = p.withRules(p.rules().keepingPlacements());
     assertThat(ExactMoverTest.oracle(keeping, keeping.state(), keeping.budget(), 0, new boolean[1]))
         .as("brute force keeping placements").isInfinite();
     MovesResult none = new ExactMover().admit(keeping);
