@@ -15,7 +15,8 @@
 #
 # Not regenerated: docs/vastpipe-e4/models-before/ (the importance models before the share cost
 # changed, a run of an earlier commit kept for the comparison in docs/vastpipe-e4.md) and
-# docs/vastpipe-e4/moves/ (the moves before partial evacuation, likewise; e4-moves writes moves-partial/).
+# docs/vastpipe-e4/moves/ (the moves before partial evacuation, likewise) and docs/vastpipe-e4/moves-partial/
+# (partial evacuation before placement changes, likewise; e4-moves writes moves-kind/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -98,8 +99,8 @@ e4() {
 }
 
 e4_moves() {
-  # docs/vastpipe-e4.md, "With partial evacuation" (margin-free, as measured)
-  local p=docs/vastpipe-e4/moves-partial
+  # docs/vastpipe-e4.md, "With placement changes" (margin-free, as measured)
+  local p=docs/vastpipe-e4/moves-kind
   local common=(vastpipe-e4 --with-moves --seeds 5 --planners rampa-greedy/capability+sharing --threads 2 --margin none)
   "${R[@]}" "${common[@]}" --mig-layouts mig-heavy --workloads standard --loads 96,192 --out $p/mig-standard > $p/mig-standard/stdout.txt
   "${R[@]}" "${common[@]}" --mig-layouts mig-heavy --workloads light --loads 192,384 --out $p/mig-light > $p/mig-light/stdout.txt

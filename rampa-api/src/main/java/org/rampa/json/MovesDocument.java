@@ -7,12 +7,15 @@ import org.immutables.value.Value;
 import org.rampa.domain.Invalid;
 import org.rampa.moves.MoveCosts;
 import org.rampa.moves.MoveProblem;
+import org.rampa.moves.MoveRules;
 
 /**
  * The {@code "moves"} part of a problem document (issue 25): {@code {"budget": N}} lets the planner
  * move up to N things (migrate stage replicas, re-cut free MIG instances, change empty GPUs' modes)
  * to admit the request; 0, the default, plans as without it. {@code search} is {@code exact} (the
- * cheapest sequence, proven) or {@code greedy} (fast, proves nothing); {@code costs} prices each kind.
+ * cheapest sequence, proven) or {@code greedy} (fast, proves nothing); {@code costs} prices each kind;
+ * {@code keepPlacements} (default false) keeps every migrated replica's placement instead of letting a
+ * one-replica stage change kind or size within the sharing menu ({@code MoveRules#keepingPlacements}).
  */
 @Value.Immutable
 @JsonSerialize(as = ImmutableMovesDocument.class)
@@ -35,6 +38,16 @@ public abstract class MovesDocument {
   @Value.Default
   public MoveCosts costs() {
     return MoveCosts.defaults();
+  }
+
+  @Value.Default
+  public boolean keepPlacements() {
+    return false;
+  }
+
+  /** {@code rules} as this document asks: keeping placements when {@link #keepPlacements()}. */
+  public MoveRules rules(MoveRules rules) {
+    return keepPlacements() ? rules.keepingPlacements() : rules;
   }
 
   @Value.Check

@@ -50,4 +50,9 @@ public record MoveProblem(ClusterState state, ServiceRequest request, Placer pla
     return new MoveProblem(placer.state(), request, (s, r) -> placer.state(s).place(r), MoveRules.of(p), budget, costs,
         p.options().timeLimit());
   }
+
+  /** This problem with {@code newRules}: keeping placements, say ({@link MoveRules#keepingPlacements()}). */
+  public MoveProblem withRules(MoveRules newRules) {
+    return new MoveProblem(state, request, placer, newRules, budget, costs, timeLimit);
+  }
 }

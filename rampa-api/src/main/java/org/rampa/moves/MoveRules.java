@@ -24,6 +24,7 @@ import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.StageAssignment;
 import org.rampa.perf.share.InterferenceModel;
 import org.rampa.strategy.PlacementProblem;
+import org.rampa.strategy.SharingOptions;
 import org.rampa.verify.PlanVerifier;
 import org.rampa.verify.Verification;
 
@@ -46,17 +47,32 @@ import org.rampa.verify.Verification;
  *
  * Every intermediate state of a sequence applied move by move is therefore a state a scheduler may
  * stop in.
+ *
+ * <p>The rules also say which placements the movers' {@link MoveSpace} offers a migrating replica of a
+ * one-replica stage besides its own: {@link #changesPlacements()} (the default) adds the placements of
+ * the sharing menu a planner could have chosen on the target ({@link #mpsLevels()}: the MPS levels of
+ * that menu); {@link #keepingPlacements()} offers only the replica's own placement, as before placement
+ * changes existed. Either way, a migration a caller builds itself is judged by the rules above.
  */
 public final class MoveRules {
 
   private final PerformanceModel performance;
   private final InterferenceModel interference;
   private final PlanVerifier verifier;
+  private final boolean changesPlacements;
+  private final List<Double> mpsLevels;
 
+  /** Rules on these models whose move space changes placements within the default sharing menu ({@link SharingOptions#DEFAULT_MPS_LEVELS}). */
   public MoveRules(PerformanceModel performance, InterferenceModel interference) {
+    this(performance, interference, true, SharingOptions.DEFAULT_MPS_LEVELS);
+  }
+
+  private MoveRules(PerformanceModel performance, InterferenceModel interference, boolean changesPlacements, List<Double> mpsLevels) {
     this.performance = Objects.requireNonNull(performance, "performance");
     this.interference = interference;
     this.verifier = new PlanVerifier(performance, Objects.requireNonNull(interference, "interference"));
+    this.changesPlacements = changesPlacements;
+    this.mpsLevels = List.copyOf(mpsLevels);
   }
 
   /** The default performance model and interference (the verifier's defaults). */
@@ -74,9 +90,33 @@ public final class MoveRules {
     return interference;
   }
 
-  /** The rules with the performance and interference models a planner uses for {@code problem}. */
+  /**
+   * The rules with the performance and interference models a planner uses for {@code problem}, and its
+   * sharing menu for placement changes: the MPS levels of its {@link SharingOptions}, none when sharing
+   * is off (then a replica may change only to a whole GPU or a free MIG instance).
+   */
   public static MoveRules of(PlacementProblem problem) {
-    return new MoveRules(problem.performance(), problem.interference());
+    SharingOptions sharing = SharingOptions.in(problem.options());
+    return new MoveRules(problem.performance(), problem.interference(), true, sharing.enabled() ? sharing.mpsLevels() : List.of());
+  }
+
+  /** These rules with a move space whose migrations keep every replica's placement (no change of kind or size). */
+  public MoveRules keepingPlacements() {
+    return new MoveRules(performance, interference, false, mpsLevels);
+  }
+
+  /**
+   * Whether {@link MoveSpace} offers a migrating replica of a one-replica stage the sharing menu's
+   * placements on its target (a whole free GPU, an MPS share of {@link #mpsLevels()}, a free MIG
+   * instance) besides its own placement.
+   */
+  public boolean changesPlacements() {
+    return changesPlacements;
+  }
+
+  /** The MPS levels of the sharing menu placement changes choose from, largest first. */
+  public List<Double> mpsLevels() {
+    return mpsLevels;
   }
 
   /** What happens when a move is tried: the state after it, or why it is refused. */

@@ -2,6 +2,7 @@ package org.rampa.moves;
 
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -19,6 +20,9 @@ import org.rampa.domain.share.MigProfile;
 import org.rampa.domain.share.MigSlice;
 import org.rampa.domain.share.MigSliceMps;
 import org.rampa.domain.share.Placement;
+import org.rampa.domain.share.TemplatePartition;
+import org.rampa.domain.share.Whole;
+import org.rampa.strategy.support.SharedSlotMenu;
 
 /**
  * The candidate moves of a state: the neighbourhood every mover searches, and the one a brute-force
@@ -28,10 +32,20 @@ import org.rampa.domain.share.Placement;
  * <ul>
  *   <li><b>migrations</b>: every replica of every stage of every service admitted with its request, to
  *       every other GPU, keeping its placement (a MIG replica of a one-replica stage may take any
- *       unheld instance of its profile on the target; a MIG profile only exists on its own GPU type);
- *       among GPUs nobody holds and with no MIG layout, only the first of each type on each node is a
- *       target, since such GPUs are interchangeable (swapping two of them maps states onto
- *       equivalent states, so a cheapest sequence through one exists through the other);
+ *       unheld instance of its profile on the target; a stage with several replicas, or a MIG replica
+ *       keeping its placement, stays on its GPU type); among GPUs nobody holds and with no MIG layout,
+ *       only the first of each type on each node is a target, since such GPUs are interchangeable
+ *       (swapping two of them maps states onto equivalent states, so a cheapest sequence through one
+ *       exists through the other);
+ *   <li><b>placement changes</b> (when {@link MoveRules#changesPlacements()}): a replica of a
+ *       one-replica stage may also land, on a GPU of any type, on every placement the sharing menu
+ *       ({@code SharedSlotMenu}) offers there: on a GPU nobody holds and without a layout the whole
+ *       GPU, an MPS share of each of {@link MoveRules#mpsLevels()} (types with MPS), a CU mask of each
+ *       level (types with CU masks) and every partition template (NPU types); on a partly held GPU
+ *       without a layout each of those shares, masks and templates of its mode that fits its free
+ *       compute; on a MIG GPU every unheld instance of its layout, of any profile. Shares and masks
+ *       reserve the stage's memory, as a planner's do. The menu's top-k cut among partly held GPUs is
+ *       a planner's search order, not a rule, so every GPU where the level fits is a target;
  *   <li><b>re-cuts</b>: of every MIG GPU, to every <em>maximal</em> legal layout that keeps its held
  *       instances: an unheld instance never hinders anything (the ledger ignores it), so a layout is
  *       dominated by any legal layout that contains it;
@@ -54,11 +68,14 @@ public final class MoveSpace {
 
   private MoveSpace() {}
 
-  /** Every candidate move of {@code state}: re-cuts and mode changes first (they are cheap to try), then migrations. */
-  public static List<Move> candidates(ClusterState state) {
+  /**
+   * Every candidate move of {@code state} under {@code rules}' move space: re-cuts and mode changes
+   * first (they are cheap to try), then migrations.
+   */
+  public static List<Move> candidates(ClusterState state, MoveRules rules) {
     List<Move> out = new ArrayList<>(layoutMoves(state));
     for (Allocation a : state.allocations().values()) {
-      out.addAll(migrations(state, a.serviceId()));
+      out.addAll(migrations(state, rules, a.serviceId()));
     }
     return out;
   }
@@ -122,7 +139,7 @@ public final class MoveSpace {
   }
 
   /** The candidate migrations of every replica of {@code service} (none when it was admitted without its request). */
-  public static List<Migration> migrations(ClusterState state, String service) {
+  public static List<Migration> migrations(ClusterState state, MoveRules rules, String service) {
     Allocation a = state.allocations().get(service);
     List<Migration> out = new ArrayList<>();
     if (a == null || a.plan().isEmpty()) {
@@ -132,46 +149,91 @@ public final class MoveSpace {
     for (int k = 0; k < plan.stages().size(); k++) {
       Stage s = plan.stages().get(k);
       for (String from : s.gpus()) {
-        out.addAll(migrations(state, service, k, from));
+        out.addAll(migrations(state, rules, service, k, from));
       }
     }
     return out;
   }
 
-  /** The candidate migrations of the replica of stage {@code stage} of {@code service} on {@code fromGpu}. */
-  public static List<Migration> migrations(ClusterState state, String service, int stage, String fromGpu) {
+  /**
+   * The candidate migrations of the replica of stage {@code stage} of {@code service} on {@code fromGpu},
+   * GPU by GPU in cluster order, on each GPU its own placement first, then the menu's (larger first).
+   */
+  public static List<Migration> migrations(ClusterState state, MoveRules rules, String service, int stage, String fromGpu) {
     Stage s = state.allocations().get(service).plan().orElseThrow().stages().get(stage);
     String fromType = state.cluster().gpu(fromGpu).type();
     Placement p = s.placement();
     boolean mig = p instanceof MigSlice || p instanceof MigSliceMps;
+    boolean change = rules.changesPlacements() && s.replicas() == 1;
     List<Migration> out = new ArrayList<>();
     Set<String> interchangeable = new HashSet<>();
     for (Gpu g : state.cluster().gpus()) {
       if (g.id().equals(fromGpu) || s.gpus().contains(g.id())) {
         continue;
       }
-      if ((s.replicas() > 1 || mig) && !g.type().equals(fromType)) {
+      boolean own = !((s.replicas() > 1 || mig) && !g.type().equals(fromType)); // may it keep its placement here
+      if (!own && !change) {
         continue;
       }
       List<MigSlice> layout = state.migLayout(g.id());
-      if (mig) {
-        if (layout.isEmpty()) {
-          continue; // a MIG placement needs a configured layout: a mode change comes first
-        }
-        for (Placement q : migTargets(state, g.id(), p, s.replicas() == 1)) {
-          out.add(new Migration(service, stage, fromGpu, g.id(), q));
-        }
-        continue;
-      }
+      Set<Placement> targets = new LinkedHashSet<>();
       if (!layout.isEmpty()) {
-        continue; // only MIG placements go on a MIG GPU
+        if (mig && own) {
+          targets.addAll(migTargets(state, g.id(), p, s.replicas() == 1));
+        }
+        if (change) {
+          targets.addAll(unheldInstances(state, g.id()));
+        }
+      } else {
+        boolean free = state.isFree(g.id());
+        if (free && !interchangeable.add(g.type() + "\n" + g.node())) {
+          continue;
+        }
+        if (own && !mig && (free || fits(state, g.id(), p))) {
+          targets.add(p);
+        }
+        if (change) {
+          for (Placement q : menu(state, g.id(), rules.mpsLevels(), s.memoryBytes())) {
+            if (free || fits(state, g.id(), q)) {
+              targets.add(q);
+            }
+          }
+        }
       }
-      boolean free = state.isFree(g.id());
-      if (free && !interchangeable.add(g.type() + "\n" + g.node())) {
-        continue;
+      for (Placement q : targets) {
+        out.add(new Migration(service, stage, fromGpu, g.id(), q));
       }
-      if (free || fits(state, g.id(), p)) {
-        out.add(new Migration(service, stage, fromGpu, g.id(), p));
+    }
+    return out;
+  }
+
+  /**
+   * The sharing menu's placements on {@code gpu} (no layout) for a stage of {@code memoryBytes}: the
+   * whole GPU, each level's MPS share or CU mask reserving that memory, every partition template.
+   */
+  private static List<Placement> menu(ClusterState state, String gpu, List<Double> levels, long memoryBytes) {
+    GpuPartitioning parts = state.partitioning(gpu);
+    List<Placement> out = new ArrayList<>();
+    out.add(new Whole());
+    if (parts.mps() || parts.computeUnits() > 0) {
+      for (double level : levels) {
+        out.add(SharedSlotMenu.contendedLevel(parts, level, memoryBytes));
+      }
+    }
+    parts.templates().forEach(t -> out.add(new TemplatePartition(t.name())));
+    return out;
+  }
+
+  /** The unheld instances of {@code gpu}'s layout, each as an exclusive placement. */
+  private static List<MigSlice> unheldInstances(ClusterState state, String gpu) {
+    Set<MigSlice> held = new HashSet<>();
+    for (Holding h : state.holdingsOn(gpu)) {
+      held.add(MigLayout.instanceOf(h.placement()));
+    }
+    List<MigSlice> out = new ArrayList<>();
+    for (MigSlice s : state.migLayout(gpu)) {
+      if (!held.contains(s)) {
+        out.add(s);
       }
     }
     return out;

@@ -155,4 +155,54 @@ class MoveRulesTest {
       }
     }
   }
+
+  /**
+   * The move space lands a migrating one-replica stage only on placements the sharing menu offers (its
+   * own, the whole free GPU, an MPS share of a menu level reserving the stage's memory, a free MIG
+   * instance), and only on its own placement when the rules keep placements; on 30 seeded
+   * fragmented states of 2-4 A100s with MPS, MIG and whole holdings.
+   */
+  @Test
+  void placementChangesLandOnlyOnTheSharingMenusPlacements() {
+    int[] changed = {0};
+    org.rampa.testing.Property.forSeeds("menu placements", 30, seed -> {
+      java.util.SplittableRandom r = new java.util.SplittableRandom(seed);
+      Cluster c = ClusterPresets.of(Map.of("A100-SXM4-80GB", 1), 2 + r.nextInt(3), ClusterPresets.NETWORK_100G);
+      ClusterState s = org.rampa.testing.FragmentedClusters.state(c, r, false);
+      List<Move> all = MoveSpace.candidates(s, rules);
+      List<Move> keeping = MoveSpace.candidates(s, rules.keepingPlacements());
+      assertThat(all).containsAll(keeping);
+      for (Move m : all) {
+        if (!(m instanceof Migration x)) {
+          continue;
+        }
+        org.rampa.domain.Stage stage = s.allocations().get(x.service()).plan().orElseThrow().stages().get(x.stage());
+        if (x.placement().equals(stage.placement())) {
+          continue;
+        }
+        changed[0]++;
+        if (x.placement() instanceof MpsShare share) {
+          assertThat(rules.mpsLevels()).contains(share.fraction());
+          assertThat(share.memoryBytes()).isEqualTo(stage.memoryBytes());
+        } else if (x.placement() instanceof MigSlice slice) {
+          assertThat(s.migLayout(x.toGpu())).contains(slice);
+          assertThat(s.holdingsOn(x.toGpu())).noneMatch(h -> MigLayout.instanceOf(h.placement()).equals(slice));
+        } else {
+          assertThat(x.placement()).isEqualTo(new org.rampa.domain.share.Whole());
+          assertThat(s.isFree(x.toGpu())).isTrue();
+        }
+      }
+      for (Move m : keeping) {
+        if (m instanceof Migration x) {
+          org.rampa.domain.Stage stage = s.allocations().get(x.service()).plan().orElseThrow().stages().get(x.stage());
+          if (stage.placement() instanceof MigSlice || stage.placement() instanceof org.rampa.domain.share.MigSliceMps) {
+            assertThat(MigLayout.instanceOf(x.placement()).profile()).isEqualTo(MigLayout.instanceOf(stage.placement()).profile());
+          } else {
+            assertThat(x.placement()).isEqualTo(stage.placement());
+          }
+        }
+      }
+    });
+    assertThat(changed[0]).as("placement changes offered").isGreaterThan(0);
+  }
 }

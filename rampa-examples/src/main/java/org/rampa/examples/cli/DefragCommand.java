@@ -52,7 +52,7 @@ final class DefragCommand implements Callable<Integer> {
     ProblemDocument doc = RampaJson.read(problem, ProblemDocument.class);
     PlacementProblem p = Rampa.on(doc.state()).options(doc.options()).problem(doc.request());
     ForecastRoom room = new ForecastRoom(demand, mpsLevels(doc.options()));
-    DefragProblem defrag = new DefragProblem(doc.state(), MoveRules.of(p), budget == null ? doc.moves().budget() : budget, doc.moves().costs(),
+    DefragProblem defrag = new DefragProblem(doc.state(), doc.moves().rules(MoveRules.of(p)), budget == null ? doc.moves().budget() : budget, doc.moves().costs(),
         room, p.options().timeLimit());
     DefragResult d = new GreedyDefragmenter().defragment(defrag);
     ObjectNode out = RampaJson.mapper().createObjectNode();

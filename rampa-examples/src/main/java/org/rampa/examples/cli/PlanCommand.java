@@ -49,7 +49,8 @@ final class PlanCommand implements Callable<Integer> {
     }
     MovesDocument m = doc.moves();
     Mover mover = m.search().equals("greedy") ? new GreedyMover() : new ExactMover();
-    MovesResult moved = mover.admit(MoveProblem.of(placer, doc.request(), m.budget(), m.costs()));
+    MoveProblem problem = MoveProblem.of(placer, doc.request(), m.budget(), m.costs());
+    MovesResult moved = mover.admit(problem.withRules(m.rules(problem.rules())));
     spec.commandLine().getOut().println(RampaJson.write(withMoves(moved)));
     return 0;
   }

@@ -15,6 +15,7 @@ import org.rampa.domain.share.MpsShare;
 import org.rampa.domain.share.Whole;
 import org.rampa.examples.cli.RampaCliTest.Run;
 import org.rampa.json.ImmutableMovesDocument;
+import org.rampa.json.ImmutableProblemDocument;
 import org.rampa.json.ProblemDocument;
 import org.rampa.json.RampaJson;
 import org.rampa.strategy.SharingOptions;
@@ -70,9 +71,43 @@ class MovesPlanCommandTest {
       JsonNode move = out.get("moves").get(0);
       assertThat(move.get("kind").asText()).isEqualTo("migrate");
       assertThat(move.get("service").asText()).isIn("a", "b");
-      assertThat(move.get("to").asText()).contains("mps 0.5");
+      // its own half or, a placement change, a smaller menu share that still meets its bound next to the other tenant
+      assertThat(move.get("to").asText()).matches(".* mps 0\\.(5|3+|25)");
       assertThat(out.get("plan").get("stages").get(0).get("gpus").get(0).asText()).isEqualTo(move.get("from").asText());
       assertThat(out.get("moveSearch").get("status").asText()).as(String.join(" ", c)).isIn((Object[]) c[2].split("\\|"));
+    }
+  }
+
+  /**
+   * {@code keepPlacements}: the half tenant must shrink to a quarter on the other GPU to admit the
+   * newcomer ({@code PlacementChangeTest}'s second instance); by default the exact search finds that
+   * migration, keeping placements it finds none.
+   */
+  @Test
+  void keepPlacementsLeavesOutMigrationsThatChangeAPlacement(@TempDir Path dir) throws Exception {
+    Cluster cluster = ClusterPresets.of(Map.of("A100-SXM4-80GB", 1), 2, ClusterPresets.NETWORK_100G);
+    DecodeServices services = new DecodeServices(cluster, "dp");
+    ImmutableProblemDocument.Builder doc = ProblemDocument.builder().cluster(cluster)
+        .request(services.service("new", "node000-gpu0", new Whole(), 1.2).request()).strategy("dp")
+        .options(SharingOptions.on().withMargin("none").applyTo(StrategyOptions.defaults()));
+    Object[][] tenants = {{"half", "node000-gpu0", 0.5, 5.0}, {"quarter", "node000-gpu0", 0.25, 1.08},
+        {"z-half", "node000-gpu1", 0.5, 2.0}, {"z-quarter", "node000-gpu1", 0.25, 2.0}};
+    for (Object[] t : tenants) {
+      var a = services.service((String) t[0], (String) t[1], new MpsShare((double) t[2], services.memory()), (double) t[3]);
+      doc.putAllocations((String) t[0], Allocation.of(a.request(), a.plan()));
+    }
+    for (boolean keep : new boolean[] {false, true}) {
+      String json = RampaJson.write(doc.moves(ImmutableMovesDocument.builder().budget(1).keepPlacements(keep).build()).build());
+      JsonNode out = plan(dir, json);
+      if (keep) {
+        assertThat(out.get("moves")).as(out.toString()).isEmpty();
+        assertThat(out.get("moveSearch").get("status").asText()).isEqualTo("INFEASIBLE");
+      } else {
+        assertThat(out.get("moves")).as(out.toString()).hasSize(1);
+        assertThat(out.get("moves").get(0).get("service").asText()).isEqualTo("half");
+        assertThat(out.get("moves").get(0).get("to").asText()).contains("mps 0.25");
+        assertThat(out.get("moveSearch").get("status").asText()).isEqualTo("OPTIMAL");
+      }
     }
   }
 

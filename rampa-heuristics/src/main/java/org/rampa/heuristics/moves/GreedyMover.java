@@ -38,7 +38,7 @@ import org.rampa.strategy.SolveStatus;
  * most {@code maxVictims}, one at a time — unless the request does not fit even with all of them
  * applied at once (one placement). (2) Evacuation: the partly held GPUs whose replicas the budget can move
  * (counting a MIG GPU's mode change out of MIG) and where the request would fit were they empty and
- * out of MIG mode (at most {@code maxVictims} of them, fewest moves and least held first), each emptied replica by replica, smallest first, every replica to the fullest GPU that takes it ({@link MoveSpace#migrations}, applied by the
+ * out of MIG mode (at most {@code maxVictims} of them, fewest moves and least held first), each emptied replica by replica, smallest first, every replica to the fullest GPU that takes it, on the smallest placement it accepts there ({@link MoveSpace#migrations}: its own placement or, under {@link MoveRules#changesPlacements()}, another of the sharing menu; applied by the
  * problem's {@link MoveRules}), the request tried after every move; an emptied MIG GPU leaves MIG
  * mode if the budget allows. (3) Partial evacuation, when (1) and (2) found nothing: one or two
  * tenants moved off a GPU that keeps others ({@link #evacuatePartly}). It proves nothing: when it finds no sequence it says
@@ -205,7 +205,7 @@ public final class GreedyMover implements Mover {
       }
       Replica first = o.moved().get(0);
       Optional<Applied> away = firstMoves.computeIfAbsent(List.of(first, o.gpu()), k -> {
-        if (MoveSpace.migrations(p.state(), first.service(), first.stage(), o.gpu()).isEmpty()) {
+        if (MoveSpace.migrations(p.state(), p.rules(), first.service(), first.stage(), o.gpu()).isEmpty()) {
           return Optional.empty(); // no candidate target at all: cheap to tell, not counted
         }
         relocating[0]++;
@@ -269,10 +269,17 @@ public final class GreedyMover implements Mover {
   /** A move the rules accepted and the state after it. */
   record Applied(Move move, ClusterState after) {}
 
-  /** The migration of the replica to the fullest GPU (least free compute) that the rules accept, applied. */
+  /**
+   * The migration of the replica to the fullest GPU (least free compute) that the rules accept, on it
+   * the smallest placement they accept (least compute part; the replica's own placement first among
+   * equals), applied. Smallest first because a larger share of the same GPU leaves less room for the
+   * newcomer the move is made for; that the smallest share also keeps the moved service's SLO is
+   * the rules' to say, so larger ones are tried after it.
+   */
   static Optional<Applied> bestTarget(MoveRules rules, ClusterState s, String service, int stage, String gpu) {
-    List<Migration> candidates = new ArrayList<>(MoveSpace.migrations(s, service, stage, gpu));
-    candidates.sort(Comparator.comparingDouble((Migration m) -> s.freeShare(m.toGpu())).thenComparingInt(m -> s.cluster().indexOf(m.toGpu())));
+    List<Migration> candidates = new ArrayList<>(MoveSpace.migrations(s, rules, service, stage, gpu));
+    candidates.sort(Comparator.comparingDouble((Migration m) -> s.freeShare(m.toGpu())).thenComparingInt(m -> s.cluster().indexOf(m.toGpu()))
+        .thenComparingDouble(m -> m.placement().computeFraction(s.partitioning(m.toGpu()))));
     for (Migration m : candidates) {
       MoveRules.Outcome o = rules.attempt(s, m);
       if (o.applied()) {

@@ -144,7 +144,7 @@ public final class ExactMover implements Mover {
         Node parent = e.parent;
         if (e.pending == null) {
           e.pending = e.service == null ? MoveSpace.layoutMoves(parent.state(), e.gpu)
-              : List.copyOf(MoveSpace.migrations(parent.state(), e.service, e.stage, e.gpu));
+              : List.copyOf(MoveSpace.migrations(parent.state(), p.rules(), e.service, e.stage, e.gpu));
         }
         if (e.next >= e.pending.size()) {
           continue;

@@ -58,6 +58,13 @@ import org.rampa.verify.InterferenceGuard;
  * least c) by at most the move's price: both are consistent lower bounds on what is still to pay
  * ({@code MoveRelaxationTest} checks both facts move by move and the price against brute force).
  *
+ * <p>Nothing here depends on the placement a migrated replica lands on: a migration that changes a
+ * one-replica stage's placement kind or size ({@code MoveRules#changesPlacements()}) still removes
+ * one replica from its source and adds one holding to its target, whatever its kind, so the target
+ * still only loses room (a free MIG instance taken, free compute and a co-runner added, a free GPU
+ * no longer free), and a GPU's holders count as removable by whether they were admitted with their
+ * request, not by where they could go.
+ *
  * <p>Two facts of the performance model are assumed: a larger MPS share is never slower, and an MPS
  * process inside a MIG instance is no faster than the instance alone. Clusters with CU-mask or
  * NPU-template types are not modelled: there the relaxation is disabled (every bound 0: nothing

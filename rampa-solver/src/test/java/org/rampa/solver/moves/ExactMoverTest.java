@@ -90,7 +90,7 @@ class ExactMoverTest {
     if (left == 0) {
       return best;
     }
-    for (Move m : MoveSpace.candidates(s)) {
+    for (Move m : MoveSpace.candidates(s, p.rules())) {
       MoveRules.Outcome o = p.rules().attempt(s, m);
       if (o.applied()) {
         best = Math.min(best, oracle(p, o.after().get(), left - 1, spent + p.costs().of(m), unproven));

@@ -38,7 +38,7 @@ class MoveRelaxationTest {
       Set<String> all = p.state().cluster().gpus().stream().map(Gpu::id).collect(Collectors.toSet());
       int before = check(p, relax, p.state(), all, seen);
       MoveRelaxation.Tally[] root = relax.tallies(p.state(), Set.of());
-      for (Move m : MoveSpace.candidates(p.state())) {
+      for (Move m : MoveSpace.candidates(p.state(), p.rules())) {
         MoveRules.Outcome o = p.rules().attempt(p.state(), m);
         if (o.applied()) {
           int after = check(p, relax, o.after().get(), all, seen);
@@ -89,7 +89,7 @@ class MoveRelaxationTest {
       // the root's least price from its children's (the oracle's own recursion), so each child is enumerated once
       boolean[] unproven = {refused.status() != SolveStatus.INFEASIBLE};
       double least = Double.POSITIVE_INFINITY;
-      for (Move m : MoveSpace.candidates(p.state())) {
+      for (Move m : MoveSpace.candidates(p.state(), p.rules())) {
         MoveRules.Outcome o = p.rules().attempt(p.state(), m);
         if (o.applied()) {
           ClusterState after = o.after().get();
@@ -112,7 +112,7 @@ class MoveRelaxationTest {
   }
 
   /** The bound of {@code s} with {@code left} moves left (every GPU computed afresh); asserts it is at most {@code least}, the least price brute force found. */
-  private static MoveRelaxation.Bound admissible(MoveRelaxation relax, ClusterState s, int left, Set<String> all, double least, int[] seen,
+  static MoveRelaxation.Bound admissible(MoveRelaxation relax, ClusterState s, int left, Set<String> all, double least, int[] seen,
       long seed) {
     MoveRelaxation.Bound b = relax.bound(relax.tallies(s, all), left);
     seen[0]++;
