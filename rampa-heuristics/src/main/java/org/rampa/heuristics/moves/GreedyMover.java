@@ -17,6 +17,7 @@ import org.rampa.domain.Gpu;
 import org.rampa.domain.Holding;
 import org.rampa.domain.Plan;
 import org.rampa.domain.Stage;
+import org.rampa.domain.share.GpuPartitioning;
 import org.rampa.domain.share.MigGeometry;
 import org.rampa.domain.share.MigLayout;
 import org.rampa.domain.share.MigSlice;
@@ -206,11 +207,12 @@ public final class GreedyMover implements Mover {
       }
       Replica first = o.moved().get(0);
       Optional<Applied> away = firstMoves.computeIfAbsent(List.of(first, o.gpu()), k -> {
-        if (MoveSpace.migrations(p.state(), first.service(), first.stage(), o.gpu()).isEmpty()) {
+        List<Migration> targets = MoveSpace.migrations(p.state(), first.service(), first.stage(), o.gpu());
+        if (targets.isEmpty()) {
           return Optional.empty(); // no candidate target at all: cheap to tell, not counted
         }
         relocating[0]++;
-        return bestTarget(p.rules(), p.state(), first.service(), first.stage(), o.gpu());
+        return bestTarget(p.rules(), p.state(), targets);
       });
       if (away.isEmpty()) {
         continue; // not counted as a try: no placement was spent on it
@@ -272,10 +274,15 @@ public final class GreedyMover implements Mover {
 
   /** The migration of the replica to the fullest GPU (least free compute) that the rules accept, applied. */
   static Optional<Applied> bestTarget(MoveRules rules, ClusterState s, String service, int stage, String gpu) {
+    return bestTarget(rules, s, MoveSpace.migrations(s, service, stage, gpu));
+  }
+
+  /** As {@link #bestTarget(MoveRules, ClusterState, String, int, String)} among {@code migrations}, the replica's candidates on {@code s}. */
+  private static Optional<Applied> bestTarget(MoveRules rules, ClusterState s, List<Migration> migrations) {
     record Target(Migration move, double free, int position) {}
     List<Target> candidates = new ArrayList<>();
     // the sort keys computed once: each comparison re-summing a GPU's holdings was most of this method
-    for (Migration m : MoveSpace.migrations(s, service, stage, gpu)) {
+    for (Migration m : migrations) {
       candidates.add(new Target(m, s.freeShare(m.toGpu()), s.cluster().indexOf(m.toGpu())));
     }
     candidates.sort(Comparator.comparingDouble(Target::free).thenComparingInt(Target::position));
@@ -346,7 +353,7 @@ public final class GreedyMover implements Mover {
    * largest new free instance first. Each try costs a placement, which on a full 1000-GPU cluster
    * is most of a decision's time, hence the filter and the cap.
    */
-  private List<Recut> promisingRecuts(ClusterState s) {
+  List<Recut> promisingRecuts(ClusterState s) {
     record Chosen(Recut recut, int gain) {}
     Map<RecutClass, Chosen> byClass = new LinkedHashMap<>();
     // the global memo's part for each type, looked up once per type (a geometry's hash walks its profiles)
@@ -493,7 +500,7 @@ public final class GreedyMover implements Mover {
    * the GPU cannot be emptied). One pass without the shares and the sort of {@link #replicas}: it
    * runs on every GPU of a full cluster that holds at most the budget.
    */
-  private static int movableReplicas(ClusterState s, String gpu) {
+  static int movableReplicas(ClusterState s, String gpu) {
     int n = 0;
     for (String id : s.servicesOn(gpu)) {
       Optional<Plan> plan = s.allocations().get(id).plan(); // present exactly when the request is
@@ -554,6 +561,7 @@ public final class GreedyMover implements Mover {
   /** The stage replicas on {@code gpu} of services with a plan, smallest compute share first (then ledger order). */
   static List<Replica> replicas(ClusterState s, String gpu) {
     List<Replica> out = new ArrayList<>();
+    GpuPartitioning parts = s.partitioning(gpu);
     for (String service : s.servicesOn(gpu)) {
       Optional<Plan> planned = s.allocations().get(service).plan();
       if (planned.isEmpty()) {
@@ -563,7 +571,7 @@ public final class GreedyMover implements Mover {
       for (int k = 0; k < plan.stages().size(); k++) {
         Stage st = plan.stages().get(k);
         if (st.gpus().contains(gpu)) {
-          out.add(new Replica(service, k, st.placement().computeFraction(s.partitioning(gpu))));
+          out.add(new Replica(service, k, st.placement().computeFraction(parts)));
         }
       }
     }
