@@ -10,12 +10,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.Holding;
 import org.rampa.domain.Plan;
 import org.rampa.domain.Stage;
+import org.rampa.domain.share.GpuPartitioning;
 import org.rampa.domain.share.MigGeometry;
 import org.rampa.domain.share.MigLayout;
 import org.rampa.domain.share.MigSlice;
@@ -205,11 +207,12 @@ public final class GreedyMover implements Mover {
       }
       Replica first = o.moved().get(0);
       Optional<Applied> away = firstMoves.computeIfAbsent(List.of(first, o.gpu()), k -> {
-        if (MoveSpace.migrations(p.state(), p.rules(), first.service(), first.stage(), o.gpu()).isEmpty()) {
+        List<Migration> targets = MoveSpace.migrations(p.state(), p.rules(), first.service(), first.stage(), o.gpu());
+        if (targets.isEmpty()) {
           return Optional.empty(); // no candidate target at all: cheap to tell, not counted
         }
         relocating[0]++;
-        return bestTarget(p.rules(), p.state(), first.service(), first.stage(), o.gpu());
+        return bestTarget(p.rules(), p.state(), targets);
       });
       if (away.isEmpty()) {
         continue; // not counted as a try: no placement was spent on it
@@ -277,10 +280,21 @@ public final class GreedyMover implements Mover {
    * the rules' to say, so larger ones are tried after it.
    */
   static Optional<Applied> bestTarget(MoveRules rules, ClusterState s, String service, int stage, String gpu) {
-    List<Migration> candidates = new ArrayList<>(MoveSpace.migrations(s, rules, service, stage, gpu));
-    candidates.sort(Comparator.comparingDouble((Migration m) -> s.freeShare(m.toGpu())).thenComparingInt(m -> s.cluster().indexOf(m.toGpu()))
-        .thenComparingDouble(m -> m.placement().computeFraction(s.partitioning(m.toGpu()))));
-    for (Migration m : candidates) {
+    return bestTarget(rules, s, MoveSpace.migrations(s, rules, service, stage, gpu));
+  }
+
+  /** As {@link #bestTarget(MoveRules, ClusterState, String, int, String)} among {@code migrations}, the replica's candidates on {@code s}. */
+  private static Optional<Applied> bestTarget(MoveRules rules, ClusterState s, List<Migration> migrations) {
+    record Target(Migration move, double free, int position, double compute) {}
+    List<Target> candidates = new ArrayList<>();
+    // the sort keys computed once: each comparison re-summing a GPU's holdings was most of this method
+    for (Migration m : migrations) {
+      candidates.add(new Target(m, s.freeShare(m.toGpu()), s.cluster().indexOf(m.toGpu()), m.placement().computeFraction(s.partitioning(m.toGpu()))));
+    }
+    // stable: among equal keys the order of MoveSpace, which lists the replica's own placement first
+    candidates.sort(Comparator.comparingDouble(Target::free).thenComparingInt(Target::position).thenComparingDouble(Target::compute));
+    for (Target t : candidates) {
+      Migration m = t.move();
       MoveRules.Outcome o = rules.attempt(s, m);
       if (o.applied()) {
         return Optional.of(new Applied(m, o.after().get()));
@@ -346,46 +360,84 @@ public final class GreedyMover implements Mover {
    * largest new free instance first. Each try costs a placement, which on a full 1000-GPU cluster
    * is most of a decision's time, hence the filter and the cap.
    */
-  private List<Recut> promisingRecuts(ClusterState s) {
-    Map<List<Object>, Recut> byClass = new LinkedHashMap<>();
-    Map<Recut, Integer> gain = new HashMap<>();
-    // the re-cuts of MoveSpace#layoutMoves, GPU by GPU in cluster order; GPUs of one type with the
-    // same held instances and layout have the same promising layouts, found once
-    Map<List<Object>, List<Map.Entry<List<MigSlice>, Integer>>> promisingByGpuClass = new HashMap<>();
+  List<Recut> promisingRecuts(ClusterState s) {
+    record Chosen(Recut recut, int gain) {}
+    Map<RecutClass, Chosen> byClass = new LinkedHashMap<>();
+    // the global memo's part for each type, looked up once per type (a geometry's hash walks its profiles)
+    Map<String, Map<List<List<MigSlice>>, List<Promising>>> byType = new HashMap<>();
+    // the re-cuts of MoveSpace#layoutMoves, GPU by GPU in cluster order
     for (Gpu gpu : s.cluster().gpus()) {
       List<MigSlice> layout = s.migLayout(gpu.id());
       if (layout.isEmpty()) {
         continue;
       }
+      List<Holding> on = s.holdingsOn(gpu.id());
+      List<MigSlice> held = new ArrayList<>(on.size());
+      on.forEach(h -> held.add(MigLayout.instanceOf(h.placement())));
       MigGeometry g = s.partitioning(gpu.id()).requireMig();
-      List<MigSlice> held = new ArrayList<>();
-      s.holdingsOn(gpu.id()).forEach(h -> held.add(MigLayout.instanceOf(h.placement())));
-      Set<MigSlice> heldSet = Set.copyOf(held);
-      Set<MigSlice> current = Set.copyOf(layout);
-      List<Map.Entry<List<MigSlice>, Integer>> promising = promisingByGpuClass.computeIfAbsent(List.of(gpu.type(), held, current), k -> {
-        int before = largestFree(g, layout, heldSet);
-        List<Map.Entry<List<MigSlice>, Integer>> out = new ArrayList<>();
-        for (List<MigSlice> to : MoveSpace.maximalLayouts(g, held)) {
-          int after = largestFree(g, to, heldSet);
-          if (after > before && !Set.copyOf(to).equals(current)) {
-            out.add(Map.entry(to, after));
-          }
-        }
-        return out;
-      });
-      for (Map.Entry<List<MigSlice>, Integer> e : promising) {
-        List<Object> key = List.of(gpu.type(), heldSet, Set.copyOf(e.getKey()));
-        if (!byClass.containsKey(key)) {
-          Recut r = new Recut(gpu.id(), layout, e.getKey());
-          byClass.put(key, r);
-          gain.put(r, e.getValue());
+      Map<List<List<MigSlice>>, List<Promising>> memo = byType.computeIfAbsent(gpu.type(), t -> PROMISING.computeIfAbsent(List.of(t, g),
+          k -> new ConcurrentHashMap<>()));
+      for (Promising e : memo.computeIfAbsent(List.of(List.copyOf(held), List.copyOf(layout)), k -> promising(gpu.type(), g, held, layout))) {
+        if (!byClass.containsKey(e.key())) {
+          byClass.put(e.key(), new Chosen(new Recut(gpu.id(), layout, e.layout()), e.gain()));
         }
       }
     }
-    List<Recut> out = new ArrayList<>(byClass.values());
-    out.sort(Comparator.comparingInt((Recut r) -> -gain.get(r)));
-    return out.subList(0, Math.min(out.size(), maxVictims));
+    List<Chosen> out = new ArrayList<>(byClass.values());
+    out.sort(Comparator.comparingInt((Chosen c) -> -c.gain()));
+    return out.subList(0, Math.min(out.size(), maxVictims)).stream().map(Chosen::recut).toList();
   }
+
+  /** A promising layout of a GPU class: the layout, its largest free instance, and its class for {@link #promisingRecuts}' one-per-class rule. */
+  private record Promising(List<MigSlice> layout, int gain, RecutClass key) {}
+
+  /**
+   * GPU type, held instances and new layout (as sets): GPUs alike in these are alike to the request
+   * but for their node. The hash is computed once: the key is looked up once per MIG GPU and decision.
+   */
+  private record RecutClass(String type, Set<MigSlice> held, Set<MigSlice> layout, int hash) {
+    RecutClass(String type, Set<MigSlice> held, Set<MigSlice> layout) {
+      this(type, held, layout, java.util.Objects.hash(type, held, layout));
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof RecutClass k && hash == k.hash && type.equals(k.type) && held.equals(k.held) && layout.equals(k.layout);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+  }
+
+  /**
+   * The promising layouts of a GPU of {@code type} ({@code g}) holding {@code held} in {@code layout}:
+   * the maximal layouts keeping {@code held} whose largest free instance is larger than the layout's
+   * now, in {@link MoveSpace#maximalLayouts} order.
+   */
+  private static List<Promising> promising(String type, MigGeometry g, List<MigSlice> held, List<MigSlice> layout) {
+    Set<MigSlice> heldSet = Set.copyOf(held);
+    Set<MigSlice> current = Set.copyOf(layout);
+    int before = largestFree(g, layout, heldSet);
+    List<Promising> out = new ArrayList<>();
+    for (List<MigSlice> to : MoveSpace.maximalLayouts(g, held)) {
+      int after = largestFree(g, to, heldSet);
+      Set<MigSlice> toSet = Set.copyOf(to);
+      if (after > before && !toSet.equals(current)) {
+        out.add(new Promising(to, after, new RecutClass(type, heldSet, toSet)));
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  /**
+   * {@link #promising} by type and geometry, then held instances and layout (as lists, as given),
+   * kept across decisions: a cluster has few distinct ones, and finding them anew for every MIG GPU
+   * of every decision was most of {@link #promisingRecuts} on a 1000-GPU cluster. Bounded by the
+   * legal layouts of the cluster's MIG types.
+   */
+  private static final Map<List<Object>, Map<List<List<MigSlice>>, List<Promising>>> PROMISING = new ConcurrentHashMap<>();
 
   /** The most memory slices of an instance of {@code layout} nobody holds (0 when none). */
   static int largestFree(MigGeometry g, List<MigSlice> layout, Set<MigSlice> held) {
@@ -438,18 +490,35 @@ public final class GreedyMover implements Mover {
       if (on.isEmpty() || on.size() > p.budget()) {
         continue;
       }
-      List<String> services = s.servicesOn(g);
-      if (!services.stream().allMatch(id -> s.allocations().get(id).request().isPresent())) {
-        continue;
-      }
-      int n = replicas(s, g).size() + (s.migLayout(g).isEmpty() ? 0 : 1);
-      if (n <= p.budget()) {
+      int replicas = movableReplicas(s, g);
+      int n = replicas + (s.migLayout(g).isEmpty() ? 0 : 1);
+      if (replicas >= 0 && n <= p.budget()) {
         candidates.add(new Candidate(g, n, 1 - s.freeShare(g), i));
       }
     }
     // the sort keys computed once: each comparison re-summing a GPU's holdings was most of this method
     candidates.sort(Comparator.comparingInt(Candidate::moves).thenComparingDouble(Candidate::held).thenComparingInt(Candidate::position));
     return candidates.stream().map(Candidate::gpu).toList();
+  }
+
+  /**
+   * How many stage replicas {@code gpu} holds (as {@link #replicas} lists them), or -1 when a
+   * service on it was admitted without its request (it cannot be re-timed, so
+   * the GPU cannot be emptied). One pass without the shares and the sort of {@link #replicas}: it
+   * runs on every GPU of a full cluster that holds at most the budget.
+   */
+  static int movableReplicas(ClusterState s, String gpu) {
+    int n = 0;
+    for (String id : s.servicesOn(gpu)) {
+      Optional<Plan> plan = s.allocations().get(id).plan(); // present exactly when the request is
+      if (plan.isEmpty()) {
+        return -1;
+      }
+      for (Stage st : plan.get().stages()) {
+        n += st.gpus().contains(gpu) ? 1 : 0;
+      }
+    }
+    return n;
   }
 
   /** Whether the request fits once the services on {@code gpu} are gone and it is out of MIG mode (an optimistic probe: it releases their other stages too). */
@@ -499,6 +568,7 @@ public final class GreedyMover implements Mover {
   /** The stage replicas on {@code gpu} of services with a plan, smallest compute share first (then ledger order). */
   static List<Replica> replicas(ClusterState s, String gpu) {
     List<Replica> out = new ArrayList<>();
+    GpuPartitioning parts = s.partitioning(gpu);
     for (String service : s.servicesOn(gpu)) {
       Optional<Plan> planned = s.allocations().get(service).plan();
       if (planned.isEmpty()) {
@@ -508,7 +578,7 @@ public final class GreedyMover implements Mover {
       for (int k = 0; k < plan.stages().size(); k++) {
         Stage st = plan.stages().get(k);
         if (st.gpus().contains(gpu)) {
-          out.add(new Replica(service, k, st.placement().computeFraction(s.partitioning(gpu))));
+          out.add(new Replica(service, k, st.placement().computeFraction(parts)));
         }
       }
     }
