@@ -189,6 +189,7 @@ final class SlotPools {
     int shapeCount = shapes.size();
     // pools in order of their first GPU: a GPU joins the pool of its node whose first GPU offers the same
     // shapes with the same α and caps (and costs, when it offers several); a node has a few pools, so a scan
+    // (a node of g GPUs has at most g pools: at most g²/2 comparisons, against a hashed key per GPU before)
     int[] poolOfSlot = new int[slots];
     int[] firstSlotOfPool = new int[slots];
     int[] sizeOfPool = new int[slots];
