@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.Link;
+import org.rampa.domain.Node;
 import org.rampa.perf.DeviceKind;
 
 /**
@@ -104,8 +105,8 @@ final class SlotPools {
   final List<List<Run>> shapeGroupRuns = new ArrayList<>();
 
   /** A pool's GPUs cheapest first (by the first offer's cost), ties in cluster order. */
-  private static final Comparator<List<FreeGpu>> CHEAPEST_FIRST =
-      Comparator.comparingDouble((List<FreeGpu> o) -> o.get(0).cost()).thenComparingInt(o -> o.get(0).clusterIndex());
+  private static final Comparator<FreeGpu> CHEAPEST_FIRST =
+      Comparator.comparingDouble(FreeGpu::cost).thenComparingInt(FreeGpu::clusterIndex);
 
   /**
    * The menu pooled last, for the next decision over the same units: a search that decides at its
@@ -133,18 +134,29 @@ final class SlotPools {
   private SlotPools(Cluster cluster, List<FreeGpu> units) {
     this.cluster = cluster;
     this.units = units;
+    // every decision on a new state pools its menu again (a scheduler's next arrival), so this runs on
+    // primitive arrays: no list, key or boxed index per GPU
+    int unitCount = units.size();
     Map<String, Integer> shapeIndex = new HashMap<>();
     int[] nodeOfPosition = cluster.nodePositions();
-    int[] nodeIndex = new int[cluster.nodes().size()];
+    List<Node> clusterNodes = cluster.nodes();
+    int[] nodeIndex = new int[clusterNodes.size()];
     Arrays.fill(nodeIndex, -1);
-    // units of one GPU by its position in the cluster (a GPU id lookup per unit costs more on 10 000 GPUs), GPUs in order of first unit
+    // per unit: its shape and the next unit of its GPU; per slot (a GPU, in order of first unit): its first and last unit, their count
+    int[] shapeOfUnit = new int[unitCount];
+    int[] nextUnit = new int[unitCount];
+    int[] firstUnit = new int[unitCount];
+    int[] lastUnit = new int[unitCount];
+    int[] offerCount = new int[unitCount];
+    int[] nodeOfSlot = new int[unitCount];
+    // slots by the GPU's position in the cluster (a GPU id lookup per unit costs more on 10 000 GPUs)
     int[] slotOfPosition = new int[cluster.gpus().size()];
     Arrays.fill(slotOfPosition, -1);
-    List<List<FreeGpu>> byGpu = new ArrayList<>();
-    List<int[]> shapesOfGpu = new ArrayList<>();
+    int slots = 0;
     String lastShape = null;
     int lastShapeIndex = -1;
-    for (FreeGpu u : units) {
+    for (int i = 0; i < unitCount; i++) {
+      FreeGpu u = units.get(i);
       if (!u.shape().equals(lastShape)) {
         lastShape = u.shape();
         lastShapeIndex = shapeIndex.computeIfAbsent(u.shape(), k -> {
@@ -153,46 +165,67 @@ final class SlotPools {
           return shapes.size() - 1;
         });
       }
+      shapeOfUnit[i] = lastShapeIndex;
+      nextUnit[i] = -1;
       int position = nodeOfPosition[u.clusterIndex()];
       if (nodeIndex[position] < 0) {
         nodeIndex[position] = nodeIds.size();
         nodeIds.add(u.node());
-        nodeLinks.add(cluster.node(u.node()).intraLink());
+        nodeLinks.add(clusterNodes.get(position).intraLink());
         poolsOfNode.add(new ArrayList<>());
       }
       int slot = slotOfPosition[u.clusterIndex()];
       if (slot < 0) {
-        slot = byGpu.size();
+        slot = slots++;
         slotOfPosition[u.clusterIndex()] = slot;
-        byGpu.add(new ArrayList<>(1));
-        shapesOfGpu.add(new int[] {lastShapeIndex});
+        firstUnit[slot] = i;
+        nodeOfSlot[slot] = nodeIndex[position];
       } else {
-        int[] known = shapesOfGpu.get(slot);
-        int[] more = Arrays.copyOf(known, known.length + 1);
-        more[known.length] = lastShapeIndex;
-        shapesOfGpu.set(slot, more);
+        nextUnit[lastUnit[slot]] = i;
       }
-      byGpu.get(slot).add(u);
+      lastUnit[slot] = i;
+      offerCount[slot]++;
     }
     int shapeCount = shapes.size();
-    // pool key: node and every offer's shape, α and cap; the costs too when the GPU offers several shapes
-    Map<LongKey, List<Integer>> byKey = new LinkedHashMap<>();
-    for (int slot = 0; slot < byGpu.size(); slot++) {
-      List<FreeGpu> offers = byGpu.get(slot);
-      int[] offerShapes = shapesOfGpu.get(slot);
-      long[] key = new long[1 + (offers.size() > 1 ? 4 : 3) * offers.size()];
-      int k = 0;
-      key[k++] = nodeIndex[nodeOfPosition[offers.get(0).clusterIndex()]];
-      for (int o = 0; o < offers.size(); o++) {
-        FreeGpu u = offers.get(o);
-        key[k++] = offerShapes[o];
-        key[k++] = Double.doubleToLongBits(u.alpha());
-        key[k++] = u.memoryCapBytes();
-        if (offers.size() > 1) {
-          key[k++] = Double.doubleToLongBits(u.cost());
+    // pools in order of their first GPU: a GPU joins the pool of its node whose first GPU offers the same
+    // shapes with the same α and caps (and costs, when it offers several); a node has a few pools, so a scan
+    // (a node of g GPUs has at most g pools: at most g²/2 comparisons, against a hashed key per GPU before)
+    int[] poolOfSlot = new int[slots];
+    int[] firstSlotOfPool = new int[slots];
+    int[] sizeOfPool = new int[slots];
+    int[][] poolIdsOfNode = new int[nodeIds.size()][];
+    int[] poolCountOfNode = new int[nodeIds.size()];
+    int poolCount = 0;
+    for (int slot = 0; slot < slots; slot++) {
+      int n = nodeOfSlot[slot];
+      int[] ids = poolIdsOfNode[n];
+      int pool = -1;
+      for (int k = 0; k < poolCountOfNode[n] && pool < 0; k++) {
+        if (sameOffers(units, shapeOfUnit, nextUnit, firstUnit, offerCount, firstSlotOfPool[ids[k]], slot)) {
+          pool = ids[k];
         }
       }
-      byKey.computeIfAbsent(new LongKey(null, key), x -> new ArrayList<>()).add(slot);
+      if (pool < 0) {
+        pool = poolCount++;
+        firstSlotOfPool[pool] = slot;
+        if (ids == null || poolCountOfNode[n] == ids.length) {
+          ids = ids == null ? new int[2] : Arrays.copyOf(ids, 2 * ids.length);
+          poolIdsOfNode[n] = ids;
+        }
+        ids[poolCountOfNode[n]++] = pool;
+      }
+      poolOfSlot[slot] = pool;
+      sizeOfPool[pool]++;
+    }
+    // each pool's slots in slot order, pool after pool
+    int[] startOfPool = new int[poolCount + 1];
+    for (int pool = 0; pool < poolCount; pool++) {
+      startOfPool[pool + 1] = startOfPool[pool] + sizeOfPool[pool];
+    }
+    int[] slotsOfPools = new int[slots];
+    int[] filled = Arrays.copyOf(startOfPool, poolCount);
+    for (int slot = 0; slot < slots; slot++) {
+      slotsOfPools[filled[poolOfSlot[slot]]++] = slot;
     }
     for (int s = 0; s < shapeCount; s++) {
       poolsOfShape.add(new ArrayList<>());
@@ -200,32 +233,31 @@ final class SlotPools {
     maxCapOfShape = new long[shapeCount];
     minCapOfShape = new long[shapeCount];
     Arrays.fill(minCapOfShape, Long.MAX_VALUE);
-    for (List<Integer> members : byKey.values()) {
-      int[] offerShapes = shapesOfGpu.get(members.get(0));
-      List<List<FreeGpu>> sorted = new ArrayList<>(members.size());
-      for (int slot : members) {
-        sorted.add(byGpu.get(slot));
-      }
-      if (sorted.size() > 1) {
-        sorted.sort(CHEAPEST_FIRST);
+    for (int pool = 0; pool < poolCount; pool++) {
+      int from = startOfPool[pool];
+      int size = sizeOfPool[pool];
+      if (size > 1) {
+        cheapestFirst(units, firstUnit, slotsOfPools, from, from + size);
       }
       FreeGpu[] offer = new FreeGpu[shapeCount];
       double[][] prefix = new double[shapeCount][];
-      for (int k = 0; k < offerShapes.length; k++) {
-        int s = offerShapes[k];
-        prefix[s] = new double[sorted.size() + 1];
-        for (int g = 0; g < sorted.size(); g++) {
-          prefix[s][g + 1] = prefix[s][g] + sorted.get(g).get(k).cost();
+      FreeGpu[] gpus = new FreeGpu[size];
+      for (int g = 0; g < size; g++) {
+        int unit = firstUnit[slotsOfPools[from + g]];
+        gpus[g] = units.get(unit);
+        for (; unit >= 0; unit = nextUnit[unit]) {
+          int s = shapeOfUnit[unit];
+          FreeGpu u = units.get(unit);
+          if (g == 0) {
+            prefix[s] = new double[size + 1];
+            offer[s] = u;
+            maxCapOfShape[s] = Math.max(maxCapOfShape[s], u.memoryCapBytes());
+            minCapOfShape[s] = Math.min(minCapOfShape[s], u.memoryCapBytes());
+          }
+          prefix[s][g + 1] = prefix[s][g] + u.cost();
         }
-        offer[s] = sorted.get(0).get(k);
-        maxCapOfShape[s] = Math.max(maxCapOfShape[s], offer[s].memoryCapBytes());
-        minCapOfShape[s] = Math.min(minCapOfShape[s], offer[s].memoryCapBytes());
       }
-      FreeGpu[] gpus = new FreeGpu[sorted.size()];
-      for (int g = 0; g < gpus.length; g++) {
-        gpus[g] = sorted.get(g).get(0);
-      }
-      Pool p = new Pool(pools.size(), nodeIndex[nodeOfPosition[gpus[0].clusterIndex()]], List.of(gpus), offer, prefix);
+      Pool p = new Pool(pools.size(), nodeOfSlot[slotsOfPools[from]], List.of(gpus), offer, prefix);
       pools.add(p);
       poolsOfNode.get(p.node).add(p);
       for (int s = 0; s < shapeCount; s++) {
@@ -282,10 +314,12 @@ final class SlotPools {
     cheapestGpuOfGroup = new double[groups.size()];
     for (List<Integer> members : groups.values()) {
       int g = nodeGroups.size();
-      nodeGroups.add(members.stream().mapToInt(Integer::intValue).toArray());
-      for (int n : members) {
-        groupOf[n] = g;
+      int[] group = new int[members.size()];
+      for (int k = 0; k < group.length; k++) {
+        group[k] = members.get(k);
+        groupOf[group[k]] = g;
       }
+      nodeGroups.add(group);
       double cheapest = Double.POSITIVE_INFINITY;
       for (Pool p : poolsOfNode.get(members.get(0))) {
         for (int s = 0; s < shapeCount; s++) {
@@ -330,6 +364,52 @@ final class SlotPools {
           shapeGroupRuns.get(s).add(new Run(g, runOfShape.get(s), nodeFree, nodeCheapest));
         }
       }
+    }
+  }
+
+  /** True when slots {@code a} and {@code b} offer the same shapes, in order, with the same α and caps (and costs, when they offer several). */
+  private static boolean sameOffers(List<FreeGpu> units, int[] shapeOfUnit, int[] nextUnit, int[] firstUnit, int[] offerCount, int a, int b) {
+    if (offerCount[a] != offerCount[b]) {
+      return false;
+    }
+    boolean several = offerCount[a] > 1;
+    for (int x = firstUnit[a], y = firstUnit[b]; x >= 0; x = nextUnit[x], y = nextUnit[y]) {
+      FreeGpu u = units.get(x);
+      FreeGpu v = units.get(y);
+      if (shapeOfUnit[x] != shapeOfUnit[y] || Double.doubleToLongBits(u.alpha()) != Double.doubleToLongBits(v.alpha())
+          || u.memoryCapBytes() != v.memoryCapBytes() || several && Double.doubleToLongBits(u.cost()) != Double.doubleToLongBits(v.cost())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Sorts {@code members[from, to)} (slots) cheapest first by their first unit's cost, ties in cluster
+   * order (a total order, so the result is the one any sort gives). Pools are a node's GPUs, a few:
+   * insertion sort, boxed only for a large node.
+   */
+  private static void cheapestFirst(List<FreeGpu> units, int[] firstUnit, int[] members, int from, int to) {
+    if (to - from > 16) {
+      Integer[] boxed = new Integer[to - from];
+      for (int k = from; k < to; k++) {
+        boxed[k - from] = members[k];
+      }
+      Arrays.sort(boxed, (a, b) -> CHEAPEST_FIRST.compare(units.get(firstUnit[a]), units.get(firstUnit[b])));
+      for (int k = from; k < to; k++) {
+        members[k] = boxed[k - from];
+      }
+      return;
+    }
+    for (int k = from + 1; k < to; k++) {
+      int slot = members[k];
+      FreeGpu u = units.get(firstUnit[slot]);
+      int j = k - 1;
+      while (j >= from && CHEAPEST_FIRST.compare(units.get(firstUnit[members[j]]), u) > 0) {
+        members[j + 1] = members[j];
+        j--;
+      }
+      members[j + 1] = slot;
     }
   }
 
