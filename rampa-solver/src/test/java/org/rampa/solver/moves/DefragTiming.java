@@ -1,0 +1,72 @@
+package org.rampa.solver.moves;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.time.Duration;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import org.rampa.catalog.ClusterPresets;
+import org.rampa.domain.Cluster;
+import org.rampa.domain.ClusterState;
+import org.rampa.heuristics.moves.GreedyDefragmenter;
+import org.rampa.moves.DefragProblem;
+import org.rampa.moves.DefragResult;
+import org.rampa.moves.Defragmenter;
+import org.rampa.moves.ForecastRoom;
+import org.rampa.moves.MoveCosts;
+import org.rampa.moves.MoveRules;
+import org.rampa.testing.FragmentedClusters;
+
+/**
+ * Timed example (not a test): one defragmentation of a {@link FragmentedClusters#state} of
+ * {@code nodes} × 4 A100-SXM4-80GB ({@code full=1}: no GPU free; {@code full=0}: fragmented, some
+ * free), default prices, uniform demand, {@link MoveRules#defaults()}, per defragmenter and seed.
+ *
+ * <pre>
+ * java -cp (test classpath) org.rampa.solver.moves.DefragTiming defragmenters=greedy seeds=1 nodes=250 full=1 budget=4 limit=120 verbose=1
+ * </pre>
+ *
+ * <p>Prints per run the wall time and the deciding thread's CPU time in ms, the room before and
+ * after, the moves' price and count, the evaluations and the status; with {@code verbose=1} the moves.
+ */
+public final class DefragTiming {
+
+  private DefragTiming() {}
+
+  public static void main(String[] args) {
+    Map<String, String> a = new TreeMap<>(Map.of("defragmenters", "greedy", "seeds", "1", "nodes", "250", "full", "1", "budget", "4",
+        "limit", "120", "warmup", "0"));
+    for (String arg : args) {
+      String[] kv = arg.split("=", 2);
+      a.put(kv[0], kv[1]);
+    }
+    int nodes = Integer.parseInt(a.get("nodes"));
+    boolean full = a.get("full").equals("1");
+    ThreadMXBean bean = ManagementFactory.getThreadMXBean();
+    for (String seedText : a.get("seeds").split(",")) {
+      long seed = Long.parseLong(seedText);
+      Cluster cluster = ClusterPresets.of(Map.of("A100-SXM4-80GB", nodes), 4, ClusterPresets.NETWORK_100G);
+      ClusterState state = FragmentedClusters.state(cluster, new SplittableRandom(seed), full);
+      DefragProblem p = new DefragProblem(state, MoveRules.defaults(), Integer.parseInt(a.get("budget")), MoveCosts.defaults(),
+          ForecastRoom.uniform(), Duration.ofSeconds(Long.parseLong(a.get("limit"))));
+      for (String name : a.get("defragmenters").split(",")) {
+        Defragmenter d = name.equals("exact") ? new ExactDefragmenter() : new GreedyDefragmenter();
+        for (int i = 0; i < Integer.parseInt(a.get("warmup")); i++) {
+          d.defragment(p);
+        }
+        long c0 = bean.getCurrentThreadCpuTime();
+        long w0 = System.nanoTime();
+        DefragResult r = d.defragment(p);
+        long w = System.nanoTime() - w0;
+        long c = bean.getCurrentThreadCpuTime() - c0;
+        System.out.printf("%s seed %d, %d GPUs (%s): wall %.0f ms, cpu %.0f ms | room %.4f -> %.4f | %d moves, price %.2f | evaluated %d | %s%n",
+            name, seed, cluster.gpus().size(), full ? "full" : "fragmented", w / 1e6, c / 1e6, r.roomBefore(), r.roomAfter(), r.moves().size(),
+            r.moveCost(), r.explored(), r.status());
+        if (a.containsKey("verbose")) {
+          System.out.println("  " + r.moves() + "\n  " + r.reason());
+        }
+      }
+    }
+  }
+}
