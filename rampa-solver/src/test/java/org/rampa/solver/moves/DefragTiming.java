@@ -3,6 +3,8 @@ package org.rampa.solver.moves;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
@@ -25,7 +27,11 @@ import org.rampa.testing.FragmentedClusters;
  *
  * <pre>
  * java -cp (test classpath) org.rampa.solver.moves.DefragTiming defragmenters=greedy seeds=1 nodes=250 full=1 budget=4 limit=120 verbose=1
+ * java -cp (same) org.rampa.solver.moves.DefragTiming defragmenters=greedy,exact seeds=1-50 nodes=1 full=0 budget=3 limit=60
  * </pre>
+ *
+ * With {@code defragmenters=greedy,exact} it also prints on how many seeds greedy reached the
+ * exact room, and the mean and largest gap.
  *
  * <p>Prints per run the wall time and the deciding thread's CPU time in ms, the room before and
  * after, the moves' price and count, the evaluations and the status; with {@code verbose=1} the moves.
@@ -44,8 +50,17 @@ public final class DefragTiming {
     int nodes = Integer.parseInt(a.get("nodes"));
     boolean full = a.get("full").equals("1");
     ThreadMXBean bean = ManagementFactory.getThreadMXBean();
-    for (String seedText : a.get("seeds").split(",")) {
-      long seed = Long.parseLong(seedText);
+    Map<String, Double> roomAfter = new TreeMap<>();
+    int[] compared = {0, 0}; // seeds with both answers, of them greedy's room equal to exact's
+    double[] gap = {0, 0}; // summed and largest exact room less greedy room
+    List<Long> seeds = new ArrayList<>();
+    for (String part : a.get("seeds").split(",")) {
+      String[] range = part.split("-"); // 1-50: every seed from 1 to 50
+      for (long k = Long.parseLong(range[0]); k <= Long.parseLong(range[range.length - 1]); k++) {
+        seeds.add(k);
+      }
+    }
+    for (long seed : seeds) {
       Cluster cluster = ClusterPresets.of(Map.of("A100-SXM4-80GB", nodes), 4, ClusterPresets.NETWORK_100G);
       ClusterState state = FragmentedClusters.state(cluster, new SplittableRandom(seed), full);
       DefragProblem p = new DefragProblem(state, MoveRules.defaults(), Integer.parseInt(a.get("budget")), MoveCosts.defaults(),
@@ -66,7 +81,20 @@ public final class DefragTiming {
         if (a.containsKey("verbose")) {
           System.out.println("  " + r.moves() + "\n  " + r.reason());
         }
+        roomAfter.put(name, r.roomAfter());
       }
+      if (roomAfter.containsKey("exact") && roomAfter.containsKey("greedy")) {
+        double g = roomAfter.get("exact") - roomAfter.get("greedy");
+        compared[0]++;
+        compared[1] += g <= 1e-9 ? 1 : 0;
+        gap[0] += g;
+        gap[1] = Math.max(gap[1], g);
+      }
+      roomAfter.clear();
+    }
+    if (compared[0] > 0) {
+      System.out.printf("greedy reaches the exact room on %d of %d seeds; gap mean %.4f, largest %.4f GPU share equivalents%n", compared[1],
+          compared[0], gap[0] / compared[0], gap[1]);
     }
   }
 }
