@@ -30,6 +30,10 @@ import org.rampa.strategy.SolveStatus;
  * it had a layout. Single migrations are not steps of their own: moving a replica between two
  * partly held GPUs rarely frees room any entry can use, emptying a GPU does.
  *
+ * <p>A re-cut or mode change is scored on its GPU alone ({@link ForecastRoom#withLayout}: the room is
+ * a sum over GPUs and the move changes only its own), and only the chosen step is applied: at 1000
+ * GPUs applying every candidate re-cut (a ledger copy re-checked in full) was nearly all the time.
+ *
  * <p>Evacuations are evaluated in order of an upper bound on their gain (the room of the GPU emptied
  * and without a layout, less its room now: a replica landing elsewhere never adds room there), and
  * evaluation stops when the bound per least price cannot beat the best step found. Every applied

@@ -51,7 +51,8 @@ import org.rampa.strategy.SolveStatus;
  * layout containing them, or with nobody on it and no layout: {@link ForecastRoom#emptied}. So g's
  * room after the sequence is at most best_g(moves charged to g), and the charges sum to at most m.
  * A group of moves charged to g is applied only when the bound with at least one move charged to g
- * can still beat the best found, and the search stops when no queued state's bound can.
+ * can still beat the best found (groups most bound first), and the search stops when no queued
+ * state's bound can.
  *
  * <p>{@code OPTIMAL} when the search ran out of states whose bound could beat the best sequence found;
  * {@code FEASIBLE} with the best found when the time limit stopped it (never a proof then). The
@@ -93,7 +94,7 @@ public final class ExactDefragmenter implements Defragmenter {
     ClusterState start = p.state();
     double before = p.room().of(start);
     long order = 0;
-    Node root = new Node(start, List.of(), 0, before, before + bounds.gain(start, p.budget(), null), order++);
+    Node root = new Node(start, List.of(), 0, before, before + bounds.gain(start, p.budget()), order++);
     Best best = new Best(root);
     // most bound first, then least price, fewest moves, first queued
     PriorityQueue<Node> open = new PriorityQueue<>(Comparator.comparingDouble((Node n) -> -n.bound()).thenComparingDouble(Node::cost)
@@ -113,16 +114,23 @@ public final class ExactDefragmenter implements Defragmenter {
           || !expanded.first(n.state(), n.moves().size(), n.cost())) {
         continue;
       }
-      for (Gpu g : n.state().cluster().gpus()) {
-        if (System.nanoTime() > deadline) {
-          timedOut = true;
-          break search;
-        }
-        // every move of this group is charged to g: its children's rooms are bounded with at least one move on g
-        if (!best.beatenBy(n.room() + bounds.gain(n.state(), left, g.id()), n.cost() + cheapest, n.moves().size() + 1)) {
-          continue;
+      // every move of a GPU's group is charged to it: its children's rooms are bounded with at least one move on it; the groups
+      // are tried most bound first (so a good sequence is found early), and none after the first that cannot beat the best
+      List<Gpu> gpus = n.state().cluster().gpus();
+      double[] groupGain = bounds.groupGains(n.state(), left);
+      Integer[] byBound = new Integer[gpus.size()];
+      Arrays.setAll(byBound, i -> i);
+      Arrays.sort(byBound, Comparator.comparingDouble((Integer i) -> -groupGain[i]).thenComparingInt(i -> i));
+      for (int i : byBound) {
+        Gpu g = gpus.get(i);
+        if (!best.beatenBy(n.room() + groupGain[i], n.cost() + cheapest, n.moves().size() + 1)) {
+          break;
         }
         for (Move m : group(n.state(), g.id())) {
+          if (System.nanoTime() > deadline) {
+            timedOut = true;
+            break search;
+          }
           MoveRules.Outcome o = p.rules().attempt(n.state(), m);
           explored++;
           if (!o.applied()) {
@@ -136,7 +144,7 @@ public final class ExactDefragmenter implements Defragmenter {
           List<Move> moves = new ArrayList<>(n.moves());
           moves.add(m);
           double cost = n.cost() + p.costs().of(m);
-          Node child = new Node(after, List.copyOf(moves), cost, room, room + bounds.gain(after, left - 1, null), order++);
+          Node child = new Node(after, List.copyOf(moves), cost, room, room + bounds.gain(after, left - 1), order++);
           if (best.beatenBy(room, cost, moves.size())) {
             best = new Best(child);
           }
@@ -196,38 +204,57 @@ public final class ExactDefragmenter implements Defragmenter {
       this.problem = problem;
     }
 
-    /**
-     * The most room {@code s} can gain with at most {@code moves} moves; with {@code charged} a GPU,
-     * among sequences that charge at least one move to it.
-     */
-    double gain(ClusterState s, int moves, String charged) {
-      double[] best = new double[moves + 1]; // best[k]: most gain with at most k moves charged to the GPUs so far
-      double[] forced = null;
-      for (Gpu g : s.cluster().gpus()) {
-        double[] gain = ofGpu(s, g.id(), moves);
-        if (g.id().equals(charged)) {
-          // the charged GPU takes j >= 1 of the moves: combine it alone, then the others on top
-          forced = new double[moves + 1];
-          Arrays.fill(forced, Double.NEGATIVE_INFINITY);
-          for (int k = 1; k <= moves; k++) {
-            for (int j = 1; j <= k; j++) {
-              forced[k] = Math.max(forced[k], best[k - j] + gain[j]);
-            }
-          }
-          best = forced;
-          continue;
-        }
-        double[] next = best.clone();
-        for (int k = 0; k <= moves; k++) {
-          for (int j = 1; j <= k; j++) {
-            next[k] = Math.max(next[k], best[k - j] + gain[j]);
-          }
-        }
-        best = next;
+    /** The most room {@code s} can gain with at most {@code moves} moves. */
+    double gain(ClusterState s, int moves) {
+      if (moves == 0) {
+        return 0;
       }
-      double out = Double.NEGATIVE_INFINITY;
-      for (double v : best) {
-        out = Math.max(out, v);
+      double[] best = new double[moves + 1]; // best[k]: most gain with at most k moves charged to the GPUs so far
+      for (Gpu g : s.cluster().gpus()) {
+        best = combine(best, ofGpu(s, g.id(), moves), moves);
+      }
+      return best[moves];
+    }
+
+    /**
+     * Per GPU in cluster order, the most room {@code s} can gain with at most {@code moves} moves of
+     * which at least one is charged to that GPU: the most over j ≥ 1 of its gain with j moves plus the
+     * other GPUs' with the rest (knapsacks of the GPUs before it and after it, combined).
+     */
+    double[] groupGains(ClusterState s, int moves) {
+      List<Gpu> gpus = s.cluster().gpus();
+      int n = gpus.size();
+      double[][] gains = new double[n][];
+      for (int i = 0; i < n; i++) {
+        gains[i] = ofGpu(s, gpus.get(i).id(), moves);
+      }
+      double[][] before = new double[n + 1][];
+      double[][] after = new double[n + 1][];
+      before[0] = new double[moves + 1];
+      after[n] = new double[moves + 1];
+      for (int i = 0; i < n; i++) {
+        before[i + 1] = combine(before[i], gains[i], moves);
+        after[n - 1 - i] = combine(after[n - i], gains[n - 1 - i], moves);
+      }
+      double[] out = new double[n];
+      for (int i = 0; i < n; i++) {
+        double[] others = combine(before[i], after[i + 1], moves);
+        out[i] = Double.NEGATIVE_INFINITY;
+        for (int j = 1; j <= moves; j++) {
+          out[i] = Math.max(out[i], gains[i][j] + others[moves - j]);
+        }
+      }
+      return out;
+    }
+
+    /** The knapsack of two gain tables (index: at most that many moves, nondecreasing): the most gain of both within each count. */
+    private static double[] combine(double[] a, double[] b, int moves) {
+      double[] out = new double[moves + 1];
+      for (int k = 0; k <= moves; k++) {
+        out[k] = Double.NEGATIVE_INFINITY;
+        for (int j = 0; j <= k; j++) {
+          out[k] = Math.max(out[k], a[k - j] + b[j]);
+        }
       }
       return out;
     }
