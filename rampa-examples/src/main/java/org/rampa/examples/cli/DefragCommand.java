@@ -69,7 +69,7 @@ final class DefragCommand implements Callable<Integer> {
     ForecastRoom room = new ForecastRoom(demand, mpsLevels(doc.options()));
     DefragProblem defrag = new DefragProblem(doc.state(), MoveRules.of(p), budget == null ? doc.moves().budget() : budget, doc.moves().costs(),
         room, p.options().timeLimit());
-    Defragmenter chosen = defragmenter.equals("exact") ? new ExactDefragmenter() : new GreedyDefragmenter();
+    Defragmenter chosen = defragmenter.equals("exact") ? new ExactDefragmenter(new GreedyDefragmenter()) : new GreedyDefragmenter();
     DefragResult d = chosen.defragment(defrag);
     ObjectNode out = RampaJson.mapper().createObjectNode();
     out.put("defragmenter", d.defragmenter());

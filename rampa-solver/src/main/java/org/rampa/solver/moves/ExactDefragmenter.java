@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.PriorityQueue;
 import org.rampa.domain.Allocation;
 import org.rampa.domain.ClusterState;
@@ -58,11 +59,28 @@ import org.rampa.strategy.SolveStatus;
  * {@code FEASIBLE} with the best found when the time limit stopped it (never a proof then). The
  * bound costs a subset enumeration per GPU (of its movable services, at most the budget of them)
  * and the search applies every group the bound allows, so it is meant for small clusters or small
- * budgets; on a large one the time limit turns it into an anytime search.
+ * budgets; on a large one the time limit turns it into an anytime search, best warm-started by a
+ * heuristic ({@link #ExactDefragmenter(Defragmenter)}).
  */
 public final class ExactDefragmenter implements Defragmenter {
 
   private static final double EPS = 1e-9;
+
+  private final Optional<Defragmenter> warmStart;
+
+  /** The search alone: its first incumbent is the state without moves. */
+  public ExactDefragmenter() {
+    this.warmStart = Optional.empty();
+  }
+
+  /**
+   * The search starting from {@code warmStart}'s answer as its incumbent (a heuristic's: legal moves
+   * within the budget), within the same time limit: more is pruned from the start, and a search the
+   * time limit stops still answers at least as well as the heuristic. The optimum is the same.
+   */
+  public ExactDefragmenter(Defragmenter warmStart) {
+    this.warmStart = Optional.of(warmStart);
+  }
 
   @Override
   public String name() {
@@ -96,6 +114,13 @@ public final class ExactDefragmenter implements Defragmenter {
     long order = 0;
     Node root = new Node(start, List.of(), 0, before, before + bounds.gain(start, p.budget()), order++);
     Best best = new Best(root);
+    if (warmStart.isPresent()) {
+      DefragResult w = warmStart.get().defragment(p);
+      Node warm = new Node(w.after(), w.moves(), w.moveCost(), w.roomAfter(), w.roomAfter(), order++);
+      if (best.beatenBy(warm.room(), warm.cost(), warm.moves().size())) {
+        best = new Best(warm);
+      }
+    }
     // most bound first, then least price, fewest moves, first queued
     PriorityQueue<Node> open = new PriorityQueue<>(Comparator.comparingDouble((Node n) -> -n.bound()).thenComparingDouble(Node::cost)
         .thenComparingInt(n -> n.moves().size()).thenComparingLong(Node::order));

@@ -30,7 +30,8 @@ import org.rampa.testing.FragmentedClusters;
  * java -cp (same) org.rampa.solver.moves.DefragTiming defragmenters=greedy,exact seeds=1-50 nodes=1 full=0 budget=3 limit=60
  * </pre>
  *
- * With {@code defragmenters=greedy,exact} it also prints on how many seeds greedy reached the
+ * {@code exact-warm} is the exact one warm-started by greedy. With {@code defragmenters=greedy,exact}
+ * (or {@code exact-warm}) it also prints on how many seeds greedy reached the
  * exact room, and the mean and largest gap.
  *
  * <p>Prints per run the wall time and the deciding thread's CPU time in ms, the room before and
@@ -66,7 +67,11 @@ public final class DefragTiming {
       DefragProblem p = new DefragProblem(state, MoveRules.defaults(), Integer.parseInt(a.get("budget")), MoveCosts.defaults(),
           ForecastRoom.uniform(), Duration.ofSeconds(Long.parseLong(a.get("limit"))));
       for (String name : a.get("defragmenters").split(",")) {
-        Defragmenter d = name.equals("exact") ? new ExactDefragmenter() : new GreedyDefragmenter();
+        Defragmenter d = switch (name) {
+          case "exact" -> new ExactDefragmenter();
+          case "exact-warm" -> new ExactDefragmenter(new GreedyDefragmenter());
+          default -> new GreedyDefragmenter();
+        };
         for (int i = 0; i < Integer.parseInt(a.get("warmup")); i++) {
           d.defragment(p);
         }
@@ -83,8 +88,9 @@ public final class DefragTiming {
         }
         roomAfter.put(name, r.roomAfter());
       }
-      if (roomAfter.containsKey("exact") && roomAfter.containsKey("greedy")) {
-        double g = roomAfter.get("exact") - roomAfter.get("greedy");
+      String exact = roomAfter.containsKey("exact") ? "exact" : "exact-warm";
+      if (roomAfter.containsKey(exact) && roomAfter.containsKey("greedy")) {
+        double g = roomAfter.get(exact) - roomAfter.get("greedy");
         compared[0]++;
         compared[1] += g <= 1e-9 ? 1 : 0;
         gap[0] += g;
@@ -93,7 +99,8 @@ public final class DefragTiming {
       roomAfter.clear();
     }
     if (compared[0] > 0) {
-      System.out.printf("greedy reaches the exact room on %d of %d seeds; gap mean %.4f, largest %.4f GPU share equivalents%n", compared[1],
+      // exact less greedy: below 0 only where the time limit stopped the exact search (status FEASIBLE)
+      System.out.printf("greedy reaches the exact room on %d of %d seeds; exact less greedy: mean %.4f, largest %.4f GPU share equivalents%n", compared[1],
           compared[0], gap[0] / compared[0], gap[1]);
     }
   }
