@@ -79,9 +79,35 @@ public final class ForecastRoom {
 
   /** One GPU's room, in [0, its free share]. */
   public double onGpu(ClusterState state, String gpu) {
+    return room(state, gpu, state.migLayout(gpu), false);
+  }
+
+  /**
+   * {@code gpu}'s room were its MIG layout {@code layout}, its holdings as they are: what a re-cut or
+   * a mode change to {@code layout} leaves it, scored on the GPU alone (the state's room is a sum over
+   * GPUs and such a move changes only its own GPU), without building the state after it. Equal to
+   * {@link #onGpu} on the state after the move.
+   */
+  public double withLayout(ClusterState state, String gpu, List<MigSlice> layout) {
+    return room(state, gpu, layout, false);
+  }
+
+  /**
+   * {@code gpu}'s room were nobody holding it and it had no layout: the most room it has in any
+   * state. Every entry's usable count is then at its largest: the whole GPU is usable only there;
+   * a MIG profile's unheld instances in any legal layout are at most what the best maximal layout
+   * offers; ⌊free / ℓ⌋ and the client limit left only grow as holdings leave
+   * ({@link GpuPartitioning#mpsCopiesFitting} is monotone in both). So it bounds what any sequence of
+   * moves can make of the GPU.
+   */
+  public double emptied(ClusterState state, String gpu) {
+    return room(state, gpu, List.of(), true);
+  }
+
+  /** {@code gpu}'s room with MIG layout {@code layout}, held as in {@code state} or, when {@code nobody}, by nobody. */
+  private double room(ClusterState state, String gpu, List<MigSlice> layout, boolean nobody) {
     GpuPartitioning parts = state.partitioning(gpu);
-    List<MigSlice> layout = state.migLayout(gpu);
-    List<Holding> held = state.holdingsOn(gpu);
+    List<Holding> held = nobody ? List.of() : state.holdingsOn(gpu);
     boolean empty = held.isEmpty() && layout.isEmpty();
     double total = weight(ShareCost.WHOLE);
     double usable = empty ? total : 0;
@@ -90,7 +116,7 @@ public final class ForecastRoom {
       for (MigProfile p : geometry.profiles()) {
         double w = weight(p.name());
         total += w;
-        usable += w * geometry.shareEquivalent(p) * migCopies(state, gpu, geometry, p, empty);
+        usable += w * geometry.shareEquivalent(p) * migCopies(geometry, p, empty, layout, held);
       }
     }
     if (parts.mps()) {
@@ -109,19 +135,18 @@ public final class ForecastRoom {
     return total > 0 ? usable / total : 0;
   }
 
-  private static int migCopies(ClusterState state, String gpu, MigGeometry geometry, MigProfile p, boolean empty) {
+  private static int migCopies(MigGeometry geometry, MigProfile p, boolean empty, List<MigSlice> layout, List<Holding> held) {
     if (empty) {
       int best = 0;
-      for (List<MigSlice> layout : MoveSpace.maximalLayouts(geometry, List.of())) {
-        best = Math.max(best, (int) layout.stream().filter(s -> s.profile().equals(p.name())).count());
+      for (List<MigSlice> maximal : MoveSpace.maximalLayouts(geometry, List.of())) {
+        best = Math.max(best, (int) maximal.stream().filter(s -> s.profile().equals(p.name())).count());
       }
       return best;
     }
-    List<MigSlice> layout = state.migLayout(gpu);
     if (layout.isEmpty()) {
       return 0; // held in another mode: no MIG instance until it is empty and re-configured
     }
-    List<MigSlice> taken = state.holdingsOn(gpu).stream().map(h -> MigLayout.instanceOf(h.placement())).toList();
+    List<MigSlice> taken = held.stream().map(h -> MigLayout.instanceOf(h.placement())).toList();
     return (int) layout.stream().filter(s -> s.profile().equals(p.name()) && !taken.contains(s)).count();
   }
 

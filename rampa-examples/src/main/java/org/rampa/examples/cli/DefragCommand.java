@@ -7,13 +7,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.rampa.Rampa;
+import org.rampa.domain.Invalid;
 import org.rampa.heuristics.moves.GreedyDefragmenter;
 import org.rampa.json.ProblemDocument;
 import org.rampa.json.RampaJson;
 import org.rampa.moves.DefragProblem;
 import org.rampa.moves.DefragResult;
+import org.rampa.moves.Defragmenter;
 import org.rampa.moves.ForecastRoom;
 import org.rampa.moves.MoveRules;
+import org.rampa.solver.moves.ExactDefragmenter;
 import org.rampa.strategy.ExtraOptions;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.SharingOptions;
@@ -29,8 +32,12 @@ import picocli.CommandLine.Spec;
         "migLayouts, options and \"moves\": {\"budget\", \"costs\"}; its request is not used) and print the moves, in",
         "the order to apply them, that most increase what the forecast demand can still place without moves (the",
         "room: free capacity each menu entry can use, weighted by --demand), with the room before and after.",
-        "Every intermediate state is legal and keeps every moved or touched service within its SLO."})
+        "Every intermediate state is legal and keeps every moved or touched service within its SLO. The status is",
+        "OPTIMAL when proven (exact, or a budget of 0), else FEASIBLE."})
 final class DefragCommand implements Callable<Integer> {
+
+  /** The defragmenters {@code --defragmenter} may name. */
+  static final List<String> DEFRAGMENTERS = List.of("greedy", "exact");
 
   @Spec
   CommandSpec spec;
@@ -42,6 +49,11 @@ final class DefragCommand implements Callable<Integer> {
       description = "The most moves, in [0, 16] (default: the document's moves.budget).")
   Integer budget;
 
+  @Option(names = "--defragmenter", defaultValue = "greedy", paramLabel = "NAME",
+      description = "greedy (fast, step by step, proves nothing) or exact (branch and bound: the most room, then the least price, "
+          + "proven OPTIMAL unless the document's time limit stops it; for small clusters or budgets). Default: ${DEFAULT-VALUE}.")
+  String defragmenter;
+
   @Option(names = "--demand", paramLabel = "ENTRY=WEIGHT", split = ",",
       description = "Forecast demand per menu entry, each weight finite and >= 0: whole, a MIG profile (3g.40gb), or "
           + "'TYPE mps LEVEL' (A100-SXM4-80GB mps 0.5); entries not listed weigh 1.")
@@ -49,14 +61,19 @@ final class DefragCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (!DEFRAGMENTERS.contains(defragmenter)) {
+      throw Invalid.value("--defragmenter", defragmenter, "is not a defragmenter", "use one of " + DEFRAGMENTERS);
+    }
     ProblemDocument doc = RampaJson.read(problem, ProblemDocument.class);
     PlacementProblem p = Rampa.on(doc.state()).options(doc.options()).problem(doc.request());
     ForecastRoom room = new ForecastRoom(demand, mpsLevels(doc.options()));
     DefragProblem defrag = new DefragProblem(doc.state(), doc.moves().rules(MoveRules.of(p)), budget == null ? doc.moves().budget() : budget, doc.moves().costs(),
         room, p.options().timeLimit());
-    DefragResult d = new GreedyDefragmenter().defragment(defrag);
+    Defragmenter chosen = defragmenter.equals("exact") ? new ExactDefragmenter(new GreedyDefragmenter()) : new GreedyDefragmenter();
+    DefragResult d = chosen.defragment(defrag);
     ObjectNode out = RampaJson.mapper().createObjectNode();
     out.put("defragmenter", d.defragmenter());
+    out.put("status", d.status().name());
     out.put("budget", defrag.budget());
     PlanCommand.writeMoves(out.putArray("moves"), d.moves());
     out.put("moveCost", d.moveCost());

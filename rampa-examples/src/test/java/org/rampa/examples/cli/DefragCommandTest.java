@@ -23,7 +23,7 @@ import org.rampa.testing.DecodeServices;
 /**
  * The defrag command: two A100s, each a quarter held by a decode step that tolerates a co-runner;
  * one migration joins them and frees a whole GPU, which the forecast's whole-GPU and MIG entries can
- * then use.
+ * then use; greedy finds it, exact proves it best.
  */
 class DefragCommandTest {
 
@@ -59,6 +59,21 @@ class DefragCommandTest {
     assertThat(out.get("roomAfter").asDouble()).isGreaterThan(out.get("roomBefore").asDouble());
     assertThat(out.get("strandedAfter").asDouble()).isLessThan(out.get("strandedBefore").asDouble());
     assertThat(out.get("moveCost").asDouble()).isEqualTo(1.0);
+    assertThat(out.get("status").asText()).isEqualTo("FEASIBLE");
+    assertThat(out.get("defragmenter").asText()).isEqualTo("greedy-defrag");
+  }
+
+  @Test
+  void theExactDefragmenterProvesTheSameMigrationBest(@TempDir Path dir) throws Exception {
+    Path file = document(dir);
+    JsonNode greedy = defrag("defrag", file.toString(), "--budget", "2", "--demand", "whole=2");
+    JsonNode out = defrag("defrag", file.toString(), "--budget", "2", "--demand", "whole=2", "--defragmenter", "exact");
+    assertThat(out.get("defragmenter").asText()).isEqualTo("exact-defrag");
+    assertThat(out.get("status").asText()).as(out.toString()).isEqualTo("OPTIMAL");
+    assertThat(out.get("moves")).hasSize(1);
+    assertThat(out.get("moves").get(0).get("kind").asText()).isEqualTo("migrate");
+    assertThat(out.get("roomAfter").asDouble()).isEqualTo(greedy.get("roomAfter").asDouble());
+    assertThat(out.get("moveCost").asDouble()).isEqualTo(1.0);
   }
 
   @Test
@@ -67,6 +82,7 @@ class DefragCommandTest {
     assertThat(out.get("budget").asInt()).isZero();
     assertThat(out.get("moves")).isEmpty();
     assertThat(out.get("roomAfter").asDouble()).isEqualTo(out.get("roomBefore").asDouble());
+    assertThat(out.get("status").asText()).isEqualTo("OPTIMAL");
   }
 
   @Test
@@ -78,5 +94,8 @@ class DefragCommandTest {
     Run demand = RampaCliTest.run("defrag", file.toString(), "--demand", "whole=-1");
     assertThat(demand.code()).isEqualTo(RampaCli.BAD_INPUT);
     assertThat(demand.err()).contains("demand[whole] = -1.0");
+    Run which = RampaCliTest.run("defrag", file.toString(), "--defragmenter", "optimal");
+    assertThat(which.code()).isEqualTo(RampaCli.BAD_INPUT);
+    assertThat(which.err()).contains("--defragmenter = optimal: is not a defragmenter").contains("greedy, exact");
   }
 }

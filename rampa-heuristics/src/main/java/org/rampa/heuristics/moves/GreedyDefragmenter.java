@@ -19,6 +19,7 @@ import org.rampa.moves.Move;
 import org.rampa.moves.MoveRules;
 import org.rampa.moves.MoveSpace;
 import org.rampa.moves.Recut;
+import org.rampa.strategy.SolveStatus;
 
 /**
  * A greedy defragmenter: step by step, the step of most room gained per price ({@link ForecastRoom},
@@ -28,6 +29,10 @@ import org.rampa.moves.Recut;
  * the problem's {@link MoveRules} accept (as {@link GreedyMover} evacuates), then out of MIG mode if
  * it had a layout. Single migrations are not steps of their own: moving a replica between two
  * partly held GPUs rarely frees room any entry can use, emptying a GPU does.
+ *
+ * <p>A re-cut or mode change is scored on its GPU alone ({@link ForecastRoom#withLayout}: the room is
+ * a sum over GPUs and the move changes only its own), and only the chosen step is applied: at 1000
+ * GPUs applying every candidate re-cut (a ledger copy re-checked in full) was nearly all the time.
  *
  * <p>Evacuations are evaluated in order of an upper bound on their gain (the room of the GPU emptied
  * and without a layout, less its room now: a replica landing elsewhere never adds room there), and
@@ -44,6 +49,7 @@ public final class GreedyDefragmenter implements Defragmenter {
     return "greedy-defrag";
   }
 
+  /** A step: its moves, the state after them (null for a layout move scored but not yet applied), its room gained and its price. */
   private record Step(List<Move> moves, ClusterState after, double gain, double price) {
     double ratio() {
       return gain / price;
@@ -78,23 +84,31 @@ public final class GreedyDefragmenter implements Defragmenter {
       spent += best.get().price();
     }
     double after = room.of(s);
-    return new DefragResult(moves, spent, s, before, after, moves.size() + " moves gain " + String.format("%.4f", after - before)
+    // a budget of 0 admits only the empty sequence, so it is the best; otherwise greedy proves nothing
+    SolveStatus status = p.budget() == 0 ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE;
+    return new DefragResult(status, moves, spent, s, before, after, moves.size() + " moves gain " + String.format("%.4f", after - before)
         + " GPU share equivalents of room for the forecast; stopped: " + stop, name(), explored[0]);
   }
 
   /** The step of most gain per price within {@code left} moves, if any gains room. */
   private Optional<Step> bestStep(DefragProblem p, ClusterState s, int left, long[] explored, long deadline) {
+    // a re-cut or mode change changes only its GPU, so its gain is that GPU's room with the new layout less its room now:
+    // scored on the GPU alone, and only the chosen one is applied (applying each copied and re-checked the whole ledger)
     Step best = null;
-    for (Move m : MoveSpace.layoutMoves(s)) {
-      if (System.nanoTime() > deadline) {
-        break; // the best step so far, if any, is still a gain
+    scoring:
+    for (Gpu g : s.cluster().gpus()) {
+      List<Move> layoutMoves = MoveSpace.layoutMoves(s, g.id());
+      if (layoutMoves.isEmpty()) {
+        continue;
       }
-      MoveRules.Outcome o = p.rules().attempt(s, m);
-      explored[0]++;
-      if (o.applied()) {
-        String gpu = m instanceof ModeChange mc ? mc.gpu() : ((Recut) m).gpu();
-        double gain = p.room().onGpu(o.after().get(), gpu) - p.room().onGpu(s, gpu);
-        best = better(best, new Step(List.of(m), o.after().get(), gain, p.costs().of(m)));
+      double now = p.room().onGpu(s, g.id());
+      for (Move m : layoutMoves) {
+        if (System.nanoTime() > deadline) {
+          break scoring; // the best step so far, if any, is still a gain
+        }
+        explored[0]++;
+        List<MigSlice> to = m instanceof ModeChange mc ? mc.toLayout() : ((Recut) m).toLayout();
+        best = better(best, new Step(List.of(m), null, p.room().withLayout(s, g.id(), to) - now, p.costs().of(m)));
       }
     }
     record Candidate(String gpu, List<GreedyMover.Replica> replicas, double bound, double price) {}
@@ -112,7 +126,7 @@ public final class GreedyDefragmenter implements Defragmenter {
         continue;
       }
       double price = replicas.size() * p.costs().migration() + (mig ? p.costs().modeChange() : 0);
-      double bound = p.room().onGpu(emptied(s, g.id()), g.id()) - p.room().onGpu(s, g.id());
+      double bound = p.room().emptied(s, g.id()) - p.room().onGpu(s, g.id());
       candidates.add(new Candidate(g.id(), replicas, bound, price));
     }
     candidates.sort(Comparator.comparingDouble((Candidate c) -> -c.bound() / c.price()));
@@ -126,20 +140,16 @@ public final class GreedyDefragmenter implements Defragmenter {
         best = better(best, step.get());
       }
     }
-    return best != null && best.gain() > EPS ? Optional.of(best) : Optional.empty();
+    if (best == null || best.gain() <= EPS) {
+      return Optional.empty();
+    }
+    // MoveSpace's layout moves keep every held instance in a legal maximal layout, or change the mode of a free GPU: the rules
+    // accept them, and apply re-checks that
+    return Optional.of(best.after() != null ? best : new Step(best.moves(), p.rules().apply(s, best.moves().get(0)), best.gain(), best.price()));
   }
 
   private static Step better(Step a, Step b) {
     return a == null || b.ratio() > a.ratio() + EPS ? b : a;
-  }
-
-  /** {@code gpu} with nobody on it and no layout: the most room evacuating it can give it. */
-  private static ClusterState emptied(ClusterState s, String gpu) {
-    ClusterState out = s;
-    for (String id : s.servicesOn(gpu)) {
-      out = out.release(id);
-    }
-    return out.migLayout(gpu).isEmpty() ? out : out.configureMig(gpu, List.of());
   }
 
   /** Empties {@code gpu} replica by replica into the fullest GPUs that take them, then out of MIG mode; empty if a replica finds no GPU. */

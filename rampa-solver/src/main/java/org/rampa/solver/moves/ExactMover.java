@@ -2,20 +2,16 @@ package org.rampa.solver.moves;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
-import java.util.TreeMap;
 import org.rampa.domain.Allocation;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.Holding;
 import org.rampa.domain.Stage;
-import org.rampa.domain.share.MigSlice;
 import org.rampa.moves.Migration;
 import org.rampa.moves.ModeChange;
 import org.rampa.moves.Move;
@@ -103,19 +99,6 @@ public final class ExactMover implements Mover {
     }
   }
 
-  /** A state up to its version: who holds what, and each GPU's MIG layout as a set. */
-  private record Key(Map<String, List<Holding>> holdings, Map<String, Set<MigSlice>> layouts) {
-    static Key of(ClusterState s) {
-      Map<String, List<Holding>> holdings = new TreeMap<>();
-      for (Allocation a : s.allocations().values()) {
-        holdings.put(a.serviceId(), a.holdings());
-      }
-      Map<String, Set<MigSlice>> layouts = new TreeMap<>();
-      s.migLayouts().forEach((g, l) -> layouts.put(g, new HashSet<>(l)));
-      return new Key(holdings, layouts);
-    }
-  }
-
   @Override
   public MovesResult admit(MoveProblem p) {
     long deadline = System.nanoTime() + p.timeLimit().toNanos();
@@ -125,7 +108,7 @@ public final class ExactMover implements Mover {
     // (so a state a group just produced is tested before the group applies its next move), then first queued
     PriorityQueue<Entry> open = new PriorityQueue<>(Comparator.<Entry>comparingDouble(e -> e.price).thenComparingInt(e -> e.moves)
         .thenComparingDouble(e -> -e.spent).thenComparing(e -> e.node == null).thenComparingLong(e -> e.order));
-    Map<Key, List<double[]>> expanded = new HashMap<>();
+    ExpandedStates expanded = new ExpandedStates();
     long order = 0;
     MoveRelaxation.Tally[] rootTallies = relax.tallies(p.state(), Set.of());
     Node root = new Node(p.state(), List.of(), 0, Set.of(), rootTallies, relax.bound(rootTallies, p.budget()));
@@ -167,14 +150,11 @@ public final class ExactMover implements Mover {
         continue;
       }
       Node n = e.node;
-      Key key = Key.of(n.state());
-      // a state reached before with no more moves and no more price: every sequence from here is open from there, no dearer
-      // (the price bound depends on the moves left, so fewer moves alone would not do)
-      List<double[]> seen = expanded.computeIfAbsent(key, k -> new ArrayList<>());
-      if (seen.stream().anyMatch(d -> d[0] <= n.moves().size() && d[1] <= n.cost() + EPS)) {
+      // a state reached before with no more moves and no more price is dominated (the price bound depends on the moves left,
+      // so fewer moves alone would not do)
+      if (!expanded.first(n.state(), n.moves().size(), n.cost())) {
         continue;
       }
-      seen.add(new double[] {n.moves().size(), n.cost()});
       if (n.level() == 0 || n.moves().isEmpty()) { // the state without moves is placed for its reason
         PlacementResult r = p.placer().place(n.state(), p.request());
         explored++;
