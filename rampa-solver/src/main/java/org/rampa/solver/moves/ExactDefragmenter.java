@@ -151,7 +151,7 @@ public final class ExactDefragmenter implements Defragmenter {
         if (!best.beatenBy(n.room() + groupGain[i], n.cost() + cheapest, n.moves().size() + 1)) {
           break;
         }
-        for (Move m : group(n.state(), g.id())) {
+        for (Move m : group(n.state(), p.rules(), g.id())) {
           if (System.nanoTime() > deadline) {
             timedOut = true;
             break search;
@@ -192,7 +192,7 @@ public final class ExactDefragmenter implements Defragmenter {
   }
 
   /** The candidate moves charged to {@code gpu}: its re-cuts and mode changes, then the migrations of each replica off it. */
-  private static List<Move> group(ClusterState s, String gpu) {
+  private static List<Move> group(ClusterState s, MoveRules rules, String gpu) {
     List<Move> out = new ArrayList<>(MoveSpace.layoutMoves(s, gpu));
     for (String service : s.servicesOn(gpu)) {
       Allocation a = s.allocations().get(service);
@@ -202,7 +202,7 @@ public final class ExactDefragmenter implements Defragmenter {
       List<Stage> stages = a.plan().get().stages();
       for (int k = 0; k < stages.size(); k++) {
         if (stages.get(k).gpus().contains(gpu)) {
-          out.addAll(MoveSpace.migrations(s, service, k, gpu));
+          out.addAll(MoveSpace.migrations(s, rules, service, k, gpu));
         }
       }
     }

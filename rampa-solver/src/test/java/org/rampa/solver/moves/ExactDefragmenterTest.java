@@ -54,7 +54,7 @@ class ExactDefragmenterTest {
     // the oracle enumerates every sequence: a budget drawn in [1, 3], lowered until the root's candidates to that power are
     // at most 600 000 (budget 3 on states with at most 84 candidate moves, 2 with at most 774)
     int budget = 1 + r.nextInt(3);
-    int candidates = MoveSpace.candidates(state).size();
+    int candidates = MoveSpace.candidates(state, RULES).size();
     while (budget > 1 && Math.pow(candidates, budget) > 600_000) {
       budget--;
     }
@@ -76,7 +76,7 @@ class ExactDefragmenterTest {
     }
     double[] best = {p.room().of(s), 0, 0};
     if (left > 0) {
-      for (Move m : MoveSpace.candidates(s)) {
+      for (Move m : MoveSpace.candidates(s, p.rules())) {
         var o = p.rules().attempt(s, m);
         if (o.applied()) {
           double[] rest = oracle(p, o.after().get(), left - 1, memo);
