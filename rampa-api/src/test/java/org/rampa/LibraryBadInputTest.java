@@ -95,6 +95,9 @@ class LibraryBadInputTest {
         bad("importance with an unknown GPU", () -> Rampa.on(cluster)
             .importance(StaticImportance.uniform().withGpuWeights(Map.of("gpu-x", 2.0))), IllegalArgumentException.class,
             "importance.byGpu[gpu-x]"),
+        bad("importance with two unknown GPUs names the first in name order", () -> Rampa.on(cluster)
+            .importance(StaticImportance.uniform().withGpuWeights(Map.of("gpu-z", 3.0, "gpu-b", 2.0, cluster.gpus().get(0).id(), 1.0))),
+            IllegalArgumentException.class, "importance.byGpu[gpu-b] = 2.0", "has no GPU gpu-b"),
         bad("a request whose id is held", () -> Rampa.on(held).strategy(new RampaTestStrategies.Unreachable()).place(request),
             IllegalArgumentException.class, "request.id = resnet", "already held"),
         bad("PlacementProblem of a held id", () -> PlacementProblem.of(request, held, StaticImportance.uniform(), StrategyOptions.defaults()),

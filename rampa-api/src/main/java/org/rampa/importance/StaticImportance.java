@@ -1,8 +1,10 @@
 package org.rampa.importance;
 
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.TreeSet;
@@ -70,11 +72,11 @@ public final class StaticImportance implements ImportanceModel {
             "use one of " + types);
       }
     }
-    // the cluster's own index: a set of its GPU ids made here cost O(GPUs) for every placement problem
-    for (String g : new TreeSet<>(byGpu.keySet())) {
-      if (!cluster.hasGpu(g)) {
-        throw Invalid.value("importance.byGpu[" + g + "]", byGpu.get(g), "the cluster has no GPU " + g);
-      }
+    // the cluster's own index, and sorting only to name the first missing GPU: a set of the cluster's GPU ids, or a
+    // sorted copy of 1 000 per-GPU weights, made here cost a tenth of a short dp decision on every placement problem
+    Optional<String> missing = byGpu.keySet().stream().filter(g -> !cluster.hasGpu(g)).min(Comparator.naturalOrder());
+    if (missing.isPresent()) {
+      throw Invalid.value("importance.byGpu[" + missing.get() + "]", byGpu.get(missing.get()), "the cluster has no GPU " + missing.get());
     }
   }
 
