@@ -1,5 +1,6 @@
 package org.rampa.moves;
 
+import java.util.List;
 import org.rampa.domain.Invalid;
 import org.rampa.domain.share.Placement;
 
@@ -25,6 +26,11 @@ public record Migration(String service, int stage, String fromGpu, String toGpu,
     if (fromGpu.equals(toGpu)) {
       throw Invalid.value("migration[" + service + "].toGpu", toGpu, "must differ from fromGpu", "a move within one GPU is a re-cut");
     }
+  }
+
+  @Override
+  public List<String> gpus() {
+    return List.of(fromGpu, toGpu);
   }
 
   @Override

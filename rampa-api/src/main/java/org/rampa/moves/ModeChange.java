@@ -10,7 +10,7 @@ import org.rampa.domain.share.MigSlice;
  * whole holding, MPS shares or templates), so entering and leaving MIG is the only mode a GPU is
  * configured into (docs/SHARING.md section 1: a reconfiguration, allowed only on an empty GPU).
  */
-public record ModeChange(String gpu, List<MigSlice> fromLayout, List<MigSlice> toLayout) implements Move {
+public record ModeChange(String gpu, List<MigSlice> fromLayout, List<MigSlice> toLayout) implements LayoutMove {
 
   public ModeChange {
     Invalid.requireNonBlank("modeChange.gpu", gpu);

@@ -1,12 +1,14 @@
 package org.rampa.moves;
 
+import java.util.List;
+
 /**
  * One change of a cluster's ledger that keeps every other service running: a closed set of kinds.
  * Moves are values; {@link MoveRules} decides whether one may be applied to a state and applies it.
  * {@link #kind()}, {@link #service()}, {@link #from()} and {@link #to()} describe it for people and
  * for the CLI's result JSON.
  */
-public sealed interface Move permits Migration, Recut, ModeChange {
+public sealed interface Move permits Migration, LayoutMove {
 
   /** The kind, as the CLI names it: "migrate", "recut" or "mode". */
   String kind();
@@ -19,6 +21,9 @@ public sealed interface Move permits Migration, Recut, ModeChange {
 
   /** Where it goes, in the same form as {@link #from()}. */
   String to();
+
+  /** The GPUs the move changes: a migration's source and destination, a layout move's GPU. */
+  List<String> gpus();
 
   /** What the move costs under {@code costs}: its kind's price. */
   default double cost(MoveCosts costs) {

@@ -152,9 +152,10 @@ public final class MoveRules {
     if (move instanceof Migration m) {
       return migrate(state, m);
     }
-    String gpu = move instanceof Recut r ? r.gpu() : ((ModeChange) move).gpu();
-    List<MigSlice> from = move instanceof Recut r ? r.fromLayout() : ((ModeChange) move).fromLayout();
-    List<MigSlice> to = move instanceof Recut r ? r.toLayout() : ((ModeChange) move).toLayout();
+    LayoutMove layoutMove = (LayoutMove) move;
+    String gpu = layoutMove.gpu();
+    List<MigSlice> from = layoutMove.fromLayout();
+    List<MigSlice> to = layoutMove.toLayout();
     if (!state.cluster().hasGpu(gpu)) {
       return refused("GPU \"" + gpu + "\" is not in the cluster");
     }

@@ -12,7 +12,7 @@ import org.rampa.domain.share.MigSlice;
  * ones take only memory slices no held instance uses, and {@code to} is a legal layout by
  * {@link org.rampa.domain.share.MigLayout#check}.
  */
-public record Recut(String gpu, List<MigSlice> fromLayout, List<MigSlice> toLayout) implements Move {
+public record Recut(String gpu, List<MigSlice> fromLayout, List<MigSlice> toLayout) implements LayoutMove {
 
   public Recut {
     Invalid.requireNonBlank("recut.gpu", gpu);

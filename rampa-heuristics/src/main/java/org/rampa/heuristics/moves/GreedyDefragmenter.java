@@ -15,10 +15,10 @@ import org.rampa.moves.Defragmenter;
 import org.rampa.moves.ForecastRoom;
 import org.rampa.moves.Migration;
 import org.rampa.moves.ModeChange;
+import org.rampa.moves.LayoutMove;
 import org.rampa.moves.Move;
 import org.rampa.moves.MoveRules;
 import org.rampa.moves.MoveSpace;
-import org.rampa.moves.Recut;
 import org.rampa.strategy.SolveStatus;
 
 /**
@@ -107,7 +107,7 @@ public final class GreedyDefragmenter implements Defragmenter {
           break scoring; // the best step so far, if any, is still a gain
         }
         explored[0]++;
-        List<MigSlice> to = m instanceof ModeChange mc ? mc.toLayout() : ((Recut) m).toLayout();
+        List<MigSlice> to = ((LayoutMove) m).toLayout();
         best = better(best, new Step(List.of(m), null, p.room().withLayout(s, g.id(), to) - now, p.costs().of(m)));
       }
     }

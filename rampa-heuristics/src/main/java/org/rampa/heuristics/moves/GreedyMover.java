@@ -324,7 +324,7 @@ public final class GreedyMover implements Mover {
    */
   private Optional<MovesResult> fits(MoveProblem p, ClusterState after, List<Move> moves, Probes explored) {
     Set<String> touched = new HashSet<>();
-    moves.forEach(m -> touched.addAll(gpus(m)));
+    moves.forEach(m -> touched.addAll(m.gpus()));
     Probes.Near near = explored.place(p, after, touched, UnaryOperator.identity());
     PlacementResult r = near.result();
     if (r.plan().isPresent() && near.part()) {
@@ -337,13 +337,6 @@ public final class GreedyMover implements Mover {
     return Optional.of(found(p, List.copyOf(moves), after, r, "fits after " + moves.size() + " moves (heuristic: fewer may do)", explored.placed));
   }
 
-  /** The GPUs {@code m} changes. */
-  private static List<String> gpus(Move m) {
-    if (m instanceof Migration g) {
-      return List.of(g.fromGpu(), g.toGpu());
-    }
-    return List.of(m instanceof Recut r ? r.gpu() : ((ModeChange) m).gpu());
-  }
 
   private MovesResult found(MoveProblem p, List<Move> moves, ClusterState after, PlacementResult r, String reason, long explored) {
     double cost = moves.stream().mapToDouble(p.costs()::of).sum();

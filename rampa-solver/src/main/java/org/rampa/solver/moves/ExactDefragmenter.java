@@ -19,12 +19,9 @@ import org.rampa.moves.DefragProblem;
 import org.rampa.moves.DefragResult;
 import org.rampa.moves.Defragmenter;
 import org.rampa.moves.ForecastRoom;
-import org.rampa.moves.Migration;
-import org.rampa.moves.ModeChange;
 import org.rampa.moves.Move;
 import org.rampa.moves.MoveRules;
 import org.rampa.moves.MoveSpace;
-import org.rampa.moves.Recut;
 import org.rampa.strategy.SolveStatus;
 
 /**
@@ -163,7 +160,7 @@ public final class ExactDefragmenter implements Defragmenter {
           }
           ClusterState after = o.after().get();
           double room = n.room();
-          for (String changed : changed(m)) {
+          for (String changed : m.gpus()) {
             room += p.room().onGpu(after, changed) - p.room().onGpu(n.state(), changed);
           }
           List<Move> moves = new ArrayList<>(n.moves());
@@ -207,13 +204,6 @@ public final class ExactDefragmenter implements Defragmenter {
       }
     }
     return out;
-  }
-
-  private static List<String> changed(Move m) {
-    if (m instanceof Migration x) {
-      return List.of(x.fromGpu(), x.toGpu());
-    }
-    return List.of(m instanceof Recut r ? r.gpu() : ((ModeChange) m).gpu());
   }
 
   /**

@@ -12,8 +12,6 @@ import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.Holding;
 import org.rampa.domain.Stage;
-import org.rampa.moves.Migration;
-import org.rampa.moves.ModeChange;
 import org.rampa.moves.Move;
 import org.rampa.moves.MoveCosts;
 import org.rampa.moves.MoveProblem;
@@ -21,7 +19,6 @@ import org.rampa.moves.MoveRules;
 import org.rampa.moves.MoveSpace;
 import org.rampa.moves.Mover;
 import org.rampa.moves.MovesResult;
-import org.rampa.moves.Recut;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.SolveStatus;
 
@@ -192,7 +189,7 @@ public final class ExactMover implements Mover {
   }
 
   private static Node child(MoveRelaxation relax, Node parent, Move m, ClusterState after, MoveCosts costs, int budget) {
-    Set<String> changed = m instanceof Migration x ? Set.of(x.fromGpu(), x.toGpu()) : Set.of(m instanceof Recut r ? r.gpu() : ((ModeChange) m).gpu());
+    Set<String> changed = Set.copyOf(m.gpus());
     Set<String> touched = new HashSet<>(parent.touched());
     touched.addAll(changed);
     List<Move> moves = new ArrayList<>(parent.moves());
