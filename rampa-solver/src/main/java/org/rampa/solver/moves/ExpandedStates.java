@@ -35,11 +35,6 @@ final class ExpandedStates {
     }
   }
 
-  /** {@code state} up to its version, for a map of states (a test's oracle memoizes by it). */
-  static Object keyOf(ClusterState state) {
-    return Key.of(state);
-  }
-
   private final Map<Key, List<double[]>> seen = new HashMap<>();
 
   /** Records {@code state} at {@code moves} and {@code price}; false (recording nothing) when an earlier visit dominates it. */

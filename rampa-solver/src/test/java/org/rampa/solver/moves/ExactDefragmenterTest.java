@@ -8,10 +8,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.rampa.catalog.ClusterPresets;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
+import org.rampa.domain.share.MigSlice;
 import org.rampa.heuristics.moves.GreedyDefragmenter;
 import org.rampa.importance.ShareCost;
 import org.rampa.moves.DefragProblem;
@@ -66,10 +69,12 @@ class ExactDefragmenterTest {
    * moves} of the continuation: most room, then least price, then fewest moves. Every candidate of
    * every state is applied; only the answer for a state already enumerated with as many moves left
    * is reused (equal states have equal continuations, and price and moves add up, so the best
-   * continuation does not depend on how the state was reached).
+   * continuation does not depend on how the state was reached). States are compared by their own
+   * description here, not by the searches' {@code ExpandedStates} key, so a fault in that key
+   * cannot hide from this oracle.
    */
   static double[] oracle(DefragProblem p, ClusterState s, int left, Map<List<Object>, double[]> memo) {
-    List<Object> key = List.of(ExpandedStates.keyOf(s), left);
+    List<Object> key = List.of(describe(s), left);
     double[] known = memo.get(key);
     if (known != null) {
       return known;
@@ -89,6 +94,15 @@ class ExactDefragmenterTest {
     }
     memo.put(key, best);
     return best;
+  }
+
+  /** Who holds what and each GPU's set of MIG instances, as text in a fixed order. */
+  private static String describe(ClusterState s) {
+    Map<String, String> holdings = new TreeMap<>();
+    s.allocations().forEach((service, a) -> holdings.put(service, a.holdings().toString()));
+    Map<String, String> layouts = new TreeMap<>();
+    s.migLayouts().forEach((gpu, layout) -> layouts.put(gpu, new TreeSet<>(layout.stream().map(MigSlice::label).toList()).toString()));
+    return holdings + " " + layouts;
   }
 
   private static boolean better(double[] a, double[] b) {
