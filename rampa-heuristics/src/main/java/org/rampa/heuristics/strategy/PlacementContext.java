@@ -94,6 +94,8 @@ final class PlacementContext {
     private final List<GpuType> types;
     final Map<String, double[]> layerSecondsByType = new ConcurrentHashMap<>();
     final Map<String, double[]> layerSecondsByShape = new ConcurrentHashMap<>();
+    /** {@link LatencyFloor#stageSeconds} by placement shape: every stage's time alone, for the latency floor. */
+    final Map<String, double[][]> stageSecondsByShape = new ConcurrentHashMap<>();
     final Map<String, List<Double>> layerTimesByKind = new ConcurrentHashMap<>();
     final Map<Link, List<Double>> cutTimesByLink = new ConcurrentHashMap<>();
     final Map<TableKey, LayerCostTable> tables = new ConcurrentHashMap<>();
@@ -128,7 +130,8 @@ final class PlacementContext {
       synchronized (MEMOS) {
         for (LayerMemo m : MEMOS) {
           if (m.performance == performance && m.model == model && m.batch == batch && sameObjects(m.types, cluster.gpuTypes())) {
-            if (m.tables.size() + m.splits.size() + m.layerTimesByKind.size() + m.layerSecondsByShape.size() > LIMIT) {
+            if (m.tables.size() + m.splits.size() + m.layerTimesByKind.size() + m.layerSecondsByShape.size() + m.stageSecondsByShape.size() > LIMIT) {
+              m.stageSecondsByShape.clear();
               m.tables.clear();
               m.splits.clear();
               m.layerTimesByKind.clear();
@@ -264,6 +267,11 @@ final class PlacementContext {
       }
       return t;
     });
+  }
+
+  /** Every stage's time alone on {@code kind} (of placement shape {@code shape}), memoized: see {@link LatencyFloor#stageSeconds}. */
+  double[][] stageSecondsAlone(String shape, DeviceKind kind) {
+    return memo.stageSecondsByShape.computeIfAbsent(shape, k -> LatencyFloor.stageSeconds(this, kind));
   }
 
   double modelSeconds(GpuType type) {
