@@ -67,6 +67,15 @@ final class LatencyFloor {
         + " and transfers free (a bound over the menu's kinds, not a proof beyond the menu)");
   }
 
+  /**
+   * The floor itself, batching wait included: at most the latency of every plan greedy's search can
+   * find with sharing on; NaN where it is not defined (CU masks or templates on the menu, or no kind).
+   */
+  static double latencySeconds(PlacementContext c, SharingOptions sharing) {
+    Map<String, DeviceKind> kinds = kinds(c, sharing);
+    return kinds == null || kinds.isEmpty() ? Double.NaN : floorSeconds(c, kinds) + c.request.slo().batchingWaitSeconds();
+  }
+
   /** The kinds by shape ({@link SharedSlotMenu#shapeOf}), or null where CU masks or templates would be on the menu. */
   private static Map<String, DeviceKind> kinds(PlacementContext c, SharingOptions sharing) {
     ClusterState state = c.problem.state();
