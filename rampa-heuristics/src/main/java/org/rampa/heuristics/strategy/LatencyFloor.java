@@ -4,9 +4,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.rampa.domain.Capacity;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.ClusterState;
@@ -118,18 +120,15 @@ final class LatencyFloor {
         }
       }
     }
-    String lastType = null;
-    GpuType type = null;
+    // the distinct free instances per type first: hundreds of MIG GPUs offer a few dozen instances
+    Map<String, Set<MigSlice>> instances = new LinkedHashMap<>();
     for (Map.Entry<String, List<MigSlice>> e : capacity.freeMigInstances().entrySet()) {
-      String typeName = cluster.gpu(e.getKey()).type();
-      if (!typeName.equals(lastType)) {
-        lastType = typeName;
-        type = cluster.type(typeName);
-      }
-      for (MigSlice instance : e.getValue()) {
-        add(kinds, type, instance);
-      }
+      instances.computeIfAbsent(cluster.gpu(e.getKey()).type(), t -> new LinkedHashSet<>()).addAll(e.getValue());
     }
+    instances.forEach((typeName, free) -> {
+      GpuType type = cluster.type(typeName);
+      free.forEach(instance -> add(kinds, type, instance));
+    });
     return kinds;
   }
 
