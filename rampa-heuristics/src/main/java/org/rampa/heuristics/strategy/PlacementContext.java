@@ -202,7 +202,6 @@ final class PlacementContext {
     for (FreeGpu g : free()) {
       freeById.put(g.id(), g);
     }
-    Map<String, Integer> partlyUsedIndex = null;
     List<FreeGpu> units = new ArrayList<>(free());
     for (SharedSlotMenu.Slot slot : SharedSlotMenu.of(problem, sharing, costs).slots()) {
       if (slot.placement() instanceof Whole) {
@@ -212,18 +211,8 @@ final class PlacementContext {
       for (int i = 0; i < slot.gpus().size(); i++) {
         String id = slot.gpus().get(i);
         FreeGpu whole = freeById.get(id);
-        int clusterIndex;
-        if (whole != null) {
-          clusterIndex = whole.clusterIndex();
-        } else {
-          if (partlyUsedIndex == null) {
-            partlyUsedIndex = new HashMap<>();
-            for (int j = 0; j < cluster.gpus().size(); j++) {
-              partlyUsedIndex.put(cluster.gpus().get(j).id(), j);
-            }
-          }
-          clusterIndex = partlyUsedIndex.get(id);
-        }
+        // the cluster's own index, rather than a map of all its GPUs built anew for every placement
+        int clusterIndex = whole != null ? whole.clusterIndex() : cluster.indexOf(id);
         units.add(new FreeGpu(cluster.gpus().get(clusterIndex), slot.type(), slot.costs().get(i), clusterIndex, slot.placement(), shape,
             slot.alpha(), slot.memoryCapBytes(), units.size()));
       }
