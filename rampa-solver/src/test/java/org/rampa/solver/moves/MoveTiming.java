@@ -18,6 +18,7 @@ import org.rampa.moves.MoveCosts;
 import org.rampa.moves.MoveProblem;
 import org.rampa.moves.Mover;
 import org.rampa.moves.MovesResult;
+import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.SharingOptions;
 import org.rampa.strategy.StrategyOptions;
 import org.rampa.testing.DecodeServices;
@@ -90,17 +91,20 @@ public final class MoveTiming {
             Duration.ofSeconds(Long.parseLong(a.get("limit"))));
         long[] placing = {0};
         StringBuilder each = new StringBuilder();
+        boolean listPlacements = a.containsKey("placements");
         MoveProblem p = new MoveProblem(q.state(), q.request(), (st, rq) -> {
           long t0 = bean.getCurrentThreadCpuTime();
-          org.rampa.strategy.PlacementResult r = null;
+          PlacementResult r = null;
           try {
             r = q.placer().place(st, rq);
             return r;
           } finally {
             long t = bean.getCurrentThreadCpuTime() - t0;
             placing[0] += t;
-            // placements=1: each placement's CPU, the GPUs of its state and whether it found a plan
-            each.append(String.format(" %.2fms/%d%s", t / 1e6, st.cluster().gpus().size(), r != null && r.plan().isPresent() ? "+" : "-"));
+            // placements=1: each placement's CPU, the GPUs of its state and whether it found a plan (formatted only then: it is timed)
+            if (listPlacements) {
+              each.append(String.format(" %.2fms/%d%s", t / 1e6, st.cluster().gpus().size(), r != null && r.plan().isPresent() ? "+" : "-"));
+            }
           }
         }, q.rules(), q.budget(), q.costs(), q.timeLimit());
         long c0 = bean.getCurrentThreadCpuTime();
@@ -114,7 +118,7 @@ public final class MoveTiming {
         if (a.containsKey("verbose")) {
           System.out.println(r.status() + " " + r.moves() + " " + r.plan().map(Object::toString).orElse(r.reason()));
         }
-        if (a.containsKey("placements")) {
+        if (listPlacements) {
           System.out.println("placements (CPU/GPUs/plan):" + each);
         }
         wall[i] = w;
