@@ -19,10 +19,14 @@ public record Migration(String service, int stage, String fromGpu, String toGpu,
 
   public Migration {
     Invalid.requireNonBlank("migration.service", service);
-    Invalid.requireNonNegative("migration[" + service + "].stage", stage);
-    Invalid.requireNonBlank("migration[" + service + "].fromGpu", fromGpu);
-    Invalid.requireNonBlank("migration[" + service + "].toGpu", toGpu);
-    Invalid.requireNonNull("migration[" + service + "].placement", placement);
+    // the field names are built only to refuse: the move space makes thousands of migrations per decision
+    if (stage < 0 || fromGpu == null || fromGpu.isBlank() || toGpu == null || toGpu.isBlank() || placement == null) {
+      String at = "migration[" + service + "]";
+      Invalid.requireNonNegative(at + ".stage", stage);
+      Invalid.requireNonBlank(at + ".fromGpu", fromGpu);
+      Invalid.requireNonBlank(at + ".toGpu", toGpu);
+      Invalid.requireNonNull(at + ".placement", placement);
+    }
     if (fromGpu.equals(toGpu)) {
       throw Invalid.value("migration[" + service + "].toGpu", toGpu, "must differ from fromGpu", "a move within one GPU is a re-cut");
     }

@@ -2,6 +2,7 @@ package org.rampa.moves;
 
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -167,6 +168,8 @@ public final class MoveSpace {
     boolean change = rules.changesPlacements() && s.replicas() == 1;
     List<Migration> out = new ArrayList<>();
     Set<String> interchangeable = new HashSet<>();
+    // the menu depends on the GPU's partitioning alone: built once per partitioning, not once per GPU
+    Map<GpuPartitioning, List<Placement>> menus = new IdentityHashMap<>();
     for (Gpu g : state.cluster().gpus()) {
       if (g.id().equals(fromGpu) || s.gpus().contains(g.id())) {
         continue;
@@ -189,12 +192,14 @@ public final class MoveSpace {
         if (free && !interchangeable.add(g.type() + "\n" + g.node())) {
           continue;
         }
-        if (own && !mig && (free || fits(state, g.id(), p))) {
+        Room room = free ? null : new Room(state, g.id());
+        if (own && !mig && (free || room.fits(p))) {
           targets.add(p);
         }
         if (change) {
-          for (Placement q : menu(state, g.id(), rules.mpsLevels(), s.memoryBytes())) {
-            if (free || fits(state, g.id(), q)) {
+          GpuPartitioning parts = room == null ? state.partitioning(g.id()) : room.parts;
+          for (Placement q : menus.computeIfAbsent(parts, x -> menu(x, rules.mpsLevels(), s.memoryBytes()))) {
+            if (free || room.fits(q)) {
               targets.add(q);
             }
           }
@@ -208,11 +213,10 @@ public final class MoveSpace {
   }
 
   /**
-   * The sharing menu's placements on {@code gpu} (no layout) for a stage of {@code memoryBytes}: the
+   * The sharing menu's placements on a GPU of {@code parts} (no layout) for a stage of {@code memoryBytes}: the
    * whole GPU, each level's MPS share or CU mask reserving that memory, every partition template.
    */
-  private static List<Placement> menu(ClusterState state, String gpu, List<Double> levels, long memoryBytes) {
-    GpuPartitioning parts = state.partitioning(gpu);
+  private static List<Placement> menu(GpuPartitioning parts, List<Double> levels, long memoryBytes) {
     List<Placement> out = new ArrayList<>();
     out.add(new Whole());
     if (parts.mps() || parts.computeUnits() > 0) {
@@ -239,19 +243,40 @@ public final class MoveSpace {
     return out;
   }
 
-  /** A cheap necessary condition for a contended placement on a partly held GPU: its mode and free compute. */
-  private static boolean fits(ClusterState state, String gpu, Placement p) {
-    List<Holding> on = state.holdingsOn(gpu);
-    if (on.isEmpty()) {
-      return true;
+  /**
+   * A cheap necessary condition for a contended placement on a partly held GPU: its mode and free
+   * compute. The GPU's holdings, partitioning and free share are read once for every placement tried on it.
+   */
+  private static final class Room {
+    private final ClusterState state;
+    private final String gpu;
+    private final List<Holding> on;
+    final GpuPartitioning parts;
+    private double free = Double.NaN;
+
+    Room(ClusterState state, String gpu) {
+      this.state = state;
+      this.gpu = gpu;
+      this.on = state.holdingsOn(gpu);
+      this.parts = state.partitioning(gpu);
     }
-    if (on.get(0).placement().getClass() != p.getClass()) {
-      return false;
-    }
-    try {
-      return p.computeFraction(state.partitioning(gpu)) <= state.freeShare(gpu) + 1e-9 + state.mpsOvercommit();
-    } catch (IllegalArgumentException e) {
-      return false; // the placement does not exist on this GPU's type
+
+    boolean fits(Placement p) {
+      if (on.isEmpty()) {
+        return true;
+      }
+      if (on.get(0).placement().getClass() != p.getClass()) {
+        return false;
+      }
+      try {
+        double fraction = p.computeFraction(parts);
+        if (Double.isNaN(free)) {
+          free = state.freeShare(gpu);
+        }
+        return fraction <= free + 1e-9 + state.mpsOvercommit();
+      } catch (IllegalArgumentException e) {
+        return false; // the placement does not exist on this GPU's type
+      }
     }
   }
 

@@ -287,9 +287,20 @@ public final class GreedyMover implements Mover {
   private static Optional<Applied> bestTarget(MoveRules rules, ClusterState s, List<Migration> migrations) {
     record Target(Migration move, double free, int position, double compute) {}
     List<Target> candidates = new ArrayList<>();
-    // the sort keys computed once: each comparison re-summing a GPU's holdings was most of this method
+    // the sort keys computed once: each comparison re-summing a GPU's holdings was most of this method;
+    // a GPU's keys once for its run of candidates (MoveSpace lists them GPU by GPU)
+    String gpu = null;
+    double free = 0;
+    int position = 0;
+    GpuPartitioning parts = null;
     for (Migration m : migrations) {
-      candidates.add(new Target(m, s.freeShare(m.toGpu()), s.cluster().indexOf(m.toGpu()), m.placement().computeFraction(s.partitioning(m.toGpu()))));
+      if (!m.toGpu().equals(gpu)) {
+        gpu = m.toGpu();
+        free = s.freeShare(gpu);
+        position = s.cluster().indexOf(gpu);
+        parts = s.partitioning(gpu);
+      }
+      candidates.add(new Target(m, free, position, m.placement().computeFraction(parts)));
     }
     // stable: among equal keys the order of MoveSpace, which lists the replica's own placement first
     candidates.sort(Comparator.comparingDouble(Target::free).thenComparingInt(Target::position).thenComparingDouble(Target::compute));

@@ -90,6 +90,14 @@ final class GreedyStrategy implements PlacementStrategy {
 
   @Override
   public PlacementResult place(PlacementProblem problem) {
+    return place(problem, true);
+  }
+
+  /**
+   * As {@link #place(PlacementProblem)}; with {@code latencyFloor} false the search runs even where
+   * {@link LatencyFloor} proves that it keeps no candidate (tests compare the two).
+   */
+  PlacementResult place(PlacementProblem problem, boolean latencyFloor) {
     TimeBudget budget = TimeBudget.start(problem);
     GreedyOptions options = GreedyOptions.of(problem.options());
     PlacementContext c = new PlacementContext(problem);
@@ -97,6 +105,13 @@ final class GreedyStrategy implements PlacementStrategy {
     String obvious = Infeasibility.obviousReason(c, options.sharing());
     if (!obvious.isEmpty()) {
       return Results.infeasible(NAME, obvious, budget, Map.of("candidatesEvaluated", 0.0));
+    }
+    if (sharing && latencyFloor) {
+      // before the menu: on a full cluster its slots and the refused sets were most of a refusal
+      Optional<String> floor = LatencyFloor.refusal(c, options.sharing());
+      if (floor.isPresent()) {
+        return Results.noPlanFound(NAME, floor.get(), budget, Map.of("candidates", 0.0, "candidatesEvaluated", 0.0));
+      }
     }
     int maxReplicas = options.maxReplicas();
     int maxCandidates = options.maxCandidates();

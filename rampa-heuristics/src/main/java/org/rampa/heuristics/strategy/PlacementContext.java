@@ -94,6 +94,8 @@ final class PlacementContext {
     private final List<GpuType> types;
     final Map<String, double[]> layerSecondsByType = new ConcurrentHashMap<>();
     final Map<String, double[]> layerSecondsByShape = new ConcurrentHashMap<>();
+    /** {@link LatencyFloor#stageSeconds} by placement shape: every stage's time alone, for the latency floor. */
+    final Map<String, double[][]> stageSecondsByShape = new ConcurrentHashMap<>();
     final Map<String, List<Double>> layerTimesByKind = new ConcurrentHashMap<>();
     final Map<Link, List<Double>> cutTimesByLink = new ConcurrentHashMap<>();
     final Map<TableKey, LayerCostTable> tables = new ConcurrentHashMap<>();
@@ -128,7 +130,8 @@ final class PlacementContext {
       synchronized (MEMOS) {
         for (LayerMemo m : MEMOS) {
           if (m.performance == performance && m.model == model && m.batch == batch && sameObjects(m.types, cluster.gpuTypes())) {
-            if (m.tables.size() + m.splits.size() + m.layerTimesByKind.size() + m.layerSecondsByShape.size() > LIMIT) {
+            if (m.tables.size() + m.splits.size() + m.layerTimesByKind.size() + m.layerSecondsByShape.size() + m.stageSecondsByShape.size() > LIMIT) {
+              m.stageSecondsByShape.clear();
               m.tables.clear();
               m.splits.clear();
               m.layerTimesByKind.clear();
@@ -199,7 +202,6 @@ final class PlacementContext {
     for (FreeGpu g : free()) {
       freeById.put(g.id(), g);
     }
-    Map<String, Integer> partlyUsedIndex = null;
     List<FreeGpu> units = new ArrayList<>(free());
     for (SharedSlotMenu.Slot slot : SharedSlotMenu.of(problem, sharing, costs).slots()) {
       if (slot.placement() instanceof Whole) {
@@ -209,18 +211,8 @@ final class PlacementContext {
       for (int i = 0; i < slot.gpus().size(); i++) {
         String id = slot.gpus().get(i);
         FreeGpu whole = freeById.get(id);
-        int clusterIndex;
-        if (whole != null) {
-          clusterIndex = whole.clusterIndex();
-        } else {
-          if (partlyUsedIndex == null) {
-            partlyUsedIndex = new HashMap<>();
-            for (int j = 0; j < cluster.gpus().size(); j++) {
-              partlyUsedIndex.put(cluster.gpus().get(j).id(), j);
-            }
-          }
-          clusterIndex = partlyUsedIndex.get(id);
-        }
+        // the cluster's own index, rather than a map of all its GPUs built anew for every placement
+        int clusterIndex = whole != null ? whole.clusterIndex() : cluster.indexOf(id);
         units.add(new FreeGpu(cluster.gpus().get(clusterIndex), slot.type(), slot.costs().get(i), clusterIndex, slot.placement(), shape,
             slot.alpha(), slot.memoryCapBytes(), units.size()));
       }
@@ -264,6 +256,11 @@ final class PlacementContext {
       }
       return t;
     });
+  }
+
+  /** Every stage's time alone on {@code kind} (of placement shape {@code shape}), memoized: see {@link LatencyFloor#stageSeconds}. */
+  double[][] stageSecondsAlone(String shape, DeviceKind kind) {
+    return memo.stageSecondsByShape.computeIfAbsent(shape, k -> LatencyFloor.stageSeconds(this, kind));
   }
 
   double modelSeconds(GpuType type) {

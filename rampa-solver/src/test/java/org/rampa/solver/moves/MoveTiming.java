@@ -18,6 +18,7 @@ import org.rampa.moves.MoveCosts;
 import org.rampa.moves.MoveProblem;
 import org.rampa.moves.Mover;
 import org.rampa.moves.MovesResult;
+import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.SharingOptions;
 import org.rampa.strategy.StrategyOptions;
 import org.rampa.testing.DecodeServices;
@@ -42,7 +43,8 @@ import org.rampa.testing.FragmentedClusters;
  *
  * <p>Prints, per mover, p50 / p90 of the wall time and of the deciding thread's CPU time in ms, the
  * median CPU time spent inside the placer (each fit test is one placement of the newcomer), the
- * statuses, mean moves, mean price and states placed.
+ * statuses, mean moves, mean price and states placed; {@code placements=1} prints each decision's
+ * placements (CPU time, the GPUs of the state placed on, + where it found a plan).
  */
 public final class MoveTiming {
 
@@ -88,12 +90,21 @@ public final class MoveTiming {
         MoveProblem q = problem(at, services, strategy, "new-" + k, slack + 0.01 * (k % 5), Integer.parseInt(a.get("budget")), seed + k,
             Duration.ofSeconds(Long.parseLong(a.get("limit"))));
         long[] placing = {0};
+        StringBuilder each = new StringBuilder();
+        boolean listPlacements = a.containsKey("placements");
         MoveProblem p = new MoveProblem(q.state(), q.request(), (st, rq) -> {
           long t0 = bean.getCurrentThreadCpuTime();
+          PlacementResult r = null;
           try {
-            return q.placer().place(st, rq);
+            r = q.placer().place(st, rq);
+            return r;
           } finally {
-            placing[0] += bean.getCurrentThreadCpuTime() - t0;
+            long t = bean.getCurrentThreadCpuTime() - t0;
+            placing[0] += t;
+            // placements=1: each placement's CPU, the GPUs of its state and whether it found a plan (formatted only then: it is timed)
+            if (listPlacements) {
+              each.append(String.format(" %.2fms/%d%s", t / 1e6, st.cluster().gpus().size(), r != null && r.plan().isPresent() ? "+" : "-"));
+            }
           }
         }, q.rules(), q.budget(), q.costs(), q.timeLimit());
         long c0 = bean.getCurrentThreadCpuTime();
@@ -106,6 +117,9 @@ public final class MoveTiming {
         }
         if (a.containsKey("verbose")) {
           System.out.println(r.status() + " " + r.moves() + " " + r.plan().map(Object::toString).orElse(r.reason()));
+        }
+        if (listPlacements) {
+          System.out.println("placements (CPU/GPUs/plan):" + each);
         }
         wall[i] = w;
         cpu[i] = c;
