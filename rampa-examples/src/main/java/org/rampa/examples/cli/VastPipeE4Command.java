@@ -18,6 +18,7 @@ import org.rampa.examples.experiment.Schedulers;
 import org.rampa.examples.experiment.SharingExperiment;
 import org.rampa.examples.sim.ArrivalTrace;
 import org.rampa.examples.sim.MigStart;
+import org.rampa.moves.MoveProblem;
 import org.rampa.perf.share.TierMargins;
 import org.rampa.strategy.StrategyOptions;
 import picocli.CommandLine.Command;
@@ -82,6 +83,12 @@ final class VastPipeE4Command implements Callable<Integer> {
           + Schedulers.MOVE_BUDGET + " moves (migrations, MIG re-cuts, mode changes) found by the heuristic mover, if it finds some.")
   boolean withMoves;
 
+  @Option(names = "--defrag-budget", defaultValue = "0", paramLabel = "N",
+      description = "With --with-moves, the runs with moves also defragment the cluster for the workload's class mix in every quiet period "
+          + "(after departures, before the next arrival): at most N moves of the greedy defragmenter, in [0, 16]; 0 never defragments. "
+          + "Default: ${DEFAULT-VALUE}.")
+  int defragBudget;
+
   @Option(names = "--mig-layouts", split = ListOption.SEPARATOR, splitSynopsisLabel = ListOption.LABEL, defaultValue = MigStart.NONE_NAME,
       paramLabel = "POLICY",
       description = "MIG layouts every run starts from: none; mig-heavy (every A100/H100 GPU in 3g+2g+1g+1g); or per GPU type "
@@ -109,12 +116,18 @@ final class VastPipeE4Command implements Callable<Integer> {
       byWorkload.put(w, loads != null ? loads : DEFAULT_LOADS.get(w));
     }
     MigStart migStart = MigStart.parse("--mig-layouts", migLayouts, cluster);
+    if (defragBudget < 0 || defragBudget > MoveProblem.MAX_BUDGET) {
+      throw Invalid.value("--defrag-budget", defragBudget, "must lie in [0, " + MoveProblem.MAX_BUDGET + "]", "0 never defragments; try 2");
+    }
+    if (defragBudget > 0 && !withMoves) {
+      throw Invalid.value("--defrag-budget", defragBudget, "defragments the runs with moves, and there are none", "add --with-moves");
+    }
     TierMargins margins = margin.margins();
     StrategyOptions options = margin.plannerOptions(timeLimit, seed);
     SharingExperiment experiment;
     try {
       experiment = new SharingExperiment(new SharingExperiment.Settings(cluster, byWorkload, arrivals, lifetime, seed, seeds, planners,
-          options, threads == null ? Runtime.getRuntime().availableProcessors() : threads, withMoves, migStart));
+          options, threads == null ? Runtime.getRuntime().availableProcessors() : threads, withMoves, migStart, defragBudget));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--planners: " + e.getMessage(), e);
     }

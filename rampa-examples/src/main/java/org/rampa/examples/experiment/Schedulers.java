@@ -27,7 +27,7 @@ import org.rampa.strategy.StrategyOptions;
  * "fewest-gpus", "even-split", "compute-balanced", "first-fit") and RAMPA as
  * "rampa-{greedy|dp|exact}/{importance}" with importance one of {@link #IMPORTANCES}, and any
  * RAMPA planner whose strategy can share GPUs with {@value #SHARING_SUFFIX} appended (and then
- * {@value #MOVES_SUFFIX}, to admit with moves).
+ * {@value #MOVES_SUFFIX}, to admit with moves, and {@value #DEFRAG_SUFFIX}N, to defragment in quiet periods).
  *
  * <p>Forecast-driven importances (scarcity, marginal loss) learn the workload online from a
  * sliding window of the last {@value #FORECAST_WINDOW} arrivals; nothing is told in advance.
@@ -77,6 +77,24 @@ public final class Schedulers {
   /** The move budget of a "+moves" planner per refused arrival. */
   public static final int MOVE_BUDGET = 2;
 
+  /**
+   * Appended to a sharing planner's name with a budget N in [1, 16] ("rampa-greedy/capability+sharing+moves+defrag2"),
+   * lets the simulator defragment the cluster with at most N moves after departures, before the next
+   * arrival is planned ({@link Scheduler#defragBudget()}).
+   */
+  public static final String DEFRAG_SUFFIX = "+defrag";
+
+  /** True when the scheduler called {@code name} admits with moves ({@value #MOVES_SUFFIX}, with or without defragmentation). */
+  public static boolean withMoves(String name) {
+    return withoutDefrag(name).endsWith(MOVES_SUFFIX);
+  }
+
+  /** {@code name} without its {@value #DEFRAG_SUFFIX}N suffix, if any. */
+  public static String withoutDefrag(String name) {
+    int at = name.lastIndexOf(DEFRAG_SUFFIX);
+    return at >= 0 && name.substring(at + DEFRAG_SUFFIX.length()).matches("[0-9]+") ? name.substring(0, at) : name;
+  }
+
   /** The RAMPA strategies that can place shares ({@link SharingOptions}); the baselines hold whole GPUs. */
   public static final List<String> SHARING_STRATEGIES = List.of("greedy", "dp", "exact");
 
@@ -109,6 +127,43 @@ public final class Schedulers {
    * {@code options} name ({@code sharingMargin}, {@link SharingOptions#DEFAULT_MARGIN} when absent).
    */
   public static SchedulerSpec named(String name, StrategyOptions options) {
+    String defragged = withoutDefrag(name);
+    if (!defragged.equals(name)) {
+      String digits = name.substring(defragged.length() + DEFRAG_SUFFIX.length());
+      int budget = digits.length() > 2 ? Integer.MAX_VALUE : Integer.parseInt(digits);
+      if (budget < 1 || budget > org.rampa.moves.MoveProblem.MAX_BUDGET) {
+        throw Invalid.value("planner", name, "the defragmentation budget must lie in [1, " + org.rampa.moves.MoveProblem.MAX_BUDGET + "]",
+            "rampa-greedy/capability" + SHARING_SUFFIX + MOVES_SUFFIX + DEFRAG_SUFFIX + "2");
+      }
+      if (!defragged.endsWith(SHARING_SUFFIX) && !defragged.endsWith(MOVES_SUFFIX)) {
+        throw Invalid.value("planner", name, "defragmentation needs a sharing planner", "rampa-greedy/capability" + SHARING_SUFFIX + DEFRAG_SUFFIX + "2");
+      }
+      SchedulerSpec inner = named(defragged, options);
+      return new SchedulerSpec(name, cluster -> {
+        Scheduler s = inner.create(cluster);
+        return new Scheduler() {
+          @Override
+          public Rampa.Placer placer() {
+            return s.placer();
+          }
+
+          @Override
+          public int moveBudget() {
+            return s.moveBudget();
+          }
+
+          @Override
+          public int defragBudget() {
+            return budget;
+          }
+
+          @Override
+          public void observe(ServiceRequest arrival) {
+            s.observe(arrival);
+          }
+        };
+      }, true);
+    }
     if (name.endsWith(MOVES_SUFFIX)) {
       String base = name.substring(0, name.length() - MOVES_SUFFIX.length());
       if (!base.endsWith(SHARING_SUFFIX)) {

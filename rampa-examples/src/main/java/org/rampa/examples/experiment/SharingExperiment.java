@@ -36,7 +36,14 @@ public final class SharingExperiment {
    * @param loads offered loads (Erlangs) per workload name ("standard", "light"), in run order
    */
   public record Settings(Cluster cluster, Map<String, List<Double>> loads, int arrivals, double meanLifetimeSeconds,
-      long firstSeed, int seeds, List<String> planners, StrategyOptions options, int threads, boolean withMoves, MigStart migStart) {
+      long firstSeed, int seeds, List<String> planners, StrategyOptions options, int threads, boolean withMoves, MigStart migStart,
+      int defragBudget) {
+
+    /** Without defragmentation in quiet periods. */
+    public Settings(Cluster cluster, Map<String, List<Double>> loads, int arrivals, double meanLifetimeSeconds, long firstSeed, int seeds,
+        List<String> planners, StrategyOptions options, int threads, boolean withMoves, MigStart migStart) {
+      this(cluster, loads, arrivals, meanLifetimeSeconds, firstSeed, seeds, planners, options, threads, withMoves, migStart, 0);
+    }
 
     /** Every GPU starting unconfigured ({@link MigStart#NONE}). */
     public Settings(Cluster cluster, Map<String, List<Double>> loads, int arrivals, double meanLifetimeSeconds, long firstSeed, int seeds,
@@ -58,9 +65,19 @@ public final class SharingExperiment {
       loads.keySet().forEach(WorkloadSpec::named); // fails fast on an unknown name
       planners = List.copyOf(planners);
       Invalid.requireNonNull("migStart", migStart);
+      if (defragBudget < 0 || defragBudget > org.rampa.moves.MoveProblem.MAX_BUDGET) {
+        throw Invalid.value("defragBudget", defragBudget, "must lie in [0, " + org.rampa.moves.MoveProblem.MAX_BUDGET + "]",
+            "0 never defragments; a quiet period's budget is a few moves");
+      }
+      if (defragBudget > 0 && !withMoves) {
+        throw Invalid.value("defragBudget", defragBudget, "defragments the runs with moves, and there are none", "add the with-moves variant");
+      }
     }
 
-    /** Every planner, then with sharing every one that can share, and with {@code withMoves} that one with moves too. */
+    /**
+     * Every planner, then with sharing every one that can share, and with {@code withMoves} that one with moves too
+     * (defragmenting in quiet periods with a {@code defragBudget}).
+     */
     List<String> schedulers() {
       List<String> out = new ArrayList<>();
       for (String p : planners) {
@@ -70,7 +87,8 @@ public final class SharingExperiment {
           out.add(p + Schedulers.SHARING_SUFFIX);
         }
         if (withMoves && (Schedulers.canShare(p) || p.endsWith(Schedulers.SHARING_SUFFIX))) {
-          out.add((p.endsWith(Schedulers.SHARING_SUFFIX) ? p : p + Schedulers.SHARING_SUFFIX) + Schedulers.MOVES_SUFFIX);
+          out.add((p.endsWith(Schedulers.SHARING_SUFFIX) ? p : p + Schedulers.SHARING_SUFFIX) + Schedulers.MOVES_SUFFIX
+              + (defragBudget > 0 ? Schedulers.DEFRAG_SUFFIX + defragBudget : ""));
         }
       }
       return out;
@@ -150,7 +168,7 @@ public final class SharingExperiment {
         for (String scheduler : r.schedulers()) {
           List<RunResult> runs = r.runs(scheduler, load);
           boolean sharing = runs.get(0).capacity().sharing();
-          boolean moves = scheduler.endsWith(Schedulers.MOVES_SUFFIX);
+          boolean moves = Schedulers.withMoves(scheduler);
           String planner = baseName(scheduler);
           // a gain is empty when its reference did not run (a sharing planner alone): nothing to compare with
           rows.add(new Row(w.workload(), planner, sharing, load, runs.size(), r.admitted(scheduler, load),
@@ -168,8 +186,9 @@ public final class SharingExperiment {
   }
 
   private static String baseName(String scheduler) {
-    if (scheduler.endsWith(Schedulers.MOVES_SUFFIX)) {
-      return baseName(scheduler.substring(0, scheduler.length() - Schedulers.MOVES_SUFFIX.length()));
+    if (Schedulers.withMoves(scheduler)) {
+      String moves = Schedulers.withoutDefrag(scheduler);
+      return baseName(moves.substring(0, moves.length() - Schedulers.MOVES_SUFFIX.length()));
     }
     return scheduler.endsWith(Schedulers.SHARING_SUFFIX)
         ? scheduler.substring(0, scheduler.length() - Schedulers.SHARING_SUFFIX.length())
@@ -225,16 +244,17 @@ public final class SharingExperiment {
   public static void writeCsv(List<WorkloadResult> results, Path file) {
     StringBuilder b = new StringBuilder("workload,planner,sharing,offered_load,seed,arrivals,admitted,admission_ratio,"
         + "refused_by_verifier_or_commit,audited_slo_violations,shared_plans,mean_free_gpu_equivalents,mean_stranded_gpu_equivalents,"
-        + "decision_p50_ms,decision_p99_ms,wall_s,moves,admitted_with_moves,migrations,recuts,mode_changes\n");
+        + "decision_p50_ms,decision_p99_ms,wall_s,moves,admitted_with_moves,migrations,recuts,mode_changes,defrag_moves,placement_changes\n");
     for (WorkloadResult w : results) {
       for (RunResult r : w.result().runs()) {
         String planner = baseName(r.scheduler());
         Map<String, Integer> kinds = r.capacity().moveKinds();
-        b.append(String.format(Locale.ROOT, "%s,%s,%s,%.3f,%d,%d,%d,%.5f,%d,%d,%d,%.4f,%.4f,%.4f,%.4f,%.3f,%d,%d,%d,%d,%d%n", w.workload(), planner,
-            r.scheduler().endsWith(Schedulers.MOVES_SUFFIX) ? "moves" : r.capacity().sharing() ? "on" : "off", r.offeredLoad(), r.seed(), r.arrivals(), r.admitted(), r.admissionRatio(),
+        b.append(String.format(Locale.ROOT, "%s,%s,%s,%.3f,%d,%d,%d,%.5f,%d,%d,%d,%.4f,%.4f,%.4f,%.4f,%.3f,%d,%d,%d,%d,%d,%d,%d%n", w.workload(), planner,
+            Schedulers.withMoves(r.scheduler()) ? "moves" : r.capacity().sharing() ? "on" : "off", r.offeredLoad(), r.seed(), r.arrivals(), r.admitted(), r.admissionRatio(),
             r.violations(), r.capacity().auditFindings().size(), r.capacity().sharedPlans(), r.capacity().meanFreeGpuEquivalents(),
             r.capacity().meanStrandedGpuEquivalents(), r.decisionMillis(0.5), r.decisionMillis(0.99), r.wallSeconds(), r.capacity().moves(),
-            r.capacity().admittedWithMoves(), kinds.getOrDefault("migrate", 0), kinds.getOrDefault("recut", 0), kinds.getOrDefault("mode", 0)));
+            r.capacity().admittedWithMoves(), kinds.getOrDefault("migrate", 0), kinds.getOrDefault("recut", 0), kinds.getOrDefault("mode", 0),
+            r.capacity().defragMoves(), r.capacity().placementChanges()));
       }
     }
     TextFiles.write(file, b);
@@ -249,7 +269,7 @@ public final class SharingExperiment {
     for (WorkloadResult w : results) {
       for (RunResult r : w.result().runs()) {
         r.capacity().refusals().forEach((key, count) -> b.append(String.format(Locale.ROOT, "%s,%s,%s,%.3f,%d,%s,%d%n", w.workload(),
-            baseName(r.scheduler()), r.scheduler().endsWith(Schedulers.MOVES_SUFFIX) ? "moves" : r.capacity().sharing() ? "on" : "off",
+            baseName(r.scheduler()), Schedulers.withMoves(r.scheduler()) ? "moves" : r.capacity().sharing() ? "on" : "off",
             r.offeredLoad(), r.seed(), key.replace('|', ','), count)));
       }
     }

@@ -51,14 +51,17 @@ public record RunResult(
    *     GPUs, MPS compute left, unheld MIG instances)
    * @param meanStrandedGpuEquivalents at arrivals, the mean part of it no class of the workload could
    *     use ({@link StrandedCapacity})
-   * @param moves moves applied to admit arrivals the planner refused as the cluster stood (issue 25)
+   * @param moves moves applied to admit arrivals the planner refused as the cluster stood (issue 25), and to defragment
    * @param admittedWithMoves arrivals admitted only after moves
    * @param moveKinds the moves applied by kind ({@link org.rampa.moves.Move#kind()}: migrate, recut, mode)
    * @param refusals refused arrivals by {@link RefusalBreakdown#classify} ("class|demand|smallest piece|moves to room"),
    *     when the run measured capacity (experiment E4); empty otherwise
+   * @param defragMoves of {@code moves}, those made to defragment in quiet periods ({@link Scheduler#defragBudget()})
+   * @param placementChanges of {@code moves}, the migrations that changed their replica's placement kind or size
    */
   public record CapacityUse(boolean sharing, int sharedPlans, boolean audited, List<String> auditFindings, double meanFreeGpuEquivalents,
-      double meanStrandedGpuEquivalents, int moves, int admittedWithMoves, Map<String, Integer> moveKinds, Map<String, Integer> refusals) {
+      double meanStrandedGpuEquivalents, int moves, int admittedWithMoves, Map<String, Integer> moveKinds, Map<String, Integer> refusals,
+      int defragMoves, int placementChanges) {
 
     public CapacityUse {
       auditFindings = List.copyOf(auditFindings);

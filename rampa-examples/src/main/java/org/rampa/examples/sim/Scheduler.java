@@ -22,6 +22,15 @@ public interface Scheduler {
     return 0;
   }
 
+  /**
+   * How many moves the simulator may make in each quiet period (after departures, before the next
+   * arrival is planned) to defragment the cluster for the workload's forecast demand
+   * ({@code GreedyDefragmenter}); 0, the default, never defragments.
+   */
+  default int defragBudget() {
+    return 0;
+  }
+
   /** Called for every arrival before it is planned, admitted or not. */
   default void observe(ServiceRequest arrival) {}
 }

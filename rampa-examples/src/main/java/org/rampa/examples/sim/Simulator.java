@@ -24,10 +24,15 @@ import org.rampa.domain.Plan;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.share.Whole;
 import org.rampa.heuristics.importance.ServiceClass;
+import org.rampa.heuristics.moves.GreedyDefragmenter;
 import org.rampa.heuristics.moves.GreedyMover;
+import org.rampa.moves.DefragProblem;
+import org.rampa.moves.DefragResult;
+import org.rampa.moves.ForecastRoom;
 import org.rampa.moves.Move;
 import org.rampa.moves.MoveCosts;
 import org.rampa.moves.MoveProblem;
+import org.rampa.moves.MoveRules;
 import org.rampa.moves.MoveSequence;
 import org.rampa.moves.MovesResult;
 import org.rampa.heuristics.importance.WorkloadForecast;
@@ -53,6 +58,12 @@ import org.rampa.verify.PlanRejectedException;
  * every commit of a scheduler that shares GPUs (of every scheduler, in experiment E4) the simulator
  * verifies the admission again on its own ({@link AdmissionAudit}): the newcomer, and every
  * incumbent sharing a GPU with it, under the scheduler's own models (planning margins included).
+ *
+ * <p>A scheduler with a defragmentation budget ({@link Scheduler#defragBudget()}) has the cluster
+ * defragmented in every quiet period: when services departed before an arrival, the greedy
+ * defragmenter's moves for the workload's forecast demand ({@link ForecastDemand}) are committed one
+ * at a time through the ledger, each step audited like moves made for an admission, and counted with
+ * them.
  */
 public final class Simulator {
 
@@ -62,6 +73,8 @@ public final class Simulator {
   private final Optional<RefusalBreakdown> refusals;
   private final MigStart migStart;
   private final AdmissionAudit audit = new AdmissionAudit();
+  /** The forecast demand's room measure, built on the first run that defragments (runs share the simulator across threads). */
+  private ForecastRoom forecastRoom;
 
   public Simulator(Cluster cluster, WorkloadForecast workload) {
     this(cluster, workload, Optional.empty());
@@ -144,6 +157,8 @@ public final class Simulator {
     int sharedPlans = 0;
     int moves = 0;
     int admittedWithMoves = 0;
+    int defragMoves = 0;
+    int placementChanges = 0;
     Map<String, Integer> moveKinds = new TreeMap<>();
     Map<String, Integer> refusalBreakdown = new TreeMap<>();
     Map<String, ServiceRequest> classOf = new HashMap<>(); // admitted service -> its class, for the refusal breakdown
@@ -157,6 +172,7 @@ public final class Simulator {
     for (int i = 0; i < arrivals.size(); i++) {
       onArrival.run();
       Arrival a = arrivals.get(i);
+      boolean departed = false;
       while (!departures.isEmpty() && departures.peek().time <= a.timeSeconds()) {
         Departure d = departures.poll();
         accumulate(gpuSecondsByType, heldShareByType, d.time - now);
@@ -164,6 +180,20 @@ public final class Simulator {
         changeHeld(heldShareByType, holder.current(), d.serviceId, -1);
         classOf.remove(d.serviceId);
         expectCommitted(holder.release(d.serviceId, holder.current().version()), d.serviceId);
+        departed = true;
+      }
+      if (departed && scheduler.defragBudget() > 0) {
+        // a quiet period: the departures left room scattered; re-arrange it before the next arrival is planned
+        ClusterState before = holder.current();
+        Defragmentation d = defragment(holder, scheduler, heldShareByType, auditFindings);
+        moves += d.applied().size();
+        defragMoves += d.applied().size();
+        placementChanges += placementChanges(before, d.applied());
+        d.applied().forEach(m -> moveKinds.merge(m.kind(), 1, Integer::sum));
+        if (d.refusal().isPresent()) {
+          violations++;
+          reasons.merge("defragmentation move refused by the ledger: " + d.refusal().get(), 1, Integer::sum);
+        }
       }
       accumulate(gpuSecondsByType, heldShareByType, a.timeSeconds() - now);
       now = a.timeSeconds();
@@ -224,6 +254,7 @@ public final class Simulator {
           decisions[i] += System.nanoTime() - m0;
           if (applied.isPresent()) {
             moves += applied.get().size();
+            placementChanges += placementChanges(state, applied.get());
             applied.get().forEach(m -> moveKinds.merge(m.kind(), 1, Integer::sum));
             admittedWithMoves++;
             sharedPlans += holdsShares(holder.current().allocations().get(request.id()).plan().orElseThrow()) ? 1 : 0;
@@ -253,7 +284,8 @@ public final class Simulator {
         arrivals.isEmpty() ? 0 : freePerNodeSum / arrivals.size(), decisions, statuses, admittedByClass, arrivalsByClass,
         reasons, freeAtRejection, (System.nanoTime() - wallStart) / 1e9,
         new RunResult.CapacityUse(spec.sharing(), sharedPlans, audits, auditFindings, arrivals.isEmpty() ? 0 : freeEquivalentSum / arrivals.size(),
-            arrivals.isEmpty() ? 0 : strandedSum / arrivals.size(), moves, admittedWithMoves, moveKinds, refusalBreakdown));
+            arrivals.isEmpty() ? 0 : strandedSum / arrivals.size(), moves, admittedWithMoves, moveKinds, refusalBreakdown,
+            defragMoves, placementChanges));
   }
 
   /** The heuristic mover of experiment E4's "with moves" variant. */
@@ -290,6 +322,86 @@ public final class Simulator {
     auditFindings.addAll(audit.violations(scheduler.placer(), found.afterMoves(), commit.state(), request, plan));
     auditFindings.addAll(audit.services(scheduler.placer(), commit.state(), moved));
     return Optional.of(found.moves());
+  }
+
+  /** The moves a quiet period committed, in order, and the ledger's reason when it refused the next one (a bug: the rules accepted it). */
+  private record Defragmentation(List<Move> applied, Optional<String> refusal) {}
+
+  /** The defragmenter of quiet periods. */
+  private static final GreedyDefragmenter DEFRAGMENTER = new GreedyDefragmenter();
+
+  /** The forecast demand's room measure: the workload's class mix ({@link ForecastDemand}), built once. */
+  private synchronized ForecastRoom forecastRoom() {
+    if (forecastRoom == null) {
+      forecastRoom = ForecastDemand.room(cluster, workload, stranded.orElseGet(() -> new StrandedCapacity(cluster, workload)));
+    }
+    return forecastRoom;
+  }
+
+  /**
+   * Defragments the current state for the forecast demand within the scheduler's budget
+   * ({@link GreedyDefragmenter}, default prices, the planner's rules and time limit) and commits the
+   * moves one at a time through the ledger, each with the version the last commit returned, as a
+   * scheduler would in a quiet period; after each, every service on a GPU the move changed is audited
+   * against the state it now stands in, so every intermediate state is checked, not only the last.
+   */
+  private Defragmentation defragment(ClusterStateHolder holder, Scheduler scheduler, Map<String, Double> heldShareByType, List<String> auditFindings) {
+    ClusterState state = holder.current();
+    // the rules need a problem only for the planner's models and sharing menu: any class of the workload serves
+    PlacementProblem problem = scheduler.placer().state(state).problem(workload.classes().get(0).template());
+    MoveRules rules = MoveRules.of(problem);
+    DefragResult found = DEFRAGMENTER.defragment(new DefragProblem(state, rules, scheduler.defragBudget(), MoveCosts.defaults(), forecastRoom(),
+        problem.options().timeLimit()));
+    List<Move> applied = new ArrayList<>();
+    for (Move m : found.moves()) {
+      ClusterState before = holder.current();
+      CommitResult commit = holder.apply(MoveSequence.of(rules, List.of(m)), before.version());
+      if (commit.outcome() != Outcome.COMMITTED) {
+        return new Defragmentation(applied, Optional.of(m + ": " + commit.outcome() + " " + commit.reasons()));
+      }
+      applied.add(m);
+      if (m.service() != null) {
+        changeHeld(heldShareByType, before, m.service(), -1);
+        changeHeld(heldShareByType, commit.state(), m.service(), +1);
+      }
+      Set<String> touched = new LinkedHashSet<>();
+      for (String gpu : m.gpus()) {
+        for (String id : commit.state().servicesOn(gpu)) {
+          if (commit.state().allocations().get(id).request().isPresent()) {
+            touched.add(id);
+          } else {
+            auditFindings.add(id + ": shares GPU " + gpu + " changed by a defragmentation move but was admitted without its request");
+          }
+        }
+      }
+      auditFindings.addAll(audit.services(scheduler.placer(), commit.state(), touched));
+    }
+    return new Defragmentation(applied, Optional.empty());
+  }
+
+  /**
+   * How many of {@code moves}, applied in order to {@code before}, are migrations that changed their
+   * replica's placement kind or size (another placement class, or another compute fraction), as
+   * {@code MoveSpace}'s placement changes do; a migration to the same piece elsewhere is not one.
+   */
+  static int placementChanges(ClusterState before, List<Move> moves) {
+    Map<String, org.rampa.domain.share.Placement> current = new HashMap<>();
+    Map<String, String> gpuOf = new HashMap<>();
+    int changes = 0;
+    for (Move m : moves) {
+      if (m instanceof org.rampa.moves.Migration g) {
+        String key = g.service() + "#" + g.stage();
+        org.rampa.domain.share.Placement was = current.computeIfAbsent(key,
+            k -> before.allocations().get(g.service()).plan().orElseThrow().stages().get(g.stage()).placement());
+        String wasOn = gpuOf.getOrDefault(key, g.fromGpu());
+        boolean changed = was.getClass() != g.placement().getClass()
+            || Math.abs(was.computeFraction(before.partitioning(wasOn)) - g.placement().computeFraction(before.partitioning(g.toGpu()))) > 1e-9;
+        changes += changed ? 1 : 0;
+        current.put(key, g.placement());
+        gpuOf.put(key, g.toGpu());
+      }
+    }
+    return changes;
   }
 
   /** Counts one rejection and the free GPUs by type it happened with; returns the new count. */

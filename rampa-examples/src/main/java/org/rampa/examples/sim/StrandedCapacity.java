@@ -105,6 +105,11 @@ public final class StrandedCapacity {
     }
   }
 
+  /** The MPS menu levels the test takes shares at. */
+  public List<Double> mpsLevels() {
+    return mpsLevels;
+  }
+
   /** The free and stranded capacity of {@code state}. */
   public Sample sample(ClusterState state) {
     double free = 0;

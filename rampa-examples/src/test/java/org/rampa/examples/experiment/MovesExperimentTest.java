@@ -1,6 +1,7 @@
 package org.rampa.examples.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,6 +30,7 @@ class MovesExperimentTest {
       boolean moves = run.scheduler().endsWith(Schedulers.MOVES_SUFFIX);
       assertThat(run.capacity().admittedWithMoves()).isBetween(0, moves ? run.admitted() : 0);
       assertThat(run.capacity().moves()).isBetween(run.capacity().admittedWithMoves(), Schedulers.MOVE_BUDGET * run.capacity().admittedWithMoves());
+      assertThat(run.capacity().defragMoves()).as("defragmentation is off by default").isZero();
     }
     List<SharingExperiment.Row> rows = SharingExperiment.summarise(results);
     assertThat(rows).extracting(SharingExperiment.Row::label)
@@ -37,8 +39,69 @@ class MovesExperimentTest {
     assertThat(rows.get(1).gainOverSharing()).isPresent();
     assertThat(rows.get(0).movesPerAdmitted()).isEmpty();
     SharingExperiment.writeCsv(results, dir.resolve("e4.csv"));
-    assertThat(Files.readAllLines(dir.resolve("e4.csv")).get(0)).endsWith(",moves,admitted_with_moves,migrations,recuts,mode_changes");
+    assertThat(Files.readAllLines(dir.resolve("e4.csv")).get(0)).endsWith(",moves,admitted_with_moves,migrations,recuts,mode_changes,defrag_moves,placement_changes");
     assertThat(Files.readAllLines(dir.resolve("e4.csv")).get(2)).contains(",moves,");
+  }
+
+  /**
+   * With a defragmentation budget the runs with moves defragment in quiet periods: each step was committed through the
+   * ledger and every service on a GPU it changed audited (no finding, no violation), the defragmentation moves are counted
+   * with the moves (by kind too), the admissions' moves stay within their budget, placement changes are migrations, and
+   * the sharing-alone runs are the same runs as without defragmentation.
+   */
+  @Test
+  void withADefragBudgetQuietPeriodsDefragmentAndEveryStepIsAuditedAndCounted(@TempDir Path dir) throws Exception {
+    var cluster = Presets.cluster("small");
+    StrategyOptions options = StrategyOptions.builder().timeLimit(Duration.ofSeconds(2)).build();
+    MigStart mig = MigStart.parse("--mig-layouts", List.of("mig-heavy"), cluster);
+    var settings = new SharingExperiment.Settings(cluster, Map.of("light", List.of(384.0)), 120, 3600, 1, 1,
+        List.of("rampa-greedy/capability+sharing"), options, 2, true, mig, 2);
+    List<SharingExperiment.WorkloadResult> results = new SharingExperiment(settings).run(() -> {});
+    ExperimentResult r = results.get(0).result();
+    assertThat(r.schedulers()).containsExactly("rampa-greedy/capability+sharing", "rampa-greedy/capability+sharing+moves+defrag2");
+    RunResult alone = r.runs().get(0);
+    RunResult defrag = r.runs().get(1);
+    for (RunResult run : r.runs()) {
+      assertThat(run.violations()).as(run.scheduler()).isZero();
+      assertThat(run.capacity().auditFindings()).as(run.scheduler()).isEmpty();
+      assertThat(run.capacity().moveKinds().values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(run.capacity().moves());
+      assertThat(run.capacity().placementChanges()).isLessThanOrEqualTo(run.capacity().moveKinds().getOrDefault("migrate", 0));
+    }
+    assertThat(defrag.capacity().defragMoves()).as("quiet periods defragmented").isPositive();
+    int forAdmissions = defrag.capacity().moves() - defrag.capacity().defragMoves();
+    assertThat(forAdmissions).isBetween(defrag.capacity().admittedWithMoves(), Schedulers.MOVE_BUDGET * defrag.capacity().admittedWithMoves());
+    assertThat(alone.capacity().moves()).isZero();
+    var without = new SharingExperiment(new SharingExperiment.Settings(cluster, Map.of("light", List.of(384.0)), 120, 3600, 1, 1,
+        List.of("rampa-greedy/capability+sharing"), options, 2, false, mig)).run(() -> {});
+    assertThat(without.get(0).result().runs().get(0).admitted()).isEqualTo(alone.admitted());
+    List<SharingExperiment.Row> rows = SharingExperiment.summarise(results);
+    assertThat(rows).extracting(SharingExperiment.Row::label)
+        .containsExactly("rampa-greedy/capability, sharing on", "rampa-greedy/capability, sharing + moves");
+    assertThat(rows.get(1).gainOverSharing()).isPresent();
+    SharingExperiment.writeCsv(results, dir.resolve("e4.csv"));
+    List<String> lines = Files.readAllLines(dir.resolve("e4.csv"));
+    assertThat(lines.get(2)).startsWith("light,rampa-greedy/capability,moves,")
+        .endsWith("," + defrag.capacity().defragMoves() + "," + defrag.capacity().placementChanges());
+  }
+
+  @Test
+  void aDefragBudgetOutsideItsRangeOrWithoutMovesIsRefusedByName() {
+    var cluster = Presets.cluster("small");
+    StrategyOptions options = StrategyOptions.defaults();
+    assertThatThrownBy(() -> new SharingExperiment.Settings(cluster, Map.of("light", List.of(384.0)), 10, 3600, 1, 1,
+        List.of("rampa-greedy/capability+sharing"), options, 1, true, MigStart.NONE, 17))
+        .hasMessageContaining("defragBudget").hasMessageContaining("17").hasMessageContaining("[0, 16]");
+    assertThatThrownBy(() -> new SharingExperiment.Settings(cluster, Map.of("light", List.of(384.0)), 10, 3600, 1, 1,
+        List.of("rampa-greedy/capability+sharing"), options, 1, false, MigStart.NONE, 2))
+        .hasMessageContaining("defragBudget").hasMessageContaining("with-moves");
+    assertThatThrownBy(() -> Schedulers.named("rampa-greedy/capability+sharing+moves+defrag0", options))
+        .hasMessageContaining("+defrag0").hasMessageContaining("[1, 16]");
+    assertThatThrownBy(() -> Schedulers.named("rampa-greedy/capability+defrag2", options))
+        .hasMessageContaining("rampa-greedy/capability+defrag2").hasMessageContaining("needs a sharing planner");
+    assertThat(Schedulers.named("rampa-greedy/capability+sharing+defrag3", options).create(cluster).defragBudget()).isEqualTo(3);
+    assertThat(Schedulers.named("rampa-greedy/capability+sharing+moves", options).create(cluster).defragBudget()).isZero();
+    assertThat(Schedulers.withMoves("rampa-greedy/capability+sharing+moves+defrag2")).isTrue();
+    assertThat(Schedulers.withMoves("rampa-greedy/capability+sharing+defrag2")).isFalse();
   }
 
   /**

@@ -121,6 +121,38 @@ class GreedyDefragmenterTest {
     assertThat(again.roomAfter()).isEqualTo(again.roomBefore());
   }
 
+  /**
+   * One migration, the only step that gains room: two tenants of a quarter each on one A100 (so
+   * emptying it takes two moves, over a budget of one), 0.7 held on the other; under a demand for
+   * thirds only, moving one quarter tenant into the other GPU's stranded 0.3 turns the first GPU's
+   * 0.5 free (one third) into 0.75 (two thirds) and takes no third from the second. Placements are
+   * kept, so the 0.7 tenant cannot shrink into the first GPU and free the second (the better step then).
+   */
+  @Test
+  void aSingleMigrationIsAStepWhenEmptyingAGpuTakesMoreThanTheBudget() {
+    Cluster cluster = ClusterPresets.of(Map.of("A100-SXM4-80GB", 1), 2, ClusterPresets.NETWORK_100G);
+    String g0 = cluster.gpus().get(0).id();
+    String g1 = cluster.gpus().get(1).id();
+    DecodeServices services = new DecodeServices(cluster, "incumbent");
+    InterferenceGuard guard = InterferenceGuard.defaults();
+    ClusterState state = ClusterState.empty(cluster);
+    for (DecodeServices.Admission x : List.of(services.service("a", g0, new MpsShare(0.25, services.memory()), 3),
+        services.service("c", g0, new MpsShare(0.25, services.memory()), 3), services.service("d", g1, new MpsShare(0.7, services.memory()), 3))) {
+      state = guard.admit(state, x.request(), x.plan());
+    }
+    ForecastRoom thirds = new ForecastRoom(Map.of(ShareCost.WHOLE, 0.0), List.of(1.0 / 3));
+    DefragProblem p = new DefragProblem(state, RULES.keepingPlacements(), 1, MoveCosts.defaults(), thirds, Duration.ofSeconds(20));
+
+    DefragResult d = new GreedyDefragmenter().defragment(p);
+
+    assertThat(d.moves()).hasSize(1).first().isInstanceOf(Migration.class);
+    Migration m = (Migration) d.moves().get(0);
+    assertThat(m.fromGpu()).isEqualTo(g0);
+    assertThat(m.toGpu()).isEqualTo(g1);
+    assertThat(d.roomAfter()).isGreaterThan(d.roomBefore());
+    LegalStates.assertLegal(p.rules().apply(state, m), PlanVerifier.defaults(), m);
+  }
+
   @Test
   void badInputIsRefusedByName() {
     ClusterState s = problem(1).state();

@@ -38,7 +38,8 @@ import org.rampa.verify.PlanVerifier;
  * whole-GPU-heavy demand; budget 3 where the root has at most 84 candidate moves, 2 where at most 774). The oracle enumerates every sequence of at most the budget's candidate
  * moves ({@link MoveSpace}), applied by the same {@link MoveRules}. Checked: the exact answer has the
  * oracle's most room, and among sequences with that room its least price (then fewest moves), and is
- * OPTIMAL, alone or warm-started by greedy; every state on its way is legal; the greedy defragmenter never beats it. Prints how often
+ * OPTIMAL, alone or warm-started by greedy; every state on its way is legal; the greedy defragmenter (single migrations among
+ * its steps) never beats it and every state on its way is legal too. Prints how often
  * greedy reached the optimum and the mean gap.
  */
 class ExactDefragmenterTest {
@@ -136,6 +137,7 @@ class ExactDefragmenterTest {
       }
       DefragResult greedy = new GreedyDefragmenter().defragment(p);
       assertThat(greedy.roomAfter()).as("seed %d greedy", seed).isLessThanOrEqualTo(d.roomAfter() + EPS);
+      assertEveryStateLegal(p, greedy);
       double g = d.roomAfter() - greedy.roomAfter();
       if (g <= EPS) {
         greedyOptimal[0]++;
