@@ -30,8 +30,8 @@ import org.rampa.verify.PlanVerifier;
  * latency), compares with the verifier's tolerances loosened by a further part in a billion (so
  * rounding can only admit more), and keeps, per layer boundary, stage count and GPU vector, the
  * least latency. So the GPU vector of any verified plan is at least one of the vectors returned: a
- * relaxation, never tighter. Shared GPUs (stage share below 1) are outside it; no strategy in the
- * experiment plans them.
+ * relaxation, never tighter. Shared GPUs (stage share below 1) are outside it: {@link SharedFootprints}
+ * covers them.
  */
 public final class GpuCountOptions {
 
