@@ -30,8 +30,8 @@ import org.rampa.verify.PlanVerifier;
  * latency), compares with the verifier's tolerances loosened by a further part in a billion (so
  * rounding can only admit more), and keeps, per layer boundary, stage count and GPU vector, the
  * least latency. So the GPU vector of any verified plan is at least one of the vectors returned: a
- * relaxation, never tighter. Shared GPUs (stage share below 1) are outside it; no strategy in the
- * experiment plans them.
+ * relaxation, never tighter. Shared GPUs (stage share below 1) are outside it: {@link SharedFootprints}
+ * covers them.
  */
 public final class GpuCountOptions {
 
@@ -68,10 +68,8 @@ public final class GpuCountOptions {
     Slo slo = request.slo();
     int batch = slo.batchSize();
     int layers = model.size();
-    // the verifier's own limits (SloPredicate), widened by its prediction tolerance and the slack
-    double latencyBudget = (SloPredicate.latencyLimitSeconds(slo) + PlanVerifier.ABSOLUTE_TOLERANCE_SECONDS) * (1 + SLACK)
-        - slo.batchingWaitSeconds();
-    double replicasPerSecond = SloPredicate.leastThroughput(slo.requiredThroughput()) * (1 - SLACK) / batch;
+    double latencyBudget = latencyBudget(slo);
+    double replicasPerSecond = replicasPerSecond(slo);
 
     // stage [i, j) on type t: its time, or NaN when it does not fit the type's memory
     double[][][] seconds = new double[layers][layers + 1][types.size()];
@@ -83,7 +81,7 @@ public final class GpuCountOptions {
           GpuType type = types.get(t);
           double s = NO_TRANSFERS.stageSeconds(model, i, j, type, batch);
           seconds[i][j][t] = memory <= type.memoryBytes() ? s : Double.NaN;
-          replicas[i][j][t] = (int) Math.max(1, Math.ceil(s * replicasPerSecond));
+          replicas[i][j][t] = replicas(s, replicasPerSecond);
         }
       }
     }
@@ -120,6 +118,24 @@ public final class GpuCountOptions {
       vectors.add(k.gpus);
     }
     return minimal(vectors);
+  }
+
+  /**
+   * The latency the stages' times may sum to: the verifier's own limit (SloPredicate), widened by
+   * its prediction tolerance and the slack, less the batching wait every plan pays.
+   */
+  static double latencyBudget(Slo slo) {
+    return (SloPredicate.latencyLimitSeconds(slo) + PlanVerifier.ABSOLUTE_TOLERANCE_SECONDS) * (1 + SLACK) - slo.batchingWaitSeconds();
+  }
+
+  /** Replicas each second of stage time needs to carry the SLO's throughput (the verifier's limit, loosened by the slack). */
+  static double replicasPerSecond(Slo slo) {
+    return SloPredicate.leastThroughput(slo.requiredThroughput()) * (1 - SLACK) / slo.batchSize();
+  }
+
+  /** The fewest replicas of a stage taking {@code seconds} per batch that carry the throughput (more never shorten the latency). */
+  static int replicas(double seconds, double replicasPerSecond) {
+    return (int) Math.max(1, Math.ceil(seconds * replicasPerSecond));
   }
 
   /** Labels no other label at the same boundary beats in stages, every GPU count and latency. */

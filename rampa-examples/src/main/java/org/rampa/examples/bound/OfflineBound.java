@@ -61,6 +61,15 @@ public final class OfflineBound {
    * -1: until optimal), a deterministic limit, so the same trace always gets the same bound.
    */
   public static Result of(ArrivalTrace trace, List<List<int[]>> options, int[] capacity, long nodeLimit) {
+    return of(trace, options.stream().map(o -> o.stream().map(OfflineBound::real).toList()).toList(), real(capacity), nodeLimit);
+  }
+
+  /**
+   * The bound with fractional footprints ({@link SharedFootprints}: parts of GPUs, memory):
+   * {@code options.get(c)} are class {@code c}'s footprints, {@code capacity} what the cluster
+   * offers in each of their components; as {@link #of(ArrivalTrace, List, int[], long)} otherwise.
+   */
+  public static Result of(ArrivalTrace trace, List<List<double[]>> options, double[] capacity, long nodeLimit) {
     OrToolsNatives.ensureLoaded();
     double lp = solve(trace, options, capacity, nodeLimit, false).value;
     Solved integer = solve(trace, options, capacity, nodeLimit, true);
@@ -68,9 +77,13 @@ public final class OfflineBound {
     return new Result(admissions, lp, integer.proven);
   }
 
+  private static double[] real(int[] v) {
+    return java.util.Arrays.stream(v).asDoubleStream().toArray();
+  }
+
   private record Solved(double value, boolean proven) {}
 
-  private static Solved solve(ArrivalTrace trace, List<List<int[]>> options, int[] capacity, long nodeLimit, boolean integer) {
+  private static Solved solve(ArrivalTrace trace, List<List<double[]>> options, double[] capacity, long nodeLimit, boolean integer) {
     MPSolver solver = MPSolver.createSolver(integer ? "SCIP" : "GLOP");
     if (solver == null) {
       throw new IllegalStateException("OR-Tools could not create a " + (integer ? "SCIP" : "GLOP") + " solver");
@@ -86,7 +99,7 @@ public final class OfflineBound {
       MPObjective objective = solver.objective();
       objective.setMaximization();
       for (Arrival a : arrivals) {
-        List<int[]> choices = options.get(a.classIndex());
+        List<double[]> choices = options.get(a.classIndex());
         MPVariable[] vars = new MPVariable[choices.size()];
         MPConstraint once = solver.makeConstraint(0, 1, "once_" + a.sequence());
         for (int o = 0; o < vars.length; o++) {
@@ -107,7 +120,7 @@ public final class OfflineBound {
         for (int t = 0; t < capacity.length; t++) {
           MPConstraint fits = solver.makeConstraint(0, capacity[t], "cap_" + i + "_" + t);
           for (int j : running) {
-            List<int[]> choices = options.get(arrivals.get(j).classIndex());
+            List<double[]> choices = options.get(arrivals.get(j).classIndex());
             for (int o = 0; o < choices.size(); o++) {
               if (choices.get(o)[t] > 0) {
                 fits.setCoefficient(x.get(j)[o], choices.get(o)[t]);

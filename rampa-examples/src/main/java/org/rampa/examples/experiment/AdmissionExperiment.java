@@ -125,15 +125,18 @@ public final class AdmissionExperiment {
     List<Callable<TraceBound>> bounds = new ArrayList<>();
     List<List<int[]>> options = computesBound() ? options() : List.of();
     for (double load : settings.offeredLoads()) {
-      double rate = load / settings.meanLifetimeSeconds();
       for (int k = 0; k < settings.seeds(); k++) {
         long seed = settings.firstSeed() + k;
-        ArrivalTrace trace = ArrivalTrace.poisson(settings.workload(), rate, settings.meanLifetimeSeconds(),
-            settings.arrivalsPerLoad(), seed);
-        addTasks(trace, load, seed, options, runs, bounds, progress);
+        addTasks(trace(load, seed), load, seed, options, runs, bounds, progress);
       }
     }
     return execute(runs, bounds);
+  }
+
+  /** The arrivals {@link #run} gives every scheduler at {@code load} for {@code seed}. */
+  public ArrivalTrace trace(double load, long seed) {
+    return ArrivalTrace.poisson(settings.workload(), load / settings.meanLifetimeSeconds(), settings.meanLifetimeSeconds(),
+        settings.arrivalsPerLoad(), seed);
   }
 
   /** Runs every scheduler on one given trace, whose offered load is {@code load}, with the options' seed. */

@@ -13,6 +13,8 @@ import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.rampa.domain.Cluster;
 import org.rampa.domain.Invalid;
+import org.rampa.examples.bound.OfflineBound;
+import org.rampa.examples.bound.SharedFootprints;
 import org.rampa.examples.sim.MigStart;
 import org.rampa.examples.sim.RunResult;
 import org.rampa.examples.sim.WorkloadSpec;
@@ -100,8 +102,32 @@ public final class SharingExperiment {
     }
   }
 
-  /** The runs of one workload. */
-  public record WorkloadResult(String workload, ExperimentResult result) {}
+  /**
+   * The runs of one workload and, when a planner shared GPUs, the offline bound with sharing of each
+   * of its traces ({@link SharedFootprints}; empty otherwise).
+   */
+  public record WorkloadResult(String workload, ExperimentResult result, List<ExperimentResult.TraceBound> sharedBounds) {
+
+    public WorkloadResult {
+      sharedBounds = List.copyOf(sharedBounds);
+    }
+
+    /** Without the bound with sharing. */
+    public WorkloadResult(String workload, ExperimentResult result) {
+      this(workload, result, List.of());
+    }
+
+    /** The runs measured against the bound with sharing: {@link ExperimentResult}'s bound statistics over it. */
+    ExperimentResult againstSharedBound() {
+      return new ExperimentResult(result.runs(), sharedBounds);
+    }
+  }
+
+  /**
+   * Branch-and-bound nodes of each bound-with-sharing solve: the root with SCIP's cuts (a
+   * deterministic limit; the result says whether it proved the optimum, else it is SCIP's dual bound).
+   */
+  public static final long SHARED_BOUND_NODE_LIMIT = OfflineBound.ROOT_ONLY;
 
   /**
    * One planner in one sharing mode at one load of one workload: means and 95 % intervals over
@@ -114,11 +140,23 @@ public final class SharingExperiment {
    * @param moves whether the planner admitted with moves (issue 25; sharing on)
    * @param gainOverSharing with moves, the gain over the same planner with sharing alone; empty without
    * @param movesPerAdmitted with moves, moves applied per admitted service; empty without
+   * @param sharedBound the offline bound with sharing of the same traces over seeds; empty when no planner shared
+   * @param percentOfSharedBound admitted as a percentage of the trace's bound with sharing (geometric mean); empty without
    */
   public record Row(String workload, String planner, boolean sharing, double load, int seeds, Interval admitted,
       java.util.Optional<Interval> gainOverWhole, java.util.Optional<Interval> gainOverPerformanceFirst, Interval stranded,
       Interval free, Interval sharedPlans, int violations, boolean moves, java.util.Optional<Interval> gainOverSharing,
-      java.util.Optional<Interval> movesPerAdmitted) {
+      java.util.Optional<Interval> movesPerAdmitted, java.util.Optional<Interval> sharedBound,
+      java.util.Optional<Interval> percentOfSharedBound) {
+
+    /** A row without the bound with sharing. */
+    public Row(String workload, String planner, boolean sharing, double load, int seeds, Interval admitted,
+        java.util.Optional<Interval> gainOverWhole, java.util.Optional<Interval> gainOverPerformanceFirst, Interval stranded,
+        Interval free, Interval sharedPlans, int violations, boolean moves, java.util.Optional<Interval> gainOverSharing,
+        java.util.Optional<Interval> movesPerAdmitted) {
+      this(workload, planner, sharing, load, seeds, admitted, gainOverWhole, gainOverPerformanceFirst, stranded, free, sharedPlans,
+          violations, moves, gainOverSharing, movesPerAdmitted, java.util.Optional.empty(), java.util.Optional.empty());
+    }
 
     /** A row of a planner without moves. */
     public Row(String workload, String planner, boolean sharing, double load, int seeds, Interval admitted,
@@ -134,28 +172,98 @@ public final class SharingExperiment {
     }
   }
 
+  private final Settings settings;
   private final Map<String, AdmissionExperiment> experiments = new LinkedHashMap<>();
+  private final boolean sharedBound;
 
   /** Checks every setting (planner names included) before anything runs. */
   public SharingExperiment(Settings settings) {
+    this.settings = settings;
     settings.loads().keySet().forEach(w -> experiments.put(w, new AdmissionExperiment(settings.admission(w))));
+    this.sharedBound = settings.schedulers().stream().anyMatch(n -> Schedulers.named(n, settings.options()).sharing());
   }
 
-  /** How many runs {@link #run} executes. */
+  /** How many runs {@link #run} executes (the bounds with sharing, one per trace when a planner shares, not counted). */
   public int taskCount() {
     return experiments.values().stream().mapToInt(e -> e.taskCount(false)).sum();
   }
 
-  /** How many times {@link #run} tells its progress: once per arrival of every run (see {@link AdmissionExperiment#progressSteps}). */
+  /**
+   * How many times {@link #run} tells its progress: once per arrival of every run (see
+   * {@link AdmissionExperiment#progressSteps}), and a trace's arrivals when its bound with sharing is done.
+   */
   public long progressSteps() {
-    return experiments.values().stream().mapToLong(e -> e.progressSteps(null)).sum();
+    return experiments.values().stream().mapToLong(e -> e.progressSteps(null)).sum()
+        + (sharedBound ? (long) traceCount() * settings.arrivals() : 0);
   }
 
-  /** Every planner, both modes, every load and seed of every workload; {@code progress} is told as each arrival is taken up. */
+  private int traceCount() {
+    return settings.loads().values().stream().mapToInt(List::size).sum() * settings.seeds();
+  }
+
+  /**
+   * Every planner, both modes, every load and seed of every workload, and when a planner shares the
+   * bound with sharing of every trace; {@code progress} is told as each arrival is taken up.
+   */
   public List<WorkloadResult> run(Runnable progress) {
     List<WorkloadResult> out = new ArrayList<>();
-    experiments.forEach((w, e) -> out.add(new WorkloadResult(w, e.run(progress))));
+    experiments.forEach((w, e) -> {
+      ExperimentResult result = e.run(progress);
+      out.add(new WorkloadResult(w, result, sharedBound ? sharedBounds(w, e, result, progress) : List.of()));
+    });
     return out;
+  }
+
+  /**
+   * The bound with sharing of every trace of {@code workload}, on the settings' threads; throws
+   * when a run admitted more than its trace's bound (the bound would not be a relaxation, and
+   * every number against it would be wrong).
+   */
+  private List<ExperimentResult.TraceBound> sharedBounds(String workload, AdmissionExperiment e, ExperimentResult result, Runnable progress) {
+    Cluster cluster = settings.cluster();
+    // the simulator's ledger starts from an empty state (MIG layouts aside), with its overcommit
+    double overcommit = org.rampa.domain.ClusterState.empty(cluster).mpsOvercommit();
+    List<List<double[]>> options = new ArrayList<>();
+    for (org.rampa.heuristics.importance.ServiceClass c : settings.admission(workload).workload().classes()) {
+      options.add(SharedFootprints.of(c.template(), cluster, overcommit));
+    }
+    double[] capacity = SharedFootprints.capacity(cluster, overcommit);
+    List<java.util.concurrent.Callable<ExperimentResult.TraceBound>> tasks = new ArrayList<>();
+    for (double load : settings.loads().get(workload)) {
+      for (int k = 0; k < settings.seeds(); k++) {
+        long seed = settings.firstSeed() + k;
+        tasks.add(() -> {
+          var trace = e.trace(load, seed);
+          var bound = new ExperimentResult.TraceBound(load, seed, OfflineBound.of(trace, options, capacity, SHARED_BOUND_NODE_LIMIT));
+          trace.arrivals().forEach(a -> progress.run()); // a bound weighs like a run of its trace
+          return bound;
+        });
+      }
+    }
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(settings.threads());
+    List<ExperimentResult.TraceBound> bounds = new ArrayList<>();
+    try {
+      for (var f : pool.invokeAll(tasks)) {
+        bounds.add(f.get());
+      }
+    } catch (InterruptedException x) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while computing E4's bounds with sharing", x);
+    } catch (java.util.concurrent.ExecutionException x) {
+      throw x.getCause() instanceof RuntimeException r ? r : new IllegalStateException(x.getCause());
+    } finally {
+      pool.shutdownNow();
+    }
+    ExperimentResult against = new ExperimentResult(result.runs(), bounds);
+    for (RunResult r : result.runs()) {
+      int bound = against.bound(r.offeredLoad(), r.seed()).orElseThrow().admissions();
+      if (r.admitted() > bound) {
+        throw new IllegalStateException(String.format(Locale.ROOT,
+            "%s admitted %d services at load %.1f, seed %d (%s workload), above the offline bound with sharing %d: the bound is not a relaxation",
+            r.scheduler(), r.admitted(), r.offeredLoad(), r.seed(), workload, bound));
+      }
+    }
+    return bounds;
   }
 
   /** The statistics per workload, load and configuration (planner and sharing mode), in run order. */
@@ -163,6 +271,7 @@ public final class SharingExperiment {
     List<Row> rows = new ArrayList<>();
     for (WorkloadResult w : results) {
       ExperimentResult r = w.result();
+      ExperimentResult shared = w.againstSharedBound();
       boolean hasReference = r.schedulers().contains(ExperimentSummary.PERFORMANCE_FIRST);
       for (double load : r.loads()) {
         for (String scheduler : r.schedulers()) {
@@ -178,7 +287,8 @@ public final class SharingExperiment {
               sharedPlans(runs), violations(runs), moves,
               moves ? r.gainPercent(scheduler, planner + Schedulers.SHARING_SUFFIX, load) : java.util.Optional.empty(),
               moves ? java.util.Optional.of(over(runs, x -> (double) x.capacity().moves() / Math.max(1, x.admitted())))
-                  : java.util.Optional.empty()));
+                  : java.util.Optional.empty(),
+              shared.bound(load), w.sharedBounds().isEmpty() ? java.util.Optional.empty() : shared.percentOfBound(scheduler, load)));
         }
       }
     }
@@ -228,15 +338,19 @@ public final class SharingExperiment {
           + "reported; admissions and capacity are below and in the CSV files.");
     }
     boolean moves = rows.stream().anyMatch(Row::moves);
-    out.printf("%-9s %6s %-38s %5s %21s %21s %21s %5s %21s %21s %8s%s%n", "workload", "load", "planner", "seeds", "admitted",
+    boolean bound = rows.stream().anyMatch(r -> r.sharedBound().isPresent());
+    out.printf("%-9s %6s %-38s %5s %21s %21s %21s %5s %21s %21s %8s%s%s%n", "workload", "load", "planner", "seeds", "admitted",
         "gain vs whole %", "gain vs perf-1st", "viol", "stranded GPUs", "free GPUs", "shared",
-        moves ? String.format(" %21s %21s", "gain vs sharing %", "moves/admitted") : "");
+        moves ? String.format(" %21s %21s", "gain vs sharing %", "moves/admitted") : "",
+        bound ? String.format(" %21s %21s", "bound with sharing", "% of that bound") : "");
     for (Row r : rows) {
-      out.printf(Locale.ROOT, "%-9s %6.1f %-38s %5d %21s %21s %21s %5d %21s %21s %8.1f%s%n", r.workload(), r.load(), r.label(), r.seeds(),
+      out.printf(Locale.ROOT, "%-9s %6.1f %-38s %5d %21s %21s %21s %5d %21s %21s %8.1f%s%s%n", r.workload(), r.load(), r.label(), r.seeds(),
           r.admitted().format(1), r.gainOverWhole().map(i -> i.format(1)).orElse("-"),
           r.gainOverPerformanceFirst().map(i -> i.format(1)).orElse("-"), r.violations(), r.stranded().format(2), r.free().format(2),
           r.sharedPlans().mean(), moves ? String.format(" %21s %21s", r.gainOverSharing().map(i -> i.format(1)).orElse("-"),
-              r.movesPerAdmitted().map(i -> i.format(3)).orElse("-")) : "");
+              r.movesPerAdmitted().map(i -> i.format(3)).orElse("-")) : "",
+          bound ? String.format(" %21s %21s", r.sharedBound().map(i -> i.format(1)).orElse("-"),
+              r.percentOfSharedBound().map(i -> i.format(1)).orElse("-")) : "");
     }
   }
 
@@ -244,17 +358,21 @@ public final class SharingExperiment {
   public static void writeCsv(List<WorkloadResult> results, Path file) {
     StringBuilder b = new StringBuilder("workload,planner,sharing,offered_load,seed,arrivals,admitted,admission_ratio,"
         + "refused_by_verifier_or_commit,audited_slo_violations,shared_plans,mean_free_gpu_equivalents,mean_stranded_gpu_equivalents,"
-        + "decision_p50_ms,decision_p99_ms,wall_s,moves,admitted_with_moves,migrations,recuts,mode_changes,defrag_moves,placement_changes\n");
+        + "decision_p50_ms,decision_p99_ms,wall_s,moves,admitted_with_moves,migrations,recuts,mode_changes,defrag_moves,placement_changes,"
+        + "offline_bound_shared,offline_bound_shared_proven,offline_bound_shared_lp\n");
     for (WorkloadResult w : results) {
+      ExperimentResult shared = w.againstSharedBound();
       for (RunResult r : w.result().runs()) {
         String planner = baseName(r.scheduler());
         Map<String, Integer> kinds = r.capacity().moveKinds();
-        b.append(String.format(Locale.ROOT, "%s,%s,%s,%.3f,%d,%d,%d,%.5f,%d,%d,%d,%.4f,%.4f,%.4f,%.4f,%.3f,%d,%d,%d,%d,%d,%d,%d%n", w.workload(), planner,
+        b.append(String.format(Locale.ROOT, "%s,%s,%s,%.3f,%d,%d,%d,%.5f,%d,%d,%d,%.4f,%.4f,%.4f,%.4f,%.3f,%d,%d,%d,%d,%d,%d,%d", w.workload(), planner,
             Schedulers.withMoves(r.scheduler()) ? "moves" : r.capacity().sharing() ? "on" : "off", r.offeredLoad(), r.seed(), r.arrivals(), r.admitted(), r.admissionRatio(),
             r.violations(), r.capacity().auditFindings().size(), r.capacity().sharedPlans(), r.capacity().meanFreeGpuEquivalents(),
             r.capacity().meanStrandedGpuEquivalents(), r.decisionMillis(0.5), r.decisionMillis(0.99), r.wallSeconds(), r.capacity().moves(),
             r.capacity().admittedWithMoves(), kinds.getOrDefault("migrate", 0), kinds.getOrDefault("recut", 0), kinds.getOrDefault("mode", 0),
             r.capacity().defragMoves(), r.capacity().placementChanges()));
+        b.append(shared.bound(r.offeredLoad(), r.seed())
+            .map(x -> String.format(Locale.ROOT, ",%d,%b,%.3f", x.admissions(), x.proven(), x.lpRelaxation())).orElse(",,,")).append(String.format("%n"));
       }
     }
     TextFiles.write(file, b);
@@ -283,7 +401,11 @@ public final class SharingExperiment {
         "shared_plans", "gain_vs_sharing_percent", "moves_per_admitted")) {
       b.append(',').append(m).append("_mean,").append(m).append("_low,").append(m).append("_high");
     }
-    b.append(",slo_violations\n");
+    b.append(",slo_violations");
+    for (String m : List.of("offline_bound_shared", "percent_of_offline_bound_shared")) {
+      b.append(',').append(m).append("_mean,").append(m).append("_low,").append(m).append("_high");
+    }
+    b.append('\n');
     for (Row r : rows) {
       b.append(String.format(Locale.ROOT, "%s,%s,%s,%.3f,%d", r.workload(), r.planner(), r.moves() ? "moves" : r.sharing() ? "on" : "off",
           r.load(), r.seeds()));
@@ -292,7 +414,11 @@ public final class SharingExperiment {
           r.movesPerAdmitted())) {
         b.append(i.map(x -> String.format(Locale.ROOT, ",%.4f,%.4f,%.4f", x.mean(), x.low(), x.high())).orElse(",,,"));
       }
-      b.append(String.format(Locale.ROOT, ",%d%n", r.violations()));
+      b.append(String.format(Locale.ROOT, ",%d", r.violations()));
+      for (java.util.Optional<Interval> i : List.of(r.sharedBound(), r.percentOfSharedBound())) {
+        b.append(i.map(x -> String.format(Locale.ROOT, ",%.4f,%.4f,%.4f", x.mean(), x.low(), x.high())).orElse(",,,"));
+      }
+      b.append('\n');
     }
     TextFiles.write(file, b);
   }

@@ -41,6 +41,31 @@ class OfflineBoundTest {
   }
 
   @Test
+  void fractionalFootprintsTakeAPartOfAGpuEach() {
+    // one GPU's compute; each service is charged 0.3 of it: three fit at once, a fourth only after they left
+    List<List<double[]>> options = List.of(List.of(new double[] {0.3}));
+    ArrivalTrace trace = new ArrivalTrace(List.of(new Arrival(0, 0, 0, 10), new Arrival(1, 1, 0, 10), new Arrival(2, 2, 0, 10),
+        new Arrival(3, 3, 0, 10), new Arrival(4, 20, 0, 10)));
+    OfflineBound.Result bound = OfflineBound.of(trace, options, new double[] {1}, -1);
+    assertThat(bound.admissions()).isEqualTo(4);
+    assertThat(bound.proven()).isTrue();
+    assertThat(bound.lpRelaxation()).isEqualTo(1 + 1 / 0.3, org.assertj.core.data.Offset.offset(1e-6));
+  }
+
+  @Test
+  void aSeveralTypesFootprintCountsOnlyInTheSums() {
+    // components: type A's compute, type B's compute, their sum; one GPU of each. The class runs on A
+    // alone (0.6), on B alone (0.6) or over both (0.7 in all): one on A, one on B and one over both
+    // sum to 1.9; two over both and one on A to 2.0; a fourth breaks a type or the sum.
+    List<List<double[]>> options = List.of(List.of(new double[] {0.6, 0, 0.6}, new double[] {0, 0.6, 0.6}, new double[] {0, 0, 0.7}));
+    ArrivalTrace trace = new ArrivalTrace(List.of(new Arrival(0, 0, 0, 10), new Arrival(1, 1, 0, 10), new Arrival(2, 2, 0, 10),
+        new Arrival(3, 3, 0, 10)));
+    assertThat(OfflineBound.of(trace, options, new double[] {1, 1, 2}, -1).admissions()).isEqualTo(3);
+    // without the several-types footprint only one fits per type
+    assertThat(OfflineBound.of(trace, List.of(options.get(0).subList(0, 2)), new double[] {1, 1, 2}, -1).admissions()).isEqualTo(2);
+  }
+
+  @Test
   void noSchedulerAdmitsMoreThanTheBound() {
     Cluster cluster = Presets.cluster("small");
     WorkloadForecast workload = WorkloadSpec.standardMix().resolve(cluster);

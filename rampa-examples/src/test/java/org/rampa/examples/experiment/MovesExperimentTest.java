@@ -39,8 +39,22 @@ class MovesExperimentTest {
     assertThat(rows.get(1).gainOverSharing()).isPresent();
     assertThat(rows.get(0).movesPerAdmitted()).isEmpty();
     SharingExperiment.writeCsv(results, dir.resolve("e4.csv"));
-    assertThat(Files.readAllLines(dir.resolve("e4.csv")).get(0)).endsWith(",moves,admitted_with_moves,migrations,recuts,mode_changes,defrag_moves,placement_changes");
+    // the bound with sharing's columns come after the old ones, which are unchanged
+    assertThat(Files.readAllLines(dir.resolve("e4.csv")).get(0)).endsWith(",moves,admitted_with_moves,migrations,recuts,mode_changes,"
+        + "defrag_moves,placement_changes,offline_bound_shared,offline_bound_shared_proven,offline_bound_shared_lp");
     assertThat(Files.readAllLines(dir.resolve("e4.csv")).get(2)).contains(",moves,");
+    // a planner shared, so every trace has its bound with sharing, and no run admitted more
+    assertThat(results.get(0).sharedBounds()).hasSize(1);
+    int bound = results.get(0).sharedBounds().get(0).bound().admissions();
+    assertThat(r.runs()).allSatisfy(run -> assertThat(run.admitted()).isLessThanOrEqualTo(bound));
+    assertThat(rows).allSatisfy(row -> {
+      assertThat(row.sharedBound()).hasValueSatisfying(i -> assertThat(i.mean()).isEqualTo(bound));
+      assertThat(row.percentOfSharedBound()).hasValueSatisfying(i -> assertThat(i.mean()).isBetween(0.0, 100.0 + 1e-9));
+    });
+    SharingExperiment.writeSummaryCsv(rows, dir.resolve("e4-summary.csv"));
+    List<String> summary = Files.readAllLines(dir.resolve("e4-summary.csv"));
+    assertThat(summary.get(0)).contains(",slo_violations,offline_bound_shared_mean,").endsWith(",percent_of_offline_bound_shared_high");
+    assertThat(summary.subList(1, summary.size())).allSatisfy(l -> assertThat(l.split(",", -1)).hasSize(summary.get(0).split(",").length));
   }
 
   /**
