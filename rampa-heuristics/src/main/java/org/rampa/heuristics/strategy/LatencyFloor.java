@@ -23,6 +23,7 @@ import org.rampa.perf.SloPredicate;
 import org.rampa.perf.StageCursor;
 import org.rampa.strategy.SharingOptions;
 import org.rampa.strategy.support.SharedSlotMenu;
+import org.rampa.strategy.support.StageFloor;
 
 /**
  * A cheap proof, with sharing on, that no GPU set of the shared-slot menu meets the latency bound,
@@ -140,7 +141,6 @@ final class LatencyFloor {
   /** The least compute of at most maxStages contiguous stages, each alone on one of {@code kinds} that holds its memory. */
   static double floorSeconds(PlacementContext c, Map<String, DeviceKind> kinds) {
     int n = c.model.size();
-    int stages = Math.min(c.request.maxStages(), n);
     // the fastest kind for each stage [i, j): the DP then splits over stages alone
     double[][] fastest = new double[n][n + 1];
     for (double[] row : fastest) {
@@ -154,25 +154,7 @@ final class LatencyFloor {
         }
       }
     }
-    double[] best = new double[n + 1];
-    Arrays.fill(best, Double.POSITIVE_INFINITY);
-    best[0] = 0;
-    double floor = Double.POSITIVE_INFINITY;
-    for (int s = 1; s <= stages; s++) {
-      double[] next = new double[n + 1];
-      Arrays.fill(next, Double.POSITIVE_INFINITY);
-      for (int i = 0; i < n; i++) {
-        if (best[i] == Double.POSITIVE_INFINITY) {
-          continue;
-        }
-        for (int j = i + 1; j <= n; j++) {
-          next[j] = Math.min(next[j], best[i] + fastest[i][j]);
-        }
-      }
-      best = next;
-      floor = Math.min(floor, best[n]);
-    }
-    return floor;
+    return StageFloor.leastSeconds(fastest, c.request.maxStages());
   }
 
   /** Stage times alone on {@code kind}, [from][to], infinite where the stage's memory does not fit: what {@link PlacementContext} memoizes. */

@@ -31,6 +31,7 @@ import org.rampa.perf.SloPredicate;
 import org.rampa.perf.StageCursor;
 import org.rampa.perf.share.CoRunner;
 import org.rampa.perf.share.InterferenceModel;
+import org.rampa.strategy.support.StageFloor;
 import org.rampa.verify.InterferenceGuard;
 
 /**
@@ -624,31 +625,22 @@ final class MoveRelaxation {
         slowdowns.add(1.0); // isolated, or joining an instance: no faster than the instance alone
       }
     });
-    Model model = request.model();
-    int n = model.size();
-    int stages = Math.min(request.maxStages(), n);
-    double[] best = new double[n + 1];
-    Arrays.fill(best, Double.POSITIVE_INFINITY);
-    best[0] = 0;
-    double floor = Double.POSITIVE_INFINITY;
-    for (int s = 1; s <= stages; s++) {
-      double[] next = new double[n + 1];
-      Arrays.fill(next, Double.POSITIVE_INFINITY);
+    int n = request.model().size();
+    // each stage's least time over the offered kinds, its slowdown applied; the split is then over stages alone
+    double[][] fastest = new double[n][n + 1];
+    for (double[] row : fastest) {
+      Arrays.fill(row, Double.POSITIVE_INFINITY);
+    }
+    for (int d = 0; d < devices.size(); d++) {
+      double[][] t = times(devices.get(d));
+      double alpha = slowdowns.get(d);
       for (int i = 0; i < n; i++) {
-        if (best[i] == Double.POSITIVE_INFINITY) {
-          continue;
-        }
-        for (int d = 0; d < devices.size(); d++) {
-          double[] t = times(devices.get(d))[i];
-          double alpha = slowdowns.get(d);
-          for (int j = i + 1; j <= n; j++) {
-            next[j] = Math.min(next[j], best[i] + alpha * t[j]);
-          }
+        for (int j = i + 1; j <= n; j++) {
+          fastest[i][j] = Math.min(fastest[i][j], alpha * t[i][j]);
         }
       }
-      best = next;
-      floor = Math.min(floor, best[n]);
     }
+    double floor = StageFloor.leastSeconds(fastest, request.maxStages());
     return SloPredicate.meetsLatency(floor + request.slo().batchingWaitSeconds(), request.slo());
   }
 
