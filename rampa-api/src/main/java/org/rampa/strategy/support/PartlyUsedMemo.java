@@ -21,21 +21,22 @@ import org.rampa.perf.share.InterferenceModel;
 
 /**
  * What {@link SharedSlotMenu} reads off one partly used GPU, kept across the states of a cluster:
- * a decision with moves builds the menu on states that differ from each other on the few GPUs the
- * moves changed, and re-deriving every partly used GPU's levels, shapes, memory caps and (for the
- * best fits) the incumbents' budget and α was half of a confirming placement on a full 1000-GPU
- * cluster. Two parts per GPU, each kept with exactly what it was derived from and used only when
- * the state at hand has the same:
+ * the states a scheduler's decisions place on (and those a decision with moves confirms on) differ
+ * from each other on the few GPUs the admissions and moves changed, and re-deriving every partly
+ * used GPU's levels, shapes, memory caps and (for the best fits) the incumbents' budget and α was
+ * half of a confirming placement on a full 1000-GPU cluster. Two parts per GPU, each kept with
+ * exactly what it was derived from and used only when the state at hand has the same:
  * <ul>
- *   <li>the candidates before costs and top-k ({@link Candidates}): from the GPU's holdings (the
- *       very same {@link Holding} objects, in order), its entry in the capacity (free share, free
- *       instances or free cores, by equality), which of those three it is, and the menu's levels;
- *       the GPU's type is the cluster's;
+ *   <li>the candidates before costs and top-k ({@link Candidates}): from the GPU's holdings (equal
+ *       {@link Holding} values, in order: placements and memory, so an equal ledger built anew
+ *       serves too), its entry in the capacity (free share, free instances or free cores, by
+ *       equality), which of those three it is, and the menu's levels; the GPU's type is the
+ *       cluster's;
  *   <li>the {@link org.rampa.verify.InterferenceGuard}'s budget and α per placement: from the
  *       ledger entries on the GPU and on every GPU their plans use (the very same
  *       {@link Allocation} objects, in ledger order: each names its request, plan and holdings,
  *       which is all the guard reads besides the cluster), and the performance and interference
- *       models (by identity).
+ *       models (by equality: both are values, and a placement with sharing on builds its own).
  * </ul>
  * Costs, the order of candidates and the top-k are derived anew for every state (an importance
  * model may price a GPU by the whole state), so a menu built with the memo equals one built
@@ -131,7 +132,7 @@ final class PartlyUsedMemo {
     Entry entry(ClusterState state, int index, Kind kind, Object free, List<Double> levels, Supplier<Candidates> derive) {
       List<Holding> holdings = state.holdingsOn(state.cluster().gpus().get(index).id());
       Entry e = entries.get(index);
-      if (e != null && e.kind == kind && e.free.equals(free) && e.levels.equals(levels) && sameElements(e.holdings, holdings)) {
+      if (e != null && e.kind == kind && e.free.equals(free) && e.levels.equals(levels) && e.holdings.equals(holdings)) {
         if (lastServed == 0 || lastServed < CLOCK.get()) {
           lastServed = CLOCK.incrementAndGet(); // stamped again only once another table has been stamped since
         }
