@@ -64,6 +64,21 @@ public final class PerformanceModel {
     return margins.equals(shareMargins) ? this : new PerformanceModel(transferMode, margins);
   }
 
+  /**
+   * Equal when the transfer mode and the share margins are, which is all a model's times depend on:
+   * a placement with sharing on builds its own model ({@link #withShareMargins}), and what one
+   * placement memoizes per model (a slot menu's guard answers) serves the next placement's equal one.
+   */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof PerformanceModel m && m.transferMode == transferMode && m.shareMargins.equals(shareMargins);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(transferMode, shareMargins);
+  }
+
   /** The planning margins on share-tier times: none unless {@link #withShareMargins} set some. */
   public TierMargins shareMargins() {
     return shareMargins;

@@ -84,7 +84,8 @@ final class CoRunnerTimes {
    * One memo serves every re-timer ({@link #SHARED}): a placement builds several guards and
    * verifiers, and a scheduler's consecutive decisions see mostly the same entries, which each new
    * guard would otherwise predict again (on a full 1000-GPU cluster that was a quarter of a slot
-   * menu). An entry is kept per cluster and performance model (by identity), at most
+   * menu). An entry is kept per cluster (by identity) and performance model (by equality: every
+   * placement with sharing on builds its own, equal to the one before), at most
    * {@link #MODELS_PER_ENTRY} of them (verifiers of a margined and a nominal model alternate); the
    * memo is emptied when it grows past {@link #MEMO_LIMIT} entries. Safe to share between threads.
    */
@@ -96,7 +97,7 @@ final class CoRunnerTimes {
     private Entry entry(ClusterState state, Allocation a, PerformanceModel performance) {
       synchronized (entries) {
         for (Entry e : entries.getOrDefault(a, List.of())) {
-          if (e.cluster() == state.cluster() && e.performance() == performance) {
+          if (e.cluster() == state.cluster() && e.performance().equals(performance)) {
             return e;
           }
         }

@@ -3,7 +3,7 @@ package org.rampa.strategy.support;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -161,6 +161,15 @@ public final class SharedSlotMenu {
    * type and node, exactly the GPUs the strategies always used.
    */
   public static SharedSlotMenu of(PlacementProblem problem, SharingOptions options, GpuCosts importanceCosts) {
+    return of(problem, options, importanceCosts, true);
+  }
+
+  /**
+   * As {@link #of(PlacementProblem, SharingOptions, GpuCosts)}; with {@code memoized} false every
+   * partly used GPU is derived from scratch rather than read from {@link PartlyUsedMemo} (what the
+   * memo's test compares against).
+   */
+  static SharedSlotMenu of(PlacementProblem problem, SharingOptions options, GpuCosts importanceCosts, boolean memoized) {
     // shares are priced against the levels this decision offers (the cost of a whole GPU does not depend on them)
     GpuCosts costs = importanceCosts.forMpsLevels(options.mpsLevels());
     ClusterState state = problem.state();
@@ -184,7 +193,7 @@ public final class SharedSlotMenu {
       }
     }
     if (options.enabled()) {
-      slots.addAll(partlyUsed(problem, options, costs));
+      slots.addAll(partlyUsed(problem, options, costs, memoized ? PartlyUsedMemo.of(cluster) : PartlyUsedMemo.fresh(cluster)));
     }
     return new SharedSlotMenu(Collections.unmodifiableList(slots));
   }
@@ -283,7 +292,8 @@ public final class SharedSlotMenu {
   }
 
   /** A partly used GPU's candidate before top-k: its placement, memory, fit and cost. */
-  private record Candidate(Gpu gpu, int order, Placement placement, String shape, long memoryCap, double leftover, double cost) {}
+  private record Candidate(Gpu gpu, int order, Placement placement, String shape, long memoryCap, double leftover, double cost,
+      PartlyUsedMemo.Entry entry) {}
 
   /** Least left over, then cheapest, then cluster order; one comparator, as a menu sorts about a thousand of these. */
   private static final Comparator<Candidate> BEST_FIT_FIRST = (a, b) -> {
@@ -294,63 +304,43 @@ public final class SharedSlotMenu {
     return c != 0 ? c : Integer.compare(a.order(), b.order());
   };
 
-  private static List<Slot> partlyUsed(PlacementProblem problem, SharingOptions options, GpuCosts costs) {
+  private static List<Slot> partlyUsed(PlacementProblem problem, SharingOptions options, GpuCosts costs, PartlyUsedMemo.Table memo) {
     ClusterState state = problem.state();
     Cluster cluster = state.cluster();
     Capacity capacity = state.capacity();
+    List<Double> levels = options.mpsLevels();
     // the capacity lists MPS, MIG and template GPUs in cluster order, and a shape holds one kind: a running count keeps that order
     int ordinal = 0;
     Map<String, List<Candidate>> byShape = new LinkedHashMap<>();
-    Map<String, List<String>> contendedShapes = new HashMap<>();
     for (Map.Entry<String, Double> e : capacity.freeMpsShares().entrySet()) {
-      Gpu gpu = cluster.gpu(e.getKey());
-      GpuPartitioning parts = state.partitioning(gpu.id());
-      if (parts.mps() && mpsClients(state, gpu.id()) >= parts.mpsClientLimit()) {
-        continue;
-      }
-      long cap = contendedMemoryCap(state, gpu.id(), parts);
-      if (cap <= 0) {
-        continue;
-      }
-      ordinal++;
-      GpuType type = cluster.typeOf(gpu.id());
-      List<Placement> levels = contendedLevels(parts, options, cap);
-      List<String> shapes = contendedShapes.computeIfAbsent(type.name(), t -> levels.stream().map(p -> shapeOf(type, p)).toList());
-      for (int i = 0; i < levels.size(); i++) {
-        Placement p = levels.get(i);
-        double fraction = p.computeFraction(parts);
-        if (fraction <= e.getValue()) {
-          String shape = shapes.get(i);
-          byShape.computeIfAbsent(shape, k -> new ArrayList<>())
-              .add(new Candidate(gpu, ordinal, p, shape, cap, e.getValue() - fraction, costs.of(state, gpu.id(), p)));
-        }
+      int index = cluster.indexOf(e.getKey());
+      Gpu gpu = cluster.gpus().get(index);
+      double free = e.getValue();
+      PartlyUsedMemo.Entry entry = memo.entry(state, index, PartlyUsedMemo.Kind.CONTENDED, free, levels,
+          () -> contendedCandidates(state, gpu, options, free));
+      if (entry.candidates.offered()) {
+        ordinal++;
+        ordinal = add(byShape, state, costs, gpu, ordinal, entry);
       }
     }
     for (Map.Entry<String, List<MigSlice>> e : capacity.freeMigInstances().entrySet()) {
-      Gpu gpu = cluster.gpu(e.getKey());
-      GpuPartitioning parts = state.partitioning(gpu.id());
-      ordinal++;
-      for (MigSlice instance : e.getValue()) {
-        String shape = shapeOf(cluster.typeOf(gpu.id()), instance);
-        byShape.computeIfAbsent(shape, k -> new ArrayList<>())
-            .add(new Candidate(gpu, ordinal, instance, shape, instance.memoryBytes(parts), e.getValue().size() - 1,
-                costs.of(state, gpu.id(), instance)));
-      }
+      int index = cluster.indexOf(e.getKey());
+      Gpu gpu = cluster.gpus().get(index);
+      List<MigSlice> instances = e.getValue();
+      PartlyUsedMemo.Entry entry = memo.entry(state, index, PartlyUsedMemo.Kind.MIG, instances, levels,
+          () -> migCandidates(state, gpu, instances));
+      ordinal = add(byShape, state, costs, gpu, ordinal + 1, entry);
     }
     for (Map.Entry<String, Integer> e : capacity.freeTemplateCores().entrySet()) {
-      Gpu gpu = cluster.gpu(e.getKey());
-      long freeMemory = state.freeMemoryBytes(gpu.id());
-      ordinal++;
-      for (PartitionTemplate t : state.partitioning(gpu.id()).templates()) {
-        if (t.cores() <= e.getValue() && t.memoryBytes() <= freeMemory) {
-          Placement p = new TemplatePartition(t.name());
-          String shape = shapeOf(cluster.typeOf(gpu.id()), p);
-          byShape.computeIfAbsent(shape, k -> new ArrayList<>())
-              .add(new Candidate(gpu, ordinal, p, shape, t.memoryBytes(), e.getValue() - t.cores(), costs.of(state, gpu.id(), p)));
-        }
-      }
+      int index = cluster.indexOf(e.getKey());
+      Gpu gpu = cluster.gpus().get(index);
+      int cores = e.getValue();
+      PartlyUsedMemo.Entry entry = memo.entry(state, index, PartlyUsedMemo.Kind.TEMPLATE, cores, levels,
+          () -> templateCandidates(state, gpu, cores));
+      ordinal = add(byShape, state, costs, gpu, ordinal + 1, entry);
     }
     InterferenceGuard guard = new InterferenceGuard(problem.performance(), problem.interference());
+    Map<Gpu, List<Object>> around = new IdentityHashMap<>();
     List<Slot> out = new ArrayList<>();
     for (List<Candidate> candidates : byShape.values()) {
       candidates.sort(BEST_FIT_FIRST);
@@ -359,17 +349,83 @@ public final class SharedSlotMenu {
         if (kept == options.topK()) {
           break;
         }
-        int budget = guard.incumbentBudget(state, c.gpu().id(), c.placement(), BUDGET_PROBE_CAP);
-        if (budget < 1) {
+        String id = c.gpu().id();
+        List<Object> reads = around.computeIfAbsent(c.gpu(), g -> PartlyUsedMemo.around(state, id, problem.performance(), problem.interference()));
+        PartlyUsedMemo.GuardAnswer answer = c.entry().guard(reads, c.placement(), () -> {
+          int budget = guard.incumbentBudget(state, id, c.placement(), BUDGET_PROBE_CAP);
+          // α only where the budget lets the slot on the menu
+          return new PartlyUsedMemo.GuardAnswer(budget, budget < 1 ? Double.NaN : guard.newcomerSlowdown(state, id, c.placement()));
+        });
+        if (answer.budget() < 1) {
           continue;
         }
-        double alpha = guard.newcomerSlowdown(state, c.gpu().id(), c.placement());
-        out.add(new Slot(Origin.PARTLY_USED, cluster.typeOf(c.gpu().id()), c.gpu().node(), List.of(c.gpu().id()),
-            List.of(c.cost()), c.placement(), c.memoryCap(), alpha, budget, c.shape()));
+        out.add(new Slot(Origin.PARTLY_USED, cluster.typeOf(id), c.gpu().node(), List.of(id),
+            List.of(c.cost()), c.placement(), c.memoryCap(), answer.alpha(), answer.budget(), c.shape()));
         kept++;
       }
     }
     return out;
+  }
+
+  /** Adds {@code entry}'s candidates on {@code gpu}, priced on {@code state}, at {@code ordinal} in cluster order; returns the ordinal. */
+  private static int add(Map<String, List<Candidate>> byShape, ClusterState state, GpuCosts costs, Gpu gpu, int ordinal,
+      PartlyUsedMemo.Entry entry) {
+    for (PartlyUsedMemo.Candidate c : entry.candidates.list()) {
+      byShape.computeIfAbsent(c.shape(), k -> new ArrayList<>())
+          .add(new Candidate(gpu, ordinal, c.placement(), c.shape(), c.memoryCap(), c.leftover(), costs.of(state, gpu.id(), c.placement()),
+          entry));
+    }
+    return ordinal;
+  }
+
+  /**
+   * A partly used MPS or CU-mask GPU's candidates: each menu level that fits the {@code free}
+   * compute, reserving what the ledger's rules leave; none offered at the MPS client limit or
+   * without memory for one more reservation.
+   */
+  private static PartlyUsedMemo.Candidates contendedCandidates(ClusterState state, Gpu gpu, SharingOptions options, double free) {
+    GpuPartitioning parts = state.partitioning(gpu.id());
+    if (parts.mps() && mpsClients(state, gpu.id()) >= parts.mpsClientLimit()) {
+      return new PartlyUsedMemo.Candidates(false, List.of());
+    }
+    long cap = contendedMemoryCap(state, gpu.id(), parts);
+    if (cap <= 0) {
+      return new PartlyUsedMemo.Candidates(false, List.of());
+    }
+    GpuType type = state.cluster().typeOf(gpu.id());
+    List<PartlyUsedMemo.Candidate> out = new ArrayList<>();
+    for (Placement p : contendedLevels(parts, options, cap)) {
+      double fraction = p.computeFraction(parts);
+      if (fraction <= free) {
+        out.add(new PartlyUsedMemo.Candidate(p, shapeOf(type, p), cap, free - fraction));
+      }
+    }
+    return new PartlyUsedMemo.Candidates(true, List.copyOf(out));
+  }
+
+  /** A MIG GPU's candidates: each of its free {@code instances} as it is. */
+  private static PartlyUsedMemo.Candidates migCandidates(ClusterState state, Gpu gpu, List<MigSlice> instances) {
+    GpuPartitioning parts = state.partitioning(gpu.id());
+    GpuType type = state.cluster().typeOf(gpu.id());
+    List<PartlyUsedMemo.Candidate> out = new ArrayList<>();
+    for (MigSlice instance : instances) {
+      out.add(new PartlyUsedMemo.Candidate(instance, shapeOf(type, instance), instance.memoryBytes(parts), instances.size() - 1));
+    }
+    return new PartlyUsedMemo.Candidates(true, List.copyOf(out));
+  }
+
+  /** A partitioned NPU's candidates: each template whose cores fit its free {@code cores} and whose memory fits what nobody holds. */
+  private static PartlyUsedMemo.Candidates templateCandidates(ClusterState state, Gpu gpu, int cores) {
+    long freeMemory = state.freeMemoryBytes(gpu.id());
+    GpuType type = state.cluster().typeOf(gpu.id());
+    List<PartlyUsedMemo.Candidate> out = new ArrayList<>();
+    for (PartitionTemplate t : state.partitioning(gpu.id()).templates()) {
+      if (t.cores() <= cores && t.memoryBytes() <= freeMemory) {
+        Placement p = new TemplatePartition(t.name());
+        out.add(new PartlyUsedMemo.Candidate(p, shapeOf(type, p), t.memoryBytes(), cores - t.cores()));
+      }
+    }
+    return new PartlyUsedMemo.Candidates(true, List.copyOf(out));
   }
 
   private static int mpsClients(ClusterState state, String gpu) {

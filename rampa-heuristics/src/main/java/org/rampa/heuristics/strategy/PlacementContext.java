@@ -74,8 +74,9 @@ final class PlacementContext {
   }
 
   /**
-   * What placements of one model at one batch size under one performance model, on clusters of the
-   * same GPU types (the very same type objects), compute alike: layer times by GPU type and by
+   * What placements of one model at one batch size under one performance model (an equal one: a
+   * placement with sharing on builds its own), on clusters of the same GPU types (the very same type
+   * objects), compute alike: layer times by GPU type and by
    * placement shape, a stage kind's per-replica times, cut times by link, cost tables and min-period splits. Each is a
    * function of those alone, so it is kept across placements: a mover places one request on many
    * states of one cluster (and on parts of it), and a scheduler places requests of one model again
@@ -129,7 +130,7 @@ final class PlacementContext {
     static LayerMemo of(PerformanceModel performance, Model model, int batch, Cluster cluster) {
       synchronized (MEMOS) {
         for (LayerMemo m : MEMOS) {
-          if (m.performance == performance && m.model == model && m.batch == batch && sameObjects(m.types, cluster.gpuTypes())) {
+          if (m.performance.equals(performance) && m.model == model && m.batch == batch && sameObjects(m.types, cluster.gpuTypes())) {
             if (m.tables.size() + m.splits.size() + m.layerTimesByKind.size() + m.layerSecondsByShape.size() + m.stageSecondsByShape.size() > LIMIT) {
               m.stageSecondsByShape.clear();
               m.tables.clear();
