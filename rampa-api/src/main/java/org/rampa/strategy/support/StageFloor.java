@@ -1,11 +1,16 @@
 package org.rampa.strategy.support;
 
 import java.util.Arrays;
+import java.util.List;
+import org.rampa.domain.Model;
+import org.rampa.perf.DeviceKind;
+import org.rampa.perf.PerformanceModel;
+import org.rampa.perf.StageCursor;
 
 /**
  * The least compute of a pipeline, given a lower bound on each possible stage's time: the proven
  * latency floors of greedy's refusal ({@code LatencyFloor}, rampa-heuristics) and of the exact
- * mover's relaxation ({@code MoveRelaxation}, rampa-solver) both end in this split.
+ * mover's relaxation ({@code MoveRelaxation}, rampa-solver) both time stages alone and end in this split.
  */
 public final class StageFloor {
   private StageFloor() {}
@@ -36,5 +41,26 @@ public final class StageFloor {
       floor = Math.min(floor, best[n]);
     }
     return floor;
+  }
+
+  /**
+   * Every stage {@code [i, j)} of {@code model}'s batch of {@code batch} alone on {@code kind}, in
+   * seconds, n × (n + 1); infinite where the stage's memory does not fit the kind.
+   */
+  public static double[][] stageSecondsAlone(PerformanceModel performance, Model model, int batch, DeviceKind kind) {
+    int n = model.size();
+    double[][] t = new double[n][n + 1];
+    for (int i = 0; i < n; i++) {
+      Arrays.fill(t[i], Double.POSITIVE_INFINITY);
+      StageCursor cursor = performance.cursor(model, batch, i, List.of(kind));
+      for (int j = i + 1; j <= n; j++) {
+        cursor.add();
+        if (!cursor.fitsOn(kind)) {
+          break; // memory only grows with the stage
+        }
+        t[i][j] = cursor.seconds(0);
+      }
+    }
+    return t;
   }
 }

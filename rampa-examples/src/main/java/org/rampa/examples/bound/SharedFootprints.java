@@ -240,9 +240,8 @@ public final class SharedFootprints {
       double card = type.memoryBytes();
       long need = c.memoryBytes();
       List<double[]> out = new ArrayList<>();
-      if (need <= type.memoryBytes()) {
-        double s = c.seconds(0);
-        add(out, s, replicasPerSecond, gpus, latencyBudget, 1, 1);
+      if (c.fitsOn(all.get(0))) {
+        add(out, c.seconds(0), replicasPerSecond, gpus, latencyBudget, 1, 1);
       }
       if (mpsCount > 0 && need + parts.mpsProcessOverheadBytes() <= type.memoryBytes()) {
         for (int k = 0; k < mpsCount; k++) {
@@ -253,7 +252,7 @@ public final class SharedFootprints {
       }
       for (int p = 0; p < profiles.size(); p++) {
         MigProfile profile = profiles.get(p);
-        if (need <= profile.memoryBytes()) {
+        if (c.fitsOn(all.get(migFrom + p))) {
           add(out, c.seconds(migFrom + p), replicasPerSecond, gpus, latencyBudget,
               (double) profile.memorySlices() / parts.requireMig().memorySlices(), need / card);
         }

@@ -1,6 +1,5 @@
 package org.rampa.heuristics.strategy;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -157,22 +156,4 @@ final class LatencyFloor {
     return StageFloor.leastSeconds(fastest, c.request.maxStages());
   }
 
-  /** Stage times alone on {@code kind}, [from][to], infinite where the stage's memory does not fit: what {@link PlacementContext} memoizes. */
-  static double[][] stageSeconds(PlacementContext c, DeviceKind kind) {
-    int n = c.model.size();
-    double[][] t = new double[n][n + 1];
-    List<DeviceKind> one = new ArrayList<>(List.of(kind));
-    for (int i = 0; i < n; i++) {
-      Arrays.fill(t[i], Double.POSITIVE_INFINITY);
-      StageCursor cursor = c.performance.cursor(c.model, c.batch, i, one);
-      for (int j = i + 1; j <= n; j++) {
-        cursor.add();
-        if (!cursor.fitsOn(kind)) {
-          break; // memory only grows with the stage
-        }
-        t[i][j] = cursor.seconds(0);
-      }
-    }
-    return t;
-  }
 }

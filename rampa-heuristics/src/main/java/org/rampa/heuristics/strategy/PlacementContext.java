@@ -34,6 +34,7 @@ import org.rampa.split.SplitResult;
 import org.rampa.split.SplitStage;
 import org.rampa.strategy.PlacementProblem;
 import org.rampa.strategy.support.SharedSlotMenu;
+import org.rampa.strategy.support.StageFloor;
 import org.rampa.strategy.SharingOptions;
 import org.rampa.verify.PlanVerifier;
 import org.rampa.verify.Verification;
@@ -95,7 +96,7 @@ final class PlacementContext {
     private final List<GpuType> types;
     final Map<String, double[]> layerSecondsByType = new ConcurrentHashMap<>();
     final Map<String, double[]> layerSecondsByShape = new ConcurrentHashMap<>();
-    /** {@link LatencyFloor#stageSeconds} by placement shape: every stage's time alone, for the latency floor. */
+    /** {@link StageFloor#stageSecondsAlone} by placement shape: every stage's time alone, for the latency floor. */
     final Map<String, double[][]> stageSecondsByShape = new ConcurrentHashMap<>();
     final Map<String, List<Double>> layerTimesByKind = new ConcurrentHashMap<>();
     final Map<Link, List<Double>> cutTimesByLink = new ConcurrentHashMap<>();
@@ -259,9 +260,9 @@ final class PlacementContext {
     });
   }
 
-  /** Every stage's time alone on {@code kind} (of placement shape {@code shape}), memoized: see {@link LatencyFloor#stageSeconds}. */
+  /** Every stage's time alone on {@code kind} (of placement shape {@code shape}), memoized: see {@link StageFloor#stageSecondsAlone}. */
   double[][] stageSecondsAlone(String shape, DeviceKind kind) {
-    return memo.stageSecondsByShape.computeIfAbsent(shape, k -> LatencyFloor.stageSeconds(this, kind));
+    return memo.stageSecondsByShape.computeIfAbsent(shape, k -> StageFloor.stageSecondsAlone(performance, model, batch, kind));
   }
 
   double modelSeconds(GpuType type) {

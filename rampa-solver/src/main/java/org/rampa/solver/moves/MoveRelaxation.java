@@ -14,7 +14,6 @@ import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
 import org.rampa.domain.GpuType;
 import org.rampa.domain.Holding;
-import org.rampa.domain.Model;
 import org.rampa.domain.ServiceRequest;
 import org.rampa.domain.share.GpuPartitioning;
 import org.rampa.domain.share.MigGeometry;
@@ -28,7 +27,6 @@ import org.rampa.moves.MoveCosts;
 import org.rampa.perf.DeviceKind;
 import org.rampa.perf.PerformanceModel;
 import org.rampa.perf.SloPredicate;
-import org.rampa.perf.StageCursor;
 import org.rampa.perf.share.CoRunner;
 import org.rampa.perf.share.InterferenceModel;
 import org.rampa.strategy.support.StageFloor;
@@ -646,22 +644,6 @@ final class MoveRelaxation {
 
   /** Stage times alone on {@code kind}, [from][to], infinite where the stage's memory does not fit. */
   private double[][] times(DeviceKind kind) {
-    return times.computeIfAbsent(kind, d -> {
-      Model model = request.model();
-      int n = model.size();
-      double[][] t = new double[n][n + 1];
-      for (int i = 0; i < n; i++) {
-        Arrays.fill(t[i], Double.POSITIVE_INFINITY);
-        StageCursor c = performance.cursor(model, request.slo().batchSize(), i, List.of(d));
-        for (int j = i + 1; j <= n; j++) {
-          c.add();
-          if (!c.fitsOn(d)) {
-            break; // memory only grows with the stage
-          }
-          t[i][j] = c.seconds(0);
-        }
-      }
-      return t;
-    });
+    return times.computeIfAbsent(kind, d -> StageFloor.stageSecondsAlone(performance, request.model(), request.slo().batchSize(), d));
   }
 }
