@@ -12,6 +12,7 @@ import org.rampa.domain.share.GpuPartitioning;
 import org.rampa.domain.share.MigGeometry;
 import org.rampa.domain.share.MigProfile;
 import org.rampa.domain.share.MigSlice;
+import org.rampa.domain.share.MpsAdmission;
 import org.rampa.domain.share.MpsShare;
 import org.rampa.domain.share.Whole;
 import org.rampa.perf.DeviceKind;
@@ -243,11 +244,14 @@ public final class SharedFootprints {
       if (c.fitsOn(all.get(0))) {
         add(out, c.seconds(0), replicasPerSecond, gpus, latencyBudget, 1, 1);
       }
-      if (mpsCount > 0 && need + parts.mpsProcessOverheadBytes() <= type.memoryBytes()) {
+      // the ledger's own rule decides whether a share holding the stage's memory fits the card at all,
+      // and what memory it is charged (reservation plus the process's context)
+      MpsShare lone = new MpsShare(1, need);
+      if (mpsCount > 0 && MpsAdmission.strict().check(parts, List.of(lone)).isEmpty()) {
+        double memory = MpsAdmission.reservedBytes(parts, lone) / card;
         for (int k = 0; k < mpsCount; k++) {
           // a share in [k/G, (k+1)/G]: at least k/G of the GPU, and (the assumption) no faster than at (k+1)/G
-          add(out, c.seconds(k + 1), replicasPerSecond, gpus, latencyBudget, (double) k / MPS_GRID,
-              (need + parts.mpsProcessOverheadBytes()) / card);
+          add(out, c.seconds(k + 1), replicasPerSecond, gpus, latencyBudget, (double) k / MPS_GRID, memory);
         }
       }
       for (int p = 0; p < profiles.size(); p++) {
