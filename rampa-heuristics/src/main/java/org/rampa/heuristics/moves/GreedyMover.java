@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
@@ -54,6 +55,51 @@ public final class GreedyMover implements Mover {
 
   private final int maxVictims;
 
+  /**
+   * What {@link #admit} last read off a state regardless of the request: its promising re-cuts and
+   * (once asked for) its evacuation candidates for a budget. A state is an immutable value, so for
+   * the very same state object and budget both are what {@link #promisingRecuts} and
+   * {@link #evacuationCandidates} would compute again (the memo's test checks decisions with it warm
+   * against a mover without it); on a full 1000-GPU cluster the two scans of every GPU were a fifth of
+   * a decision, and a scheduler asks about one state again whenever requests arrive before the ledger
+   * changes (every refused one, every answer not yet committed). One state kept at a time.
+   */
+  private final AtomicReference<StateReads> last = new AtomicReference<>();
+
+  /** The request-independent reads of one state for one budget; the evacuation candidates found on first use. */
+  private static final class StateReads {
+    final ClusterState state;
+    final int budget;
+    final List<Recut> recuts;
+    private volatile List<String> evacuation;
+
+    StateReads(ClusterState state, int budget, List<Recut> recuts) {
+      this.state = state;
+      this.budget = budget;
+      this.recuts = recuts;
+    }
+
+    /** Two threads finding them at once find equal lists: the race is benign. */
+    List<String> evacuation() {
+      List<String> e = evacuation;
+      if (e == null) {
+        e = evacuationCandidates(state, budget);
+        evacuation = e;
+      }
+      return e;
+    }
+  }
+
+  /** The reads of {@code p}'s state for its budget: the last ones when the state is the same object, else found anew and kept. */
+  private StateReads reads(MoveProblem p) {
+    StateReads r = last.get();
+    if (r == null || r.state != p.state() || r.budget != p.budget()) {
+      r = new StateReads(p.state(), p.budget(), promisingRecuts(p.state()));
+      last.set(r);
+    }
+    return r;
+  }
+
   public GreedyMover() {
     this(DEFAULT_MAX_VICTIMS);
   }
@@ -83,7 +129,8 @@ public final class GreedyMover implements Mover {
       return new MovesResult(now.status() == SolveStatus.INFEASIBLE ? SolveStatus.INFEASIBLE : SolveStatus.NO_PLAN_FOUND, List.of(), 0,
           p.state(), Optional.of(now), "moves budget 0: " + now.reason(), name(), explored.placed);
     }
-    List<Recut> recuts = promisingRecuts(p.state());
+    StateReads reads = reads(p);
+    List<Recut> recuts = reads.recuts;
     if (!recuts.isEmpty() && fitsAfterAll(p, recuts, explored)) {
       for (Recut m : recuts) {
         if (System.nanoTime() > deadline) {
@@ -97,7 +144,7 @@ public final class GreedyMover implements Mover {
     }
     int victims = 0;
     int probes = 0;
-    for (String gpu : evacuationCandidates(p)) {
+    for (String gpu : reads.evacuation()) {
       if (victims == maxVictims || probes++ == 4 * maxVictims || System.nanoTime() > deadline) {
         break;
       }
@@ -303,7 +350,15 @@ public final class GreedyMover implements Mover {
       candidates.add(new Target(m, free, position, m.placement().computeFraction(parts)));
     }
     // stable: among equal keys the order of MoveSpace, which lists the replica's own placement first
-    candidates.sort(Comparator.comparingDouble(Target::free).thenComparingInt(Target::position).thenComparingDouble(Target::compute));
+    // by free share, then position, then compute part, written out as one comparator: the chained
+    // comparingDouble(..).thenComparingInt(..).thenComparingDouble(..) calls through a comparator and a key extractor per key
+    candidates.sort((a, b) -> {
+      int c = Double.compare(a.free(), b.free());
+      if (c == 0) {
+        c = Integer.compare(a.position(), b.position());
+      }
+      return c != 0 ? c : Double.compare(a.compute(), b.compute());
+    });
     for (Target t : candidates) {
       Migration m = t.move();
       MoveRules.Outcome o = rules.attempt(s, m);
@@ -482,8 +537,7 @@ public final class GreedyMover implements Mover {
    * request fits once they are emptied ({@link #fitsEmptied}), so that moves are spent only where
    * they can help.
    */
-  private static List<String> evacuationCandidates(MoveProblem p) {
-    ClusterState s = p.state();
+  private static List<String> evacuationCandidates(ClusterState s, int budget) {
     record Candidate(String gpu, int moves, double held, int position) {}
     List<Candidate> candidates = new ArrayList<>();
     List<Gpu> gpus = s.cluster().gpus();
@@ -491,12 +545,12 @@ public final class GreedyMover implements Mover {
       String g = gpus.get(i).id();
       List<Holding> on = s.holdingsOn(g);
       // every holding is at least one replica to move: most GPUs of a full cluster hold more than the budget
-      if (on.isEmpty() || on.size() > p.budget()) {
+      if (on.isEmpty() || on.size() > budget) {
         continue;
       }
       int replicas = movableReplicas(s, g);
       int n = replicas + (s.migLayout(g).isEmpty() ? 0 : 1);
-      if (replicas >= 0 && n <= p.budget()) {
+      if (replicas >= 0 && n <= budget) {
         candidates.add(new Candidate(g, n, 1 - s.freeShare(g), i));
       }
     }
