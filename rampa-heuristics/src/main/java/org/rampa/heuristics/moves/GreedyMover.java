@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntFunction;
 import java.util.function.UnaryOperator;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
@@ -327,46 +328,118 @@ public final class GreedyMover implements Mover {
    * the rules' to say, so larger ones are tried after it.
    */
   static Optional<Applied> bestTarget(MoveRules rules, ClusterState s, String service, int stage, String gpu) {
-    return bestTarget(rules, s, MoveSpace.migrations(s, rules, service, stage, gpu));
+    MoveSpace.ReplicaTargets targets = new MoveSpace.ReplicaTargets(s, rules, service, stage, gpu);
+    List<Gpu> gpus = s.cluster().gpus();
+    int[] every = new int[gpus.size()];
+    for (int i = 0; i < every.length; i++) {
+      every[i] = i;
+    }
+    // the candidates of a GPU built only when the walk reaches it: on a full 1000-GPU cluster the
+    // first GPUs of the order take the replica, and building every GPU's was most of this method
+    return bestTarget(rules, s, every, i -> targets.to(gpus.get(i)));
   }
 
   /** As {@link #bestTarget(MoveRules, ClusterState, String, int, String)} among {@code migrations}, the replica's candidates on {@code s}. */
   private static Optional<Applied> bestTarget(MoveRules rules, ClusterState s, List<Migration> migrations) {
-    record Target(Migration move, double free, int position, double compute) {}
-    List<Target> candidates = new ArrayList<>();
-    // the sort keys computed once: each comparison re-summing a GPU's holdings was most of this method;
-    // a GPU's keys once for its run of candidates (MoveSpace lists them GPU by GPU)
-    String gpu = null;
-    double free = 0;
-    int position = 0;
-    GpuPartitioning parts = null;
+    // MoveSpace lists them GPU by GPU: grouped by the target's position, each group in its order
+    Map<Integer, List<Migration>> byGpu = new LinkedHashMap<>();
     for (Migration m : migrations) {
-      if (!m.toGpu().equals(gpu)) {
-        gpu = m.toGpu();
-        free = s.freeShare(gpu);
-        position = s.cluster().indexOf(gpu);
-        parts = s.partitioning(gpu);
-      }
-      candidates.add(new Target(m, free, position, m.placement().computeFraction(parts)));
+      byGpu.computeIfAbsent(s.cluster().indexOf(m.toGpu()), k -> new ArrayList<>()).add(m);
     }
-    // stable: among equal keys the order of MoveSpace, which lists the replica's own placement first
-    // by free share, then position, then compute part, written out as one comparator: the chained
-    // comparingDouble(..).thenComparingInt(..).thenComparingDouble(..) calls through a comparator and a key extractor per key
-    candidates.sort((a, b) -> {
-      int c = Double.compare(a.free(), b.free());
-      if (c == 0) {
-        c = Integer.compare(a.position(), b.position());
+    return bestTarget(rules, s, byGpu.keySet().stream().mapToInt(Integer::intValue).toArray(), byGpu::get);
+  }
+
+  /**
+   * The first migration the rules accept, in the order of the definition above: all candidates
+   * sorted by the free share of their target GPU, then its position, then their compute part,
+   * stably (among equal keys the order of MoveSpace, which lists the replica's own placement
+   * first). The first two keys are the target GPU's alone and the position tells GPUs apart, so that
+   * order is the GPUs' in (free share, position) order, each GPU's candidates stably by compute part:
+   * the GPUs at {@code positions} are taken in that order from a heap and their candidates
+   * ({@code to}) are built and tried one GPU at a time, until one is accepted. Equal to sorting the
+   * whole list first ({@code GreedyMoverBookkeepingTest} checks it against that definition).
+   */
+  private static Optional<Applied> bestTarget(MoveRules rules, ClusterState s, int[] positions, IntFunction<List<Migration>> to) {
+    List<Gpu> gpus = s.cluster().gpus();
+    double[] free = new double[gpus.size()];
+    for (int i : positions) {
+      free[i] = s.freeShare(gpus.get(i).id());
+    }
+    GpuHeap order = new GpuHeap(positions, free);
+    for (int i = order.poll(); i >= 0; i = order.poll()) {
+      List<Migration> candidates = to.apply(i);
+      if (candidates.isEmpty()) {
+        continue;
       }
-      return c != 0 ? c : Double.compare(a.compute(), b.compute());
-    });
-    for (Target t : candidates) {
-      Migration m = t.move();
-      MoveRules.Outcome o = rules.attempt(s, m);
-      if (o.applied()) {
-        return Optional.of(new Applied(m, o.after().get()));
+      record Target(Migration move, double compute) {}
+      GpuPartitioning parts = s.partitioning(gpus.get(i).id());
+      List<Target> sorted = new ArrayList<>(candidates.size());
+      for (Migration m : candidates) {
+        sorted.add(new Target(m, m.placement().computeFraction(parts)));
+      }
+      sorted.sort(Comparator.comparingDouble(Target::compute)); // stable: MoveSpace's order among equals
+      for (Target t : sorted) {
+        Migration m = t.move();
+        MoveRules.Outcome o = rules.attempt(s, m);
+        if (o.applied()) {
+          return Optional.of(new Applied(m, o.after().get()));
+        }
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * GPU positions in order of (free share, position), a strict order (positions differ), taken
+   * one at a time from a binary heap: building it is linear, and a walk that stops after a few GPUs
+   * sorts no more than those.
+   */
+  private static final class GpuHeap {
+    private final int[] heap;
+    private final double[] free;
+    private int size;
+
+    GpuHeap(int[] positions, double[] free) {
+      this.heap = positions.clone();
+      this.free = free;
+      this.size = heap.length;
+      for (int k = size / 2 - 1; k >= 0; k--) {
+        down(k);
+      }
+    }
+
+    /** The least position left, or -1 when none is. */
+    int poll() {
+      if (size == 0) {
+        return -1;
+      }
+      int top = heap[0];
+      heap[0] = heap[--size];
+      down(0);
+      return top;
+    }
+
+    private boolean less(int a, int b) {
+      int c = Double.compare(free[a], free[b]);
+      return c != 0 ? c < 0 : a < b;
+    }
+
+    private void down(int k) {
+      while (true) {
+        int l = 2 * k + 1;
+        if (l >= size) {
+          return;
+        }
+        int m = l + 1 < size && less(heap[l + 1], heap[l]) ? l + 1 : l;
+        if (!less(heap[m], heap[k])) {
+          return;
+        }
+        int t = heap[m];
+        heap[m] = heap[k];
+        heap[k] = t;
+        k = m;
+      }
+    }
   }
 
   /** {@code moves} then {@code next} on {@code state}, if {@code next} applies and the request then fits. */
