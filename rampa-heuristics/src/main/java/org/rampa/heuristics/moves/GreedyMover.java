@@ -34,6 +34,7 @@ import org.rampa.moves.MovesResult;
 import org.rampa.moves.Recut;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.SolveStatus;
+import org.rampa.strategy.support.LazyOrder;
 
 /**
  * A fast mover: tries the cheap moves first and stops at the first sequence after which the
@@ -365,8 +366,12 @@ public final class GreedyMover implements Mover {
     for (int i : positions) {
       free[i] = s.freeShare(gpus.get(i).id());
     }
-    GpuHeap order = new GpuHeap(positions, free);
-    for (int i = order.poll(); i >= 0; i = order.poll()) {
+    LazyOrder order = new LazyOrder(positions.length, (a, b) -> {
+      int c = Double.compare(free[positions[a]], free[positions[b]]);
+      return c != 0 ? c : Integer.compare(positions[a], positions[b]);
+    });
+    for (int next = order.next(); next >= 0; next = order.next()) {
+      int i = positions[next];
       List<Migration> candidates = to.apply(i);
       if (candidates.isEmpty()) {
         continue;
@@ -387,59 +392,6 @@ public final class GreedyMover implements Mover {
       }
     }
     return Optional.empty();
-  }
-
-  /**
-   * GPU positions in order of (free share, position), a strict order (positions differ), taken
-   * one at a time from a binary heap: building it is linear, and a walk that stops after a few GPUs
-   * sorts no more than those.
-   */
-  private static final class GpuHeap {
-    private final int[] heap;
-    private final double[] free;
-    private int size;
-
-    GpuHeap(int[] positions, double[] free) {
-      this.heap = positions.clone();
-      this.free = free;
-      this.size = heap.length;
-      for (int k = size / 2 - 1; k >= 0; k--) {
-        down(k);
-      }
-    }
-
-    /** The least position left, or -1 when none is. */
-    int poll() {
-      if (size == 0) {
-        return -1;
-      }
-      int top = heap[0];
-      heap[0] = heap[--size];
-      down(0);
-      return top;
-    }
-
-    private boolean less(int a, int b) {
-      int c = Double.compare(free[a], free[b]);
-      return c != 0 ? c < 0 : a < b;
-    }
-
-    private void down(int k) {
-      while (true) {
-        int l = 2 * k + 1;
-        if (l >= size) {
-          return;
-        }
-        int m = l + 1 < size && less(heap[l + 1], heap[l]) ? l + 1 : l;
-        if (!less(heap[m], heap[k])) {
-          return;
-        }
-        int t = heap[m];
-        heap[m] = heap[k];
-        heap[k] = t;
-        k = m;
-      }
-    }
   }
 
   /** {@code moves} then {@code next} on {@code state}, if {@code next} applies and the request then fits. */
