@@ -180,9 +180,15 @@ public abstract class ClusterState {
 
   /** Fraction of the GPU's compute not held by anyone, in [0, 1]. */
   public final double freeShare(String gpuId) {
+    List<Holding> on = holdingsOn(gpuId);
+    if (on.isEmpty()) {
+      return 1.0;
+    }
+    // every holding on the GPU is of its partitioning: looked up once, not once per holding (computeFraction's)
+    GpuPartitioning parts = partitioning(gpuId);
     double held = 0;
-    for (Holding h : holdingsOn(gpuId)) {
-      held += computeFraction(h);
+    for (Holding h : on) {
+      held += h.placement().computeFraction(parts);
     }
     return Math.max(0, 1.0 - held);
   }
