@@ -335,8 +335,8 @@ public final class GreedyMover implements Mover {
     for (int i = 0; i < every.length; i++) {
       every[i] = i;
     }
-    // the candidates of a GPU built only when the walk reaches it: on a full 1000-GPU cluster the
-    // first GPUs of the order take the replica, and building every GPU's was most of this method
+    // the candidates of a GPU built only when the walk reaches it: the walk stops at the first GPU
+    // that takes the replica, and building the candidates of every GPU was most of this method
     return bestTarget(rules, s, every, i -> targets.to(gpus.get(i)));
   }
 
