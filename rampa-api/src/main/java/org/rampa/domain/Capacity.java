@@ -127,35 +127,37 @@ public final class Capacity {
       return new Capacity(cluster, nextFree, byType, byNode, freeMpsShares, freeMigInstances, freeTemplateCores);
     }
     // rare for whole-GPU work: rebuild the shared offers in cluster order from the old ones and the touched GPUs
-    java.util.Set<String> touched = new java.util.HashSet<>(touchedGpus);
-    java.util.TreeMap<Integer, String> ids = new java.util.TreeMap<>();
-    for (String id : freeMpsShares.keySet()) {
-      ids.put(cluster.indexOf(id), id);
-    }
-    for (String id : freeMigInstances.keySet()) {
-      ids.put(cluster.indexOf(id), id);
-    }
-    for (String id : freeTemplateCores.keySet()) {
-      ids.put(cluster.indexOf(id), id);
-    }
-    for (String id : touchedGpus) {
-      ids.put(cluster.indexOf(id), id);
-    }
-    Map<String, Double> mpsAll = new LinkedHashMap<>();
-    Map<String, List<MigSlice>> migAll = new LinkedHashMap<>();
-    Map<String, Integer> templatesAll = new LinkedHashMap<>();
-    for (String id : ids.values()) {
-      if (touched.contains(id)) {
-        copyIfPresent(mps, mpsAll, id);
-        copyIfPresent(mig, migAll, id);
-        copyIfPresent(templates, templatesAll, id);
+    int[] positions = touchedGpus.stream().mapToInt(cluster::indexOf).distinct().sorted().toArray();
+    return new Capacity(cluster, nextFree, byType, byNode, frozen(merged(cluster, freeMpsShares, mps, positions)),
+        frozen(merged(cluster, freeMigInstances, mig, positions)), frozen(merged(cluster, freeTemplateCores, templates, positions)));
+  }
+
+  /**
+   * The offers of one kind after a change, in cluster order: {@code old}'s (in cluster order) for
+   * the GPUs not touched, {@code now}'s for those at the {@code touched} positions (ascending). One
+   * merge of the two orders: each old entry is looked up once, instead of sorting every GPU with an
+   * offer and looking each up in all three maps (that was most of a derived capacity on a
+   * 1000-GPU cluster whose shared offers changed).
+   */
+  private static <V> Map<String, V> merged(Cluster cluster, Map<String, V> old, Map<String, V> now, int[] touched) {
+    Map<String, V> out = new LinkedHashMap<>();
+    int t = 0;
+    for (Map.Entry<String, V> e : old.entrySet()) {
+      int i = cluster.indexOf(e.getKey());
+      for (; t < touched.length && touched[t] < i; t++) {
+        copyIfPresent(now, out, cluster.gpus().get(touched[t]).id());
+      }
+      if (t < touched.length && touched[t] == i) {
+        copyIfPresent(now, out, e.getKey());
+        t++;
       } else {
-        copyIfPresent(freeMpsShares, mpsAll, id);
-        copyIfPresent(freeMigInstances, migAll, id);
-        copyIfPresent(freeTemplateCores, templatesAll, id);
+        out.put(e.getKey(), e.getValue());
       }
     }
-    return new Capacity(cluster, nextFree, byType, byNode, frozen(mpsAll), frozen(migAll), frozen(templatesAll));
+    for (; t < touched.length; t++) {
+      copyIfPresent(now, out, cluster.gpus().get(touched[t]).id());
+    }
+    return out;
   }
 
   private static <V> void copyIfPresent(Map<String, V> from, Map<String, V> to, String id) {

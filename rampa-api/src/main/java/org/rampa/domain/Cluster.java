@@ -95,7 +95,8 @@ public abstract class Cluster {
   }
 
   public final GpuType typeOf(String gpuId) {
-    return type(gpu(gpuId).type());
+    GpuType type = index().typeByGpu.get(gpuId);
+    return type != null ? type : type(gpu(gpuId).type()); // an unknown id: gpu() names it
   }
 
   public final Node node(String nodeId) {
@@ -131,6 +132,8 @@ public abstract class Cluster {
     final Map<String, Node> nodes = new LinkedHashMap<>();
     final Map<String, Gpu> gpus = new LinkedHashMap<>();
     final Map<String, Integer> positions = new java.util.HashMap<>();
+    /** Each GPU's type by GPU id: one look-up where {@code type(gpu(id).type())} takes two, on the hottest path of a large cluster's placement. */
+    final Map<String, GpuType> typeByGpu = new java.util.HashMap<>();
     final Map<String, List<Gpu>> gpusByNode;
     final int[] nodeOfGpu;
     final int[] typeOfGpu;
@@ -179,6 +182,7 @@ public abstract class Cluster {
       for (int i = 0; i < nodeOfGpu.length; i++) {
         nodeOfGpu[i] = nodePositions.get(c.gpus().get(i).node());
         typeOfGpu[i] = typePositions.get(c.gpus().get(i).type());
+        typeByGpu.put(c.gpus().get(i).id(), types.get(c.gpus().get(i).type()));
       }
       int[] perNode = new int[c.nodes().size()];
       for (int n : nodeOfGpu) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -132,14 +133,34 @@ public abstract class ClusterState {
   public final Map<String, List<String>> mpsFaultDomains() {
     Map<String, List<String>> out = new LinkedHashMap<>();
     for (Gpu g : cluster().gpus()) {
-      if (mode(g.id()) == GpuMode.MPS) {
-        List<String> services = servicesOn(g.id());
-        if (services.size() > 1) {
-          out.put(g.id(), services);
-        }
-      }
+      addFaultDomain(out, g.id());
     }
     return out;
+  }
+
+  /**
+   * The fault domains of {@link #mpsFaultDomains()} on {@code gpuIds} only, in the same (cluster)
+   * order: what a plan joins, read off its few GPUs instead of every GPU of a large cluster. Ids the
+   * cluster lacks are in no fault domain.
+   */
+  public final Map<String, List<String>> mpsFaultDomains(Collection<String> gpuIds) {
+    Cluster c = cluster();
+    int[] positions = gpuIds.stream().mapToInt(c::indexOf).filter(i -> i >= 0).distinct().sorted().toArray();
+    Map<String, List<String>> out = new LinkedHashMap<>();
+    for (int i : positions) {
+      addFaultDomain(out, c.gpus().get(i).id());
+    }
+    return out;
+  }
+
+  /** Adds {@code gpuId}'s services to {@code out} when it is an MPS GPU that several services share. */
+  private void addFaultDomain(Map<String, List<String>> out, String gpuId) {
+    if (mode(gpuId) == GpuMode.MPS) {
+      List<String> services = servicesOn(gpuId);
+      if (services.size() > 1) {
+        out.put(gpuId, services);
+      }
+    }
   }
 
   /** The mode {@code gpuId} is in. */
@@ -159,9 +180,15 @@ public abstract class ClusterState {
 
   /** Fraction of the GPU's compute not held by anyone, in [0, 1]. */
   public final double freeShare(String gpuId) {
+    List<Holding> on = holdingsOn(gpuId);
+    if (on.isEmpty()) {
+      return 1.0;
+    }
+    // every holding on the GPU is of its partitioning: looked up once, not once per holding (computeFraction's)
+    GpuPartitioning parts = partitioning(gpuId);
     double held = 0;
-    for (Holding h : holdingsOn(gpuId)) {
-      held += computeFraction(h);
+    for (Holding h : on) {
+      held += h.placement().computeFraction(parts);
     }
     return Math.max(0, 1.0 - held);
   }
@@ -177,6 +204,22 @@ public abstract class ClusterState {
   /** True when nobody holds any part of the GPU. */
   public final boolean isFree(String gpuId) {
     return holdingsOn(gpuId).isEmpty();
+  }
+
+  /**
+   * The GPUs nobody holds (those {@link #isFree} is true of, layouts or not), in cluster order: read
+   * off the ledger index by position, without looking each GPU up by id.
+   */
+  public final List<Gpu> gpusNobodyHolds() {
+    LedgerIndex index = ledgerIndex();
+    List<Gpu> gpus = cluster().gpus();
+    List<Gpu> out = new ArrayList<>();
+    for (int i = 0; i < gpus.size(); i++) {
+      if (index.holdingsAt(i).isEmpty()) {
+        out.add(gpus.get(i));
+      }
+    }
+    return out;
   }
 
   /** GPUs a new stage may take whole, in cluster order (as {@link #capacity()} offers them). */

@@ -161,22 +161,59 @@ public final class MoveSpace {
    * GPU by GPU in cluster order, on each GPU its own placement first, then the menu's (larger first).
    */
   public static List<Migration> migrations(ClusterState state, MoveRules rules, String service, int stage, String fromGpu) {
-    Stage s = state.allocations().get(service).plan().orElseThrow().stages().get(stage);
-    String fromType = state.cluster().gpu(fromGpu).type();
-    Placement p = s.placement();
-    boolean mig = p instanceof MigSlice || p instanceof MigSliceMps;
-    boolean change = rules.changesPlacements() && s.replicas() == 1;
+    ReplicaTargets targets = new ReplicaTargets(state, rules, service, stage, fromGpu);
     List<Migration> out = new ArrayList<>();
-    Set<String> interchangeable = new HashSet<>();
-    // the menu depends on the GPU's partitioning alone: built once per partitioning, not once per GPU
-    Map<GpuPartitioning, List<Placement>> menus = new IdentityHashMap<>();
     for (Gpu g : state.cluster().gpus()) {
+      out.addAll(targets.to(g));
+    }
+    return out;
+  }
+
+  /**
+   * The candidate migrations of one replica, asked GPU by GPU: {@link #to} of every GPU in cluster
+   * order, concatenated, is {@link #migrations(ClusterState, MoveRules, String, int, String)}. For a
+   * mover that tries targets in its own order and stops at the first the rules accept, so that the
+   * candidates of GPUs it never reaches are never built.
+   */
+  public static final class ReplicaTargets {
+    private final ClusterState state;
+    private final String service;
+    private final int stage;
+    private final String fromGpu;
+    private final Stage s;
+    private final String fromType;
+    private final Placement p;
+    private final boolean mig;
+    private final boolean change;
+    private final List<Double> levels;
+    /** Of each type on each node, the first GPU in cluster order nobody holds and without a layout; found when first needed. */
+    private Set<String> firstFree;
+    // the menu depends on the GPU's partitioning alone: built once per partitioning, not once per GPU
+    private final Map<GpuPartitioning, List<Placement>> menus = new IdentityHashMap<>();
+
+    /** The targets of the replica of stage {@code stage} of {@code service} on {@code fromGpu}. */
+    public ReplicaTargets(ClusterState state, MoveRules rules, String service, int stage, String fromGpu) {
+      this.state = state;
+      this.service = service;
+      this.stage = stage;
+      this.fromGpu = fromGpu;
+      this.s = state.allocations().get(service).plan().orElseThrow().stages().get(stage);
+      this.fromType = state.cluster().gpu(fromGpu).type();
+      this.p = s.placement();
+      this.mig = p instanceof MigSlice || p instanceof MigSliceMps;
+      this.change = rules.changesPlacements() && s.replicas() == 1;
+      this.levels = rules.mpsLevels();
+    }
+
+    /** The candidate migrations to {@code g}, a GPU of the state's cluster: its own placement first, then the menu's (larger first). */
+    public List<Migration> to(Gpu g) {
+      List<Migration> out = new ArrayList<>();
       if (g.id().equals(fromGpu) || s.gpus().contains(g.id())) {
-        continue;
+        return out;
       }
       boolean own = !((s.replicas() > 1 || mig) && !g.type().equals(fromType)); // may it keep its placement here
       if (!own && !change) {
-        continue;
+        return out;
       }
       List<MigSlice> layout = state.migLayout(g.id());
       Set<Placement> targets = new LinkedHashSet<>();
@@ -189,8 +226,8 @@ public final class MoveSpace {
         }
       } else {
         boolean free = state.isFree(g.id());
-        if (free && !interchangeable.add(g.type() + "\n" + g.node())) {
-          continue;
+        if (free && !firstFree().contains(g.id())) {
+          return out;
         }
         Room room = free ? null : new Room(state, g.id());
         if (own && !mig && (free || room.fits(p))) {
@@ -198,7 +235,7 @@ public final class MoveSpace {
         }
         if (change) {
           GpuPartitioning parts = room == null ? state.partitioning(g.id()) : room.parts;
-          for (Placement q : menus.computeIfAbsent(parts, x -> menu(x, rules.mpsLevels(), s.memoryBytes()))) {
+          for (Placement q : menus.computeIfAbsent(parts, x -> menu(x, levels, s.memoryBytes()))) {
             if (free || room.fits(q)) {
               targets.add(q);
             }
@@ -208,8 +245,26 @@ public final class MoveSpace {
       for (Placement q : targets) {
         out.add(new Migration(service, stage, fromGpu, g.id(), q));
       }
+      return out;
     }
-    return out;
+
+    /**
+     * Whether a target may keep its placement on a GPU of one type, or change it, depends on the type
+     * alone, and the replica's own GPUs are held, so among GPUs nobody holds and without a layout
+     * the first of each type on each node is the one a walk in cluster order reaches first.
+     */
+    private Set<String> firstFree() {
+      if (firstFree == null) {
+        Set<String> seen = new HashSet<>();
+        firstFree = new HashSet<>();
+        for (Gpu g : state.gpusNobodyHolds()) {
+          if (state.migLayout(g.id()).isEmpty() && seen.add(g.type() + "\n" + g.node())) {
+            firstFree.add(g.id());
+          }
+        }
+      }
+      return firstFree;
+    }
   }
 
   /**

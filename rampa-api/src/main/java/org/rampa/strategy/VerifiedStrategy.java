@@ -1,10 +1,7 @@
 package org.rampa.strategy;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Collectors;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Plan;
 import org.rampa.domain.share.Whole;
@@ -55,10 +52,8 @@ final class VerifiedStrategy implements PlacementStrategy {
     if (plan.stages().stream().allMatch(s -> s.placement() instanceof Whole)) {
       return Map.of();
     }
-    Set<String> gpus = plan.gpuIds();
-    return state.allocate(plan).mpsFaultDomains().entrySet().stream()
-        .filter(e -> gpus.contains(e.getKey()))
-        .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, LinkedHashMap::new));
+    // read on the plan's GPUs only: on a 1000-GPU cluster the whole state's domains were a tenth of a confirming placement
+    return state.allocate(plan).mpsFaultDomains(plan.gpuIds());
   }
 
   @Override

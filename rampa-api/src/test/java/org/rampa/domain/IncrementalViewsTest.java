@@ -3,6 +3,8 @@ package org.rampa.domain;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -93,5 +95,20 @@ class IncrementalViewsTest {
       assertThat(d.contains(g.id())).isEqualTo(f.contains(g.id()));
     }
     assertThat(Map.copyOf(derived.mpsFaultDomains())).isEqualTo(Map.copyOf(fresh.mpsFaultDomains()));
+    // the domains on a few GPUs (a plan's, in any order, with repeats and an id the cluster lacks) are the whole map's
+    // entries on those GPUs, in its order
+    List<Gpu> gpus = derived.cluster().gpus();
+    SplittableRandom r = new SplittableRandom(derived.allocations().size());
+    List<String> few = new ArrayList<>(List.of("no-such-gpu"));
+    for (int i = 0; i < 4; i++) {
+      few.add(gpus.get(r.nextInt(gpus.size())).id());
+    }
+    Map<String, List<String>> filtered = new LinkedHashMap<>(fresh.mpsFaultDomains());
+    filtered.keySet().retainAll(few);
+    assertThat(List.copyOf(derived.mpsFaultDomains(few).entrySet())).isEqualTo(List.copyOf(filtered.entrySet()));
+    List<String> backwards = new ArrayList<>(gpus.stream().map(Gpu::id).toList());
+    Collections.reverse(backwards);
+    Map<String, List<String>> all = fresh.mpsFaultDomains(backwards);
+    assertThat(List.copyOf(all.entrySet())).isEqualTo(List.copyOf(fresh.mpsFaultDomains().entrySet()));
   }
 }

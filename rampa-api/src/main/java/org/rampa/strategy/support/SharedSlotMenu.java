@@ -343,9 +343,11 @@ public final class SharedSlotMenu {
     Map<Gpu, List<Object>> around = new IdentityHashMap<>();
     List<Slot> out = new ArrayList<>();
     for (List<Candidate> candidates : byShape.values()) {
-      candidates.sort(BEST_FIT_FIRST);
+      // the order of a stable sort by BEST_FIT_FIRST, taken lazily: the top-k of hundreds is wanted
+      LazyOrder order = new LazyOrder(candidates.size(), (a, b) -> BEST_FIT_FIRST.compare(candidates.get(a), candidates.get(b)));
       int kept = 0;
-      for (Candidate c : candidates) {
+      for (int next = order.next(); next >= 0; next = order.next()) {
+        Candidate c = candidates.get(next);
         if (kept == options.topK()) {
           break;
         }

@@ -11,6 +11,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntFunction;
 import java.util.function.UnaryOperator;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
@@ -32,6 +34,7 @@ import org.rampa.moves.MovesResult;
 import org.rampa.moves.Recut;
 import org.rampa.strategy.PlacementResult;
 import org.rampa.strategy.SolveStatus;
+import org.rampa.strategy.support.LazyOrder;
 
 /**
  * A fast mover: tries the cheap moves first and stops at the first sequence after which the
@@ -53,6 +56,51 @@ public final class GreedyMover implements Mover {
   public static final int DEFAULT_MAX_VICTIMS = 8;
 
   private final int maxVictims;
+
+  /**
+   * What {@link #admit} last read off a state regardless of the request: its promising re-cuts and
+   * (once asked for) its evacuation candidates for a budget. A state is an immutable value, so for
+   * the very same state object and budget both are what {@link #promisingRecuts} and
+   * {@link #evacuationCandidates} would compute again (the memo's test checks decisions with it warm
+   * against a mover without it); on a full 1000-GPU cluster the two scans of every GPU were a fifth of
+   * a decision, and a scheduler asks about one state again whenever requests arrive before the ledger
+   * changes (every refused one, every answer not yet committed). One state kept at a time.
+   */
+  private final AtomicReference<StateReads> last = new AtomicReference<>();
+
+  /** The request-independent reads of one state for one budget; the evacuation candidates found on first use. */
+  private static final class StateReads {
+    final ClusterState state;
+    final int budget;
+    final List<Recut> recuts;
+    private volatile List<String> evacuation;
+
+    StateReads(ClusterState state, int budget, List<Recut> recuts) {
+      this.state = state;
+      this.budget = budget;
+      this.recuts = recuts;
+    }
+
+    /** Two threads finding them at once find equal lists: the race is benign. */
+    List<String> evacuation() {
+      List<String> e = evacuation;
+      if (e == null) {
+        e = evacuationCandidates(state, budget);
+        evacuation = e;
+      }
+      return e;
+    }
+  }
+
+  /** The reads of {@code p}'s state for its budget: the last ones when the state is the same object, else found anew and kept. */
+  private StateReads reads(MoveProblem p) {
+    StateReads r = last.get();
+    if (r == null || r.state != p.state() || r.budget != p.budget()) {
+      r = new StateReads(p.state(), p.budget(), promisingRecuts(p.state()));
+      last.set(r);
+    }
+    return r;
+  }
 
   public GreedyMover() {
     this(DEFAULT_MAX_VICTIMS);
@@ -83,7 +131,8 @@ public final class GreedyMover implements Mover {
       return new MovesResult(now.status() == SolveStatus.INFEASIBLE ? SolveStatus.INFEASIBLE : SolveStatus.NO_PLAN_FOUND, List.of(), 0,
           p.state(), Optional.of(now), "moves budget 0: " + now.reason(), name(), explored.placed);
     }
-    List<Recut> recuts = promisingRecuts(p.state());
+    StateReads reads = reads(p);
+    List<Recut> recuts = reads.recuts;
     if (!recuts.isEmpty() && fitsAfterAll(p, recuts, explored)) {
       for (Recut m : recuts) {
         if (System.nanoTime() > deadline) {
@@ -97,7 +146,7 @@ public final class GreedyMover implements Mover {
     }
     int victims = 0;
     int probes = 0;
-    for (String gpu : evacuationCandidates(p)) {
+    for (String gpu : reads.evacuation()) {
       if (victims == maxVictims || probes++ == 4 * maxVictims || System.nanoTime() > deadline) {
         break;
       }
@@ -280,35 +329,66 @@ public final class GreedyMover implements Mover {
    * the rules' to say, so larger ones are tried after it.
    */
   static Optional<Applied> bestTarget(MoveRules rules, ClusterState s, String service, int stage, String gpu) {
-    return bestTarget(rules, s, MoveSpace.migrations(s, rules, service, stage, gpu));
+    MoveSpace.ReplicaTargets targets = new MoveSpace.ReplicaTargets(s, rules, service, stage, gpu);
+    List<Gpu> gpus = s.cluster().gpus();
+    int[] every = new int[gpus.size()];
+    for (int i = 0; i < every.length; i++) {
+      every[i] = i;
+    }
+    // the candidates of a GPU built only when the walk reaches it: the walk stops at the first GPU
+    // that takes the replica, and building the candidates of every GPU was most of this method
+    return bestTarget(rules, s, every, i -> targets.to(gpus.get(i)));
   }
 
   /** As {@link #bestTarget(MoveRules, ClusterState, String, int, String)} among {@code migrations}, the replica's candidates on {@code s}. */
   private static Optional<Applied> bestTarget(MoveRules rules, ClusterState s, List<Migration> migrations) {
-    record Target(Migration move, double free, int position, double compute) {}
-    List<Target> candidates = new ArrayList<>();
-    // the sort keys computed once: each comparison re-summing a GPU's holdings was most of this method;
-    // a GPU's keys once for its run of candidates (MoveSpace lists them GPU by GPU)
-    String gpu = null;
-    double free = 0;
-    int position = 0;
-    GpuPartitioning parts = null;
+    // MoveSpace lists them GPU by GPU: grouped by the target's position, each group in its order
+    Map<Integer, List<Migration>> byGpu = new LinkedHashMap<>();
     for (Migration m : migrations) {
-      if (!m.toGpu().equals(gpu)) {
-        gpu = m.toGpu();
-        free = s.freeShare(gpu);
-        position = s.cluster().indexOf(gpu);
-        parts = s.partitioning(gpu);
-      }
-      candidates.add(new Target(m, free, position, m.placement().computeFraction(parts)));
+      byGpu.computeIfAbsent(s.cluster().indexOf(m.toGpu()), k -> new ArrayList<>()).add(m);
     }
-    // stable: among equal keys the order of MoveSpace, which lists the replica's own placement first
-    candidates.sort(Comparator.comparingDouble(Target::free).thenComparingInt(Target::position).thenComparingDouble(Target::compute));
-    for (Target t : candidates) {
-      Migration m = t.move();
-      MoveRules.Outcome o = rules.attempt(s, m);
-      if (o.applied()) {
-        return Optional.of(new Applied(m, o.after().get()));
+    return bestTarget(rules, s, byGpu.keySet().stream().mapToInt(Integer::intValue).toArray(), byGpu::get);
+  }
+
+  /**
+   * The first migration the rules accept, in the order of the definition above: all candidates
+   * sorted by the free share of their target GPU, then its position, then their compute part,
+   * stably (among equal keys the order of MoveSpace, which lists the replica's own placement
+   * first). The first two keys are the target GPU's alone and the position tells GPUs apart, so that
+   * order is the GPUs' in (free share, position) order, each GPU's candidates stably by compute part:
+   * the GPUs at {@code positions} are taken in that order from a heap and their candidates
+   * ({@code to}) are built and tried one GPU at a time, until one is accepted. Equal to sorting the
+   * whole list first ({@code GreedyMoverBookkeepingTest} checks it against that definition).
+   */
+  private static Optional<Applied> bestTarget(MoveRules rules, ClusterState s, int[] positions, IntFunction<List<Migration>> to) {
+    List<Gpu> gpus = s.cluster().gpus();
+    double[] free = new double[gpus.size()];
+    for (int i : positions) {
+      free[i] = s.freeShare(gpus.get(i).id());
+    }
+    LazyOrder order = new LazyOrder(positions.length, (a, b) -> {
+      int c = Double.compare(free[positions[a]], free[positions[b]]);
+      return c != 0 ? c : Integer.compare(positions[a], positions[b]);
+    });
+    for (int next = order.next(); next >= 0; next = order.next()) {
+      int i = positions[next];
+      List<Migration> candidates = to.apply(i);
+      if (candidates.isEmpty()) {
+        continue;
+      }
+      record Target(Migration move, double compute) {}
+      GpuPartitioning parts = s.partitioning(gpus.get(i).id());
+      List<Target> sorted = new ArrayList<>(candidates.size());
+      for (Migration m : candidates) {
+        sorted.add(new Target(m, m.placement().computeFraction(parts)));
+      }
+      sorted.sort(Comparator.comparingDouble(Target::compute)); // stable: MoveSpace's order among equals
+      for (Target t : sorted) {
+        Migration m = t.move();
+        MoveRules.Outcome o = rules.attempt(s, m);
+        if (o.applied()) {
+          return Optional.of(new Applied(m, o.after().get()));
+        }
       }
     }
     return Optional.empty();
@@ -482,8 +562,7 @@ public final class GreedyMover implements Mover {
    * request fits once they are emptied ({@link #fitsEmptied}), so that moves are spent only where
    * they can help.
    */
-  private static List<String> evacuationCandidates(MoveProblem p) {
-    ClusterState s = p.state();
+  private static List<String> evacuationCandidates(ClusterState s, int budget) {
     record Candidate(String gpu, int moves, double held, int position) {}
     List<Candidate> candidates = new ArrayList<>();
     List<Gpu> gpus = s.cluster().gpus();
@@ -491,12 +570,12 @@ public final class GreedyMover implements Mover {
       String g = gpus.get(i).id();
       List<Holding> on = s.holdingsOn(g);
       // every holding is at least one replica to move: most GPUs of a full cluster hold more than the budget
-      if (on.isEmpty() || on.size() > p.budget()) {
+      if (on.isEmpty() || on.size() > budget) {
         continue;
       }
       int replicas = movableReplicas(s, g);
       int n = replicas + (s.migLayout(g).isEmpty() ? 0 : 1);
-      if (replicas >= 0 && n <= p.budget()) {
+      if (replicas >= 0 && n <= budget) {
         candidates.add(new Candidate(g, n, 1 - s.freeShare(g), i));
       }
     }

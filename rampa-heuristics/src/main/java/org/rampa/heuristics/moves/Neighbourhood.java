@@ -61,19 +61,26 @@ final class Neighbourhood {
     }
     // GPUs nobody holds join, alone (no service to close over): a plan of several stages or replicas
     // may combine a GPU a move freed with free GPUs elsewhere
-    for (Gpu g : c.gpus()) {
-      if (state.isFree(g.id())) {
-        closed.add(g.id());
-      }
+    for (Gpu g : state.gpusNobodyHolds()) {
+      closed.add(g.id());
     }
     // placing on a sub-state saves work only when it is a small part of the cluster
     if (2 * closed.size() > c.gpus().size()) {
       return state;
     }
+    // kept in cluster order: marked by position, not looked up by id for every GPU of the cluster
+    boolean[] in = new boolean[c.gpus().size()];
+    for (String id : closed) {
+      int i = c.indexOf(id);
+      if (i >= 0) {
+        in[i] = true;
+      }
+    }
     List<Gpu> kept = new ArrayList<>();
     Set<String> nodeIds = new HashSet<>();
-    for (Gpu g : c.gpus()) {
-      if (closed.contains(g.id())) {
+    for (int i = 0; i < in.length; i++) {
+      if (in[i]) {
+        Gpu g = c.gpus().get(i);
         kept.add(g);
         nodeIds.add(g.node());
       }
