@@ -42,6 +42,9 @@ import org.rampa.verify.InterferenceGuard;
  * past its SLO is not room. Whole GPUs and MIG instances (isolated) are unchanged, and a GPU nobody
  * holds has no incumbent, so {@link #emptied} stays the most room a GPU has in any state; with
  * holdings added the budget only shrinks (more co-runners), so room still never grows with them.
+ * One limit: an incumbent whose plan spans GPUs has its slack set on all of them, so a guarded GPU's
+ * room also depends on what runs on those other GPUs; the defragmenters score a step on the GPUs it
+ * changes, which is exact only where every incumbent runs on one GPU (as in their tests).
  */
 public final class ForecastRoom {
 

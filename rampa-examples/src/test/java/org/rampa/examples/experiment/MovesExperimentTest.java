@@ -104,9 +104,9 @@ class MovesExperimentTest {
   }
 
   /**
-   * With the refusal trigger a quiet period is defragmented only after an arrival was refused since the last one: at a load
-   * that refuses nothing no move is made (where every quiet period's defragmentation does move), and at a load that refuses,
-   * the quiet periods' moves stay within the budget per refused arrival; every step is audited as before.
+   * With the refusal trigger a quiet period is defragmented only after an arrival was refused since the last one: on a light
+   * load that refuses a few arrivals, the quiet periods' moves stay within the budget per refused arrival, and fewer than
+   * where every quiet period is defragmented; every step is audited as before.
    */
   @Test
   void withTheRefusalTriggerOnlyQuietPeriodsAfterARefusalAreDefragmented() {
@@ -122,14 +122,13 @@ class MovesExperimentTest {
       assertThat(moves.capacity().auditFindings()).isEmpty();
       return moves;
     };
-    RunResult quiet = run.apply(24.0, DefragTrigger.REFUSAL);
-    assertThat(quiet.admitted()).as("a load that refuses nothing").isEqualTo(quiet.arrivals());
-    assertThat(quiet.capacity().defragMoves()).isZero();
-    assertThat(run.apply(24.0, DefragTrigger.DEPARTURE).capacity().defragMoves()).as("every quiet period defragments").isPositive();
-    RunResult busy = run.apply(384.0, DefragTrigger.REFUSAL);
-    int refused = busy.arrivals() - busy.admitted();
-    assertThat(refused).isPositive();
-    assertThat(busy.capacity().defragMoves()).isPositive().isLessThanOrEqualTo(2 * refused);
+    RunResult refusal = run.apply(24.0, DefragTrigger.REFUSAL);
+    RunResult departure = run.apply(24.0, DefragTrigger.DEPARTURE);
+    int refused = refusal.arrivals() - refusal.admitted();
+    assertThat(refused).as("a light load that still refuses a few").isBetween(1, refusal.arrivals() / 10);
+    // at most one quiet period defragmented per refusal, each within the budget of 2
+    assertThat(refusal.capacity().defragMoves()).isBetween(0, 2 * refused);
+    assertThat(departure.capacity().defragMoves()).as("every quiet period defragments").isGreaterThan(refusal.capacity().defragMoves());
   }
 
   @Test
