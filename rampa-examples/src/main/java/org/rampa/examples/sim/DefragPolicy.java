@@ -8,7 +8,7 @@ import org.rampa.domain.Invalid;
  *
  * @param trigger which quiet periods are defragmented
  * @param pipelines the forecast demand also weighs the classes no single GPU serves, on whole free GPUs
- *     ({@link ForecastDemand#room(org.rampa.domain.Cluster, org.rampa.heuristics.importance.WorkloadForecast, StrandedCapacity, boolean)})
+ *     ({@link ForecastDemand#room})
  * @param guarded the room is guarded: MPS room on a GPU that runs services counts only the copies its
  *     incumbents let in under the planner's interference guard ({@link org.rampa.moves.ForecastRoom#guarded})
  */

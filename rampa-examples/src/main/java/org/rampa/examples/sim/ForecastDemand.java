@@ -33,22 +33,18 @@ public final class ForecastDemand {
 
   private ForecastDemand() {}
 
-  /** The room measure for {@code workload} on {@code cluster}, each class's needs by {@code test} (its MPS levels are the room's). */
-  public static ForecastRoom room(Cluster cluster, WorkloadForecast workload, StrandedCapacity test) {
-    return room(cluster, workload, test, false);
-  }
-
-  /** As {@link #room(Cluster, WorkloadForecast, StrandedCapacity)}, with {@code pipelines} weighing classes no GPU serves alone on the whole GPU. */
+  /**
+   * The room measure for {@code workload} on {@code cluster}, each class's needs by {@code test} (its MPS levels are the room's),
+   * with {@code pipelines} weighing the classes no GPU serves alone on the whole GPU.
+   */
   public static ForecastRoom room(Cluster cluster, WorkloadForecast workload, StrandedCapacity test, boolean pipelines) {
     return new ForecastRoom(demand(cluster, workload, test, test.mpsLevels(), pipelines), test.mpsLevels());
   }
 
-  /** Every menu entry of {@code cluster}'s GPUs with its weight (0 when no class needs it as its smallest piece), pipelines weighing nothing. */
-  static Map<String, Double> demand(Cluster cluster, WorkloadForecast workload, StrandedCapacity test, List<Double> mpsLevels) {
-    return demand(cluster, workload, test, mpsLevels, false);
-  }
-
-  /** As {@link #demand(Cluster, WorkloadForecast, StrandedCapacity, List)}; with {@code pipelines}, a class no type serves alone weighs on the whole GPU. */
+  /**
+   * Every menu entry of {@code cluster}'s GPUs with its weight (0 when no class needs it as its smallest piece); with
+   * {@code pipelines}, a class no type serves alone weighs on the whole GPU.
+   */
   static Map<String, Double> demand(Cluster cluster, WorkloadForecast workload, StrandedCapacity test, List<Double> mpsLevels, boolean pipelines) {
     Map<String, Double> demand = new LinkedHashMap<>();
     demand.put(ShareCost.WHOLE, 0.0);
