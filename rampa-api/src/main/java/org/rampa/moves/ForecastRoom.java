@@ -12,8 +12,10 @@ import org.rampa.domain.share.MigGeometry;
 import org.rampa.domain.share.MigLayout;
 import org.rampa.domain.share.MigProfile;
 import org.rampa.domain.share.MigSlice;
+import org.rampa.domain.share.MpsShare;
 import org.rampa.importance.ShareCost;
 import org.rampa.strategy.SharingOptions;
+import org.rampa.verify.InterferenceGuard;
 
 /**
  * What the forecast demand can still place on a state without any move, in GPU share equivalents:
@@ -32,12 +34,25 @@ import org.rampa.strategy.SharingOptions;
  * (demand keys as {@link ShareCost}'s: {@link ShareCost#WHOLE}, a profile name, {@link
  * ShareCost#mpsEntry}; absent keys weigh 1); the state's room is the sum over GPUs. What a GPU has
  * free beyond its room is stranded.
+ *
+ * <p><b>Guarded</b> ({@link #guarded}): an MPS level's copies on a GPU that already runs services
+ * are also at most what the interference guard lets that GPU take before one of them would miss its
+ * SLO ({@link InterferenceGuard#incumbentBudget}, the sharing menu's own probe: the new holdings as
+ * fully memory-bound co-runners), so free compute a newcomer could take only by slowing an incumbent
+ * past its SLO is not room. Whole GPUs and MIG instances (isolated) are unchanged, and a GPU nobody
+ * holds has no incumbent, so {@link #emptied} stays the most room a GPU has in any state; with
+ * holdings added the budget only shrinks (more co-runners), so room still never grows with them.
+ * One limit: an incumbent whose plan spans GPUs has its slack set on all of them, so a guarded GPU's
+ * room also depends on what runs on those other GPUs; the defragmenters score a step on the GPUs it
+ * changes, which is exact only where every incumbent runs on one GPU (as in their tests).
  */
 public final class ForecastRoom {
 
 
   private final Map<String, Double> demand;
   private final List<Double> mpsLevels;
+  /** The guard whose incumbent budget caps MPS copies on a held GPU; null: unguarded (the alone-test's view). */
+  private final InterferenceGuard guard;
 
   /**
    * @param demand forecast demand per menu entry (as {@link ShareCost}'s), each finite and ≥ 0; absent entries weigh 1
@@ -52,6 +67,18 @@ public final class ForecastRoom {
     }
     this.demand = Map.copyOf(demand);
     this.mpsLevels = List.copyOf(mpsLevels);
+    this.guard = null;
+  }
+
+  private ForecastRoom(ForecastRoom unguarded, InterferenceGuard guard) {
+    this.demand = unguarded.demand;
+    this.mpsLevels = unguarded.mpsLevels;
+    this.guard = Invalid.requireNonNull("guard", guard);
+  }
+
+  /** This measure, its MPS copies on a held GPU capped by {@code guard}'s incumbent budget (see the class comment). */
+  public ForecastRoom guarded(InterferenceGuard guard) {
+    return new ForecastRoom(this, guard);
   }
 
   /** Every entry weighs the same; the default MPS levels. */
@@ -128,6 +155,9 @@ public final class ForecastRoom {
         if (mpsMode) {
           double free = empty ? 1 : state.freeShare(gpu);
           int copies = parts.mpsCopiesFitting(free, held.size(), level);
+          if (guard != null && copies > 0 && !held.isEmpty()) {
+            copies = guard.incumbentBudget(state, gpu, new MpsShare(level, 0), copies);
+          }
           usable += w * copies * level;
         }
       }

@@ -17,6 +17,8 @@ import org.rampa.examples.experiment.Presets;
 import org.rampa.examples.experiment.Schedulers;
 import org.rampa.examples.experiment.SharingExperiment;
 import org.rampa.examples.sim.ArrivalTrace;
+import org.rampa.examples.sim.DefragPolicy;
+import org.rampa.examples.sim.DefragTrigger;
 import org.rampa.examples.sim.MigStart;
 import org.rampa.moves.MoveProblem;
 import org.rampa.perf.share.TierMargins;
@@ -89,6 +91,21 @@ final class VastPipeE4Command implements Callable<Integer> {
           + "Default: ${DEFAULT-VALUE}.")
   int defragBudget;
 
+  @Option(names = "--defrag-trigger", defaultValue = "departure", paramLabel = "WHEN",
+      description = "With --defrag-budget, which quiet periods are defragmented: departure (every one) or refusal (only one after an "
+          + "arrival was refused since the last defragmentation). Default: ${DEFAULT-VALUE}.")
+  String defragTrigger;
+
+  @Option(names = "--defrag-room", defaultValue = "alone", paramLabel = "ROOM",
+      description = "With --defrag-budget, the room the defragmenter increases: alone (MPS room by the alone-test) or guarded (MPS room on a "
+          + "GPU that runs services only as far as the interference guard keeps every incumbent within its SLO). Default: ${DEFAULT-VALUE}.")
+  String defragRoom;
+
+  @Option(names = "--defrag-forecast", defaultValue = "pieces", paramLabel = "DEMAND",
+      description = "With --defrag-budget, the forecast demand the defragmenter serves: pieces (each class's smallest piece alone on a "
+          + "GPU) or pipelines (also the classes no GPU serves alone, on whole free GPUs). Default: ${DEFAULT-VALUE}.")
+  String defragForecast;
+
   @Option(names = "--mig-layouts", split = ListOption.SEPARATOR, splitSynopsisLabel = ListOption.LABEL, defaultValue = MigStart.NONE_NAME,
       paramLabel = "POLICY",
       description = "MIG layouts every run starts from: none; mig-heavy (every A100/H100 GPU in 3g+2g+1g+1g); or per GPU type "
@@ -122,12 +139,25 @@ final class VastPipeE4Command implements Callable<Integer> {
     if (defragBudget > 0 && !withMoves) {
       throw Invalid.value("--defrag-budget", defragBudget, "defragments the runs with moves, and there are none", "add --with-moves");
     }
+    DefragTrigger trigger = java.util.Arrays.stream(DefragTrigger.values()).filter(t -> t.cliName().equals(defragTrigger)).findFirst()
+        .orElseThrow(() -> Invalid.value("--defrag-trigger", defragTrigger, "is not a trigger", "departure or refusal"));
+    if (!defragForecast.equals("pieces") && !defragForecast.equals("pipelines")) {
+      throw Invalid.value("--defrag-forecast", defragForecast, "is not a forecast demand", "pieces or pipelines");
+    }
+    if (!defragRoom.equals("alone") && !defragRoom.equals("guarded")) {
+      throw Invalid.value("--defrag-room", defragRoom, "is not a room measure", "alone or guarded");
+    }
+    DefragPolicy policy = new DefragPolicy(trigger, defragForecast.equals("pipelines"), defragRoom.equals("guarded"));
+    if (defragBudget == 0 && !policy.equals(DefragPolicy.DEFAULT)) {
+      throw Invalid.value("--defrag-budget", defragBudget, "is 0, and --defrag-trigger, --defrag-forecast or --defrag-room configure defragmentation",
+          "add --defrag-budget 2");
+    }
     TierMargins margins = margin.margins();
     StrategyOptions options = margin.plannerOptions(timeLimit, seed);
     SharingExperiment experiment;
     try {
       experiment = new SharingExperiment(new SharingExperiment.Settings(cluster, byWorkload, arrivals, lifetime, seed, seeds, planners,
-          options, threads == null ? Runtime.getRuntime().availableProcessors() : threads, withMoves, migStart, defragBudget));
+          options, threads == null ? Runtime.getRuntime().availableProcessors() : threads, withMoves, migStart, defragBudget, policy));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--planners: " + e.getMessage(), e);
     }

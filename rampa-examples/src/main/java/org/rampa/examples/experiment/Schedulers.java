@@ -10,6 +10,8 @@ import org.rampa.domain.Cluster;
 import org.rampa.domain.GpuType;
 import org.rampa.domain.Invalid;
 import org.rampa.domain.ServiceRequest;
+import org.rampa.examples.sim.DefragPolicy;
+import org.rampa.examples.sim.DefragTrigger;
 import org.rampa.examples.sim.Scheduler;
 import org.rampa.examples.sim.SchedulerSpec;
 import org.rampa.heuristics.importance.ImportanceModels;
@@ -80,9 +82,17 @@ public final class Schedulers {
   /**
    * Appended to a sharing planner's name with a budget N in [1, 16] ("rampa-greedy/capability+sharing+moves+defrag2"),
    * lets the simulator defragment the cluster with at most N moves after departures, before the next
-   * arrival is planned ({@link Scheduler#defragBudget()}).
+   * arrival is planned ({@link Scheduler#defragBudget()}); "+defrag2-refusal" only after an arrival was
+   * refused since the last defragmentation ({@link DefragTrigger#REFUSAL}), and a trailing
+   * {@value DefragPolicy#PIPELINES_SUFFIX} weighs pipelines in the forecast and a trailing
+   * {@value DefragPolicy#GUARDED_SUFFIX} guards its room ({@link Scheduler#defragPolicy()}).
    */
   public static final String DEFRAG_SUFFIX = "+defrag";
+
+  /** What may follow {@value #DEFRAG_SUFFIX}: a budget, then a {@link DefragPolicy#suffix()}. */
+  private static final java.util.regex.Pattern DEFRAG_TAIL = java.util.regex.Pattern.compile(
+      "([0-9]+)(" + java.util.regex.Pattern.quote(DefragTrigger.REFUSAL.suffix()) + ")?(" + java.util.regex.Pattern.quote(DefragPolicy.PIPELINES_SUFFIX) + ")?("
+      + java.util.regex.Pattern.quote(DefragPolicy.GUARDED_SUFFIX) + ")?");
 
   /** True when the scheduler called {@code name} admits with moves ({@value #MOVES_SUFFIX}, with or without defragmentation). */
   public static boolean withMoves(String name) {
@@ -92,7 +102,7 @@ public final class Schedulers {
   /** {@code name} without its {@value #DEFRAG_SUFFIX}N suffix, if any. */
   public static String withoutDefrag(String name) {
     int at = name.lastIndexOf(DEFRAG_SUFFIX);
-    return at >= 0 && name.substring(at + DEFRAG_SUFFIX.length()).matches("[0-9]+") ? name.substring(0, at) : name;
+    return at >= 0 && DEFRAG_TAIL.matcher(name.substring(at + DEFRAG_SUFFIX.length())).matches() ? name.substring(0, at) : name;
   }
 
   /** The RAMPA strategies that can place shares ({@link SharingOptions}); the baselines hold whole GPUs. */
@@ -129,7 +139,11 @@ public final class Schedulers {
   public static SchedulerSpec named(String name, StrategyOptions options) {
     String defragged = withoutDefrag(name);
     if (!defragged.equals(name)) {
-      String digits = name.substring(defragged.length() + DEFRAG_SUFFIX.length());
+      java.util.regex.Matcher tail = DEFRAG_TAIL.matcher(name.substring(defragged.length() + DEFRAG_SUFFIX.length()));
+      tail.matches(); // withoutDefrag matched it
+      String digits = tail.group(1);
+      DefragPolicy policy = new DefragPolicy(tail.group(2) == null ? DefragTrigger.DEPARTURE : DefragTrigger.REFUSAL, tail.group(3) != null,
+          tail.group(4) != null);
       int budget = digits.length() > 2 ? Integer.MAX_VALUE : Integer.parseInt(digits);
       if (budget < 1 || budget > org.rampa.moves.MoveProblem.MAX_BUDGET) {
         throw Invalid.value("planner", name, "the defragmentation budget must lie in [1, " + org.rampa.moves.MoveProblem.MAX_BUDGET + "]",
@@ -155,6 +169,11 @@ public final class Schedulers {
           @Override
           public int defragBudget() {
             return budget;
+          }
+
+          @Override
+          public DefragPolicy defragPolicy() {
+            return policy;
           }
 
           @Override

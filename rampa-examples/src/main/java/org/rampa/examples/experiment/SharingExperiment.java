@@ -15,6 +15,7 @@ import org.rampa.domain.Cluster;
 import org.rampa.domain.Invalid;
 import org.rampa.examples.bound.OfflineBound;
 import org.rampa.examples.bound.SharedFootprints;
+import org.rampa.examples.sim.DefragPolicy;
 import org.rampa.examples.sim.MigStart;
 import org.rampa.examples.sim.RunResult;
 import org.rampa.examples.sim.WorkloadSpec;
@@ -39,7 +40,14 @@ public final class SharingExperiment {
    */
   public record Settings(Cluster cluster, Map<String, List<Double>> loads, int arrivals, double meanLifetimeSeconds,
       long firstSeed, int seeds, List<String> planners, StrategyOptions options, int threads, boolean withMoves, MigStart migStart,
-      int defragBudget) {
+      int defragBudget, DefragPolicy defragPolicy) {
+
+    /** Defragmenting as the seventh session did ({@link DefragPolicy#DEFAULT}). */
+    public Settings(Cluster cluster, Map<String, List<Double>> loads, int arrivals, double meanLifetimeSeconds, long firstSeed, int seeds,
+        List<String> planners, StrategyOptions options, int threads, boolean withMoves, MigStart migStart, int defragBudget) {
+      this(cluster, loads, arrivals, meanLifetimeSeconds, firstSeed, seeds, planners, options, threads, withMoves, migStart, defragBudget,
+          DefragPolicy.DEFAULT);
+    }
 
     /** Without defragmentation in quiet periods. */
     public Settings(Cluster cluster, Map<String, List<Double>> loads, int arrivals, double meanLifetimeSeconds, long firstSeed, int seeds,
@@ -74,6 +82,11 @@ public final class SharingExperiment {
       if (defragBudget > 0 && !withMoves) {
         throw Invalid.value("defragBudget", defragBudget, "defragments the runs with moves, and there are none", "add the with-moves variant");
       }
+      Invalid.requireNonNull("defragPolicy", defragPolicy);
+      if (defragBudget == 0 && !defragPolicy.equals(DefragPolicy.DEFAULT)) {
+        throw Invalid.value("defragPolicy", defragPolicy, "configures defragmentation, and the defragmentation budget is 0",
+            "give a defragBudget of at least 1");
+      }
     }
 
     /**
@@ -90,7 +103,7 @@ public final class SharingExperiment {
         }
         if (withMoves && (Schedulers.canShare(p) || p.endsWith(Schedulers.SHARING_SUFFIX))) {
           out.add((p.endsWith(Schedulers.SHARING_SUFFIX) ? p : p + Schedulers.SHARING_SUFFIX) + Schedulers.MOVES_SUFFIX
-              + (defragBudget > 0 ? Schedulers.DEFRAG_SUFFIX + defragBudget : ""));
+              + (defragBudget > 0 ? Schedulers.DEFRAG_SUFFIX + defragBudget + defragPolicy.suffix() : ""));
         }
       }
       return out;

@@ -21,6 +21,11 @@ import org.rampa.moves.ForecastRoom;
  * where no piece does. Every other entry of every GPU's menu weighs 0, so room no class could use
  * counts for nothing ({@link ForecastRoom} weighs entries it is not told 1).
  *
+ * <p>With {@code pipelines}, a class that no GPU type serves alone (its {@link StrandedCapacity#needs}
+ * is empty: it needs a pipeline over several GPUs) weighs its probability on the whole GPU, so that
+ * whole free GPUs, where its stages would go, count as room. Without it (the seventh session's measure)
+ * such a class weighs nothing, and a defragmenter fills free GPUs with the pieces it consolidates.
+ *
  * <p>MIG entries are keyed by profile name alone (as {@link ShareCost}'s are), so types sharing a
  * profile name share its weight.
  */
@@ -28,13 +33,19 @@ public final class ForecastDemand {
 
   private ForecastDemand() {}
 
-  /** The room measure for {@code workload} on {@code cluster}, each class's needs by {@code test} (its MPS levels are the room's). */
-  public static ForecastRoom room(Cluster cluster, WorkloadForecast workload, StrandedCapacity test) {
-    return new ForecastRoom(demand(cluster, workload, test, test.mpsLevels()), test.mpsLevels());
+  /**
+   * The room measure for {@code workload} on {@code cluster}, each class's needs by {@code test} (its MPS levels are the room's),
+   * with {@code pipelines} weighing the classes no GPU serves alone on the whole GPU.
+   */
+  public static ForecastRoom room(Cluster cluster, WorkloadForecast workload, StrandedCapacity test, boolean pipelines) {
+    return new ForecastRoom(demand(cluster, workload, test, test.mpsLevels(), pipelines), test.mpsLevels());
   }
 
-  /** Every menu entry of {@code cluster}'s GPUs with its weight (0 when no class needs it as its smallest piece). */
-  static Map<String, Double> demand(Cluster cluster, WorkloadForecast workload, StrandedCapacity test, List<Double> mpsLevels) {
+  /**
+   * Every menu entry of {@code cluster}'s GPUs with its weight (0 when no class needs it as its smallest piece); with
+   * {@code pipelines}, a class no type serves alone weighs on the whole GPU.
+   */
+  static Map<String, Double> demand(Cluster cluster, WorkloadForecast workload, StrandedCapacity test, List<Double> mpsLevels, boolean pipelines) {
     Map<String, Double> demand = new LinkedHashMap<>();
     demand.put(ShareCost.WHOLE, 0.0);
     ClusterState empty = ClusterState.empty(cluster);
@@ -51,7 +62,11 @@ public final class ForecastDemand {
     double total = workload.totalWeight();
     for (ServiceClass c : workload.classes()) {
       double p = total > 0 ? c.weight() / total : 0;
-      test.needs(c.template()).forEach((type, need) -> {
+      Map<String, StrandedCapacity.ClassNeed> needs = test.needs(c.template());
+      if (pipelines && needs.isEmpty()) {
+        demand.merge(ShareCost.WHOLE, p, Double::sum);
+      }
+      needs.forEach((type, need) -> {
         GpuPartitioning parts = byType.get(type);
         boolean piece = false;
         if (!Double.isNaN(need.mpsLevel()) && parts.mps()) {

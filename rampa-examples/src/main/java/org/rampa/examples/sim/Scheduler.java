@@ -31,6 +31,11 @@ public interface Scheduler {
     return 0;
   }
 
+  /** How the cluster is defragmented when {@link #defragBudget()} is positive; {@link DefragPolicy#DEFAULT} unless told. */
+  default DefragPolicy defragPolicy() {
+    return DefragPolicy.DEFAULT;
+  }
+
   /** Called for every arrival before it is planned, admitted or not. */
   default void observe(ServiceRequest arrival) {}
 }

@@ -60,10 +60,11 @@ import org.rampa.verify.PlanRejectedException;
  * incumbent sharing a GPU with it, under the scheduler's own models (planning margins included).
  *
  * <p>A scheduler with a defragmentation budget ({@link Scheduler#defragBudget()}) has the cluster
- * defragmented in every quiet period: when services departed before an arrival, the greedy
- * defragmenter's moves for the workload's forecast demand ({@link ForecastDemand}) are committed one
- * at a time through the ledger, each step audited like moves made for an admission, and counted with
- * them.
+ * defragmented in quiet periods: when services departed before an arrival (and, with
+ * {@link DefragTrigger#REFUSAL}, an arrival was refused since the last defragmentation), the greedy
+ * defragmenter's moves for the workload's forecast demand ({@link ForecastDemand}, its room as
+ * {@link Scheduler#defragPolicy()} says) are committed one at a time through the ledger, each step
+ * audited like moves made for an admission, and counted with them.
  */
 public final class Simulator {
 
@@ -73,8 +74,8 @@ public final class Simulator {
   private final Optional<RefusalBreakdown> refusals;
   private final MigStart migStart;
   private final AdmissionAudit audit = new AdmissionAudit();
-  /** The forecast demand's room measure, built on the first run that defragments (runs share the simulator across threads). */
-  private ForecastRoom forecastRoom;
+  /** The forecast demand's room measures (without and with pipelines), each built on the first run that defragments with it (runs share the simulator across threads). */
+  private final Map<Boolean, ForecastRoom> forecastRooms = new HashMap<>();
 
   public Simulator(Cluster cluster, WorkloadForecast workload) {
     this(cluster, workload, Optional.empty());
@@ -168,6 +169,7 @@ public final class Simulator {
     double freeEquivalentSum = 0;
     double strandedSum = 0;
     double now = 0;
+    boolean refusedSinceDefrag = false; // for DefragTrigger.REFUSAL
 
     for (int i = 0; i < arrivals.size(); i++) {
       onArrival.run();
@@ -182,7 +184,8 @@ public final class Simulator {
         expectCommitted(holder.release(d.serviceId, holder.current().version()), d.serviceId);
         departed = true;
       }
-      if (departed && scheduler.defragBudget() > 0) {
+      if (departed && scheduler.defragBudget() > 0 && (scheduler.defragPolicy().trigger() == DefragTrigger.DEPARTURE || refusedSinceDefrag)) {
+        refusedSinceDefrag = false;
         // a quiet period: the departures left room scattered; re-arrange it before the next arrival is planned
         ClusterState before = holder.current();
         Defragmentation d = defragment(holder, scheduler, heldShareByType, auditFindings);
@@ -223,6 +226,7 @@ public final class Simulator {
         violations++;
         reasons.merge("plan rejected by the verifier: " + e.violations().get(0).kind(), 1, Integer::sum);
         rejected = recordRejection(state, freeAtRejection, rejected);
+        refusedSinceDefrag = true;
         continue;
       }
       decisions[i] = System.nanoTime() - t0;
@@ -270,6 +274,7 @@ public final class Simulator {
         refusals.ifPresent(b -> refusalBreakdown.merge(b.classify(state, serviceClass.template(), classOf::get), 1, Integer::sum));
       }
       rejected = recordRejection(state, freeAtRejection, rejected);
+      refusedSinceDefrag = true;
     }
     int finalRejected = rejected;
     freeAtRejection.replaceAll((t, sum) -> finalRejected == 0 ? 0 : sum / finalRejected);
@@ -330,12 +335,10 @@ public final class Simulator {
   /** The defragmenter of quiet periods. */
   private static final GreedyDefragmenter DEFRAGMENTER = new GreedyDefragmenter();
 
-  /** The forecast demand's room measure: the workload's class mix ({@link ForecastDemand}), built once. */
-  private synchronized ForecastRoom forecastRoom() {
-    if (forecastRoom == null) {
-      forecastRoom = ForecastDemand.room(cluster, workload, stranded.orElseGet(() -> new StrandedCapacity(cluster, workload)));
-    }
-    return forecastRoom;
+  /** The forecast demand's room measure: the workload's class mix ({@link ForecastDemand}), with or without pipelines, built once each. */
+  private synchronized ForecastRoom forecastRoom(boolean pipelines) {
+    return forecastRooms.computeIfAbsent(pipelines,
+        p -> ForecastDemand.room(cluster, workload, stranded.orElseGet(() -> new StrandedCapacity(cluster, workload)), p));
   }
 
   /**
@@ -350,7 +353,11 @@ public final class Simulator {
     // the rules need a problem only for the planner's models and sharing menu: any class of the workload serves
     PlacementProblem problem = scheduler.placer().state(state).problem(workload.classes().get(0).template());
     MoveRules rules = MoveRules.of(problem);
-    DefragResult found = DEFRAGMENTER.defragment(new DefragProblem(state, rules, scheduler.defragBudget(), MoveCosts.defaults(), forecastRoom(),
+    ForecastRoom room = forecastRoom(scheduler.defragPolicy().pipelines());
+    if (scheduler.defragPolicy().guarded()) {
+      room = room.guarded(new InterferenceGuard(problem.performance(), problem.interference()));
+    }
+    DefragResult found = DEFRAGMENTER.defragment(new DefragProblem(state, rules, scheduler.defragBudget(), MoveCosts.defaults(), room,
         problem.options().timeLimit()));
     List<Move> applied = new ArrayList<>();
     for (Move m : found.moves()) {

@@ -580,6 +580,14 @@ class BadInputCorpusTest {
     bad("vastpipe-e4: --time-limit PT0S", args("vastpipe-e4", "--out", out, "--time-limit", "PT0S"), "--time-limit");
     bad("vastpipe-e4: --margin lots", args("vastpipe-e4", "--out", out, "--margin", "lots"), "--margin = lots", "none, default");
     bad("vastpipe-e4: --margin -0.1", args("vastpipe-e4", "--out", out, "--margin", "-0.1"), "--margin = -0.1", "[0, 10");
+    bad("vastpipe-e4: --defrag-trigger sometimes", args("vastpipe-e4", "--out", out, "--with-moves", "--defrag-budget", 2, "--defrag-trigger",
+        "sometimes"), "--defrag-trigger = sometimes", "departure or refusal");
+    bad("vastpipe-e4: --defrag-room free", args("vastpipe-e4", "--out", out, "--with-moves", "--defrag-budget", 2, "--defrag-room", "free"),
+        "--defrag-room = free", "alone or guarded");
+    bad("vastpipe-e4: --defrag-forecast all", args("vastpipe-e4", "--out", out, "--with-moves", "--defrag-budget", 2, "--defrag-forecast",
+        "all"), "--defrag-forecast = all", "pieces or pipelines");
+    bad("vastpipe-e4: a defragmentation policy without a budget", args("vastpipe-e4", "--out", out, "--with-moves", "--defrag-room", "guarded"),
+        "--defrag-budget = 0", "--defrag-room", "add --defrag-budget 2");
     bad("simulate: --margin lots", args("simulate", "--out", out, "--margin", "lots"), "--margin = lots", "none, default");
     bad("vastpipe-e4: --mig-layouts on a type without MIG", args("vastpipe-e4", "--out", out, "--mig-layouts", "T4=1g.10gb@0"),
         "--mig-layouts = T4=1g.10gb@0", "has no MIG geometry", "Maybe");

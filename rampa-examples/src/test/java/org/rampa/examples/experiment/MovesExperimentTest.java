@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.rampa.examples.sim.DefragPolicy;
+import org.rampa.examples.sim.DefragTrigger;
 import org.rampa.examples.sim.MigStart;
 import org.rampa.examples.sim.RunResult;
 import org.rampa.strategy.StrategyOptions;
@@ -101,6 +103,34 @@ class MovesExperimentTest {
     assertThat(row[header.indexOf("placement_changes")]).isEqualTo(String.valueOf(defrag.capacity().placementChanges()));
   }
 
+  /**
+   * With the refusal trigger a quiet period is defragmented only after an arrival was refused since the last one: on a light
+   * load that refuses a few arrivals, the quiet periods' moves stay within the budget per refused arrival, and fewer than
+   * where every quiet period is defragmented; every step is audited as before.
+   */
+  @Test
+  void withTheRefusalTriggerOnlyQuietPeriodsAfterARefusalAreDefragmented() {
+    var cluster = Presets.cluster("small");
+    StrategyOptions options = StrategyOptions.builder().timeLimit(Duration.ofSeconds(2)).build();
+    java.util.function.BiFunction<Double, DefragTrigger, RunResult> run = (load, trigger) -> {
+      var settings = new SharingExperiment.Settings(cluster, Map.of("light", List.of(load)), 120, 3600, 1, 1,
+          List.of("rampa-greedy/capability+sharing"), options, 2, true, MigStart.NONE, 2, new DefragPolicy(trigger, false, false));
+      ExperimentResult r = new SharingExperiment(settings).run(() -> {}).get(0).result();
+      assertThat(r.schedulers()).containsExactly("rampa-greedy/capability+sharing", "rampa-greedy/capability+sharing+moves+defrag2" + trigger.suffix());
+      RunResult moves = r.runs().get(1);
+      assertThat(moves.violations()).isZero();
+      assertThat(moves.capacity().auditFindings()).isEmpty();
+      return moves;
+    };
+    RunResult refusal = run.apply(24.0, DefragTrigger.REFUSAL);
+    RunResult departure = run.apply(24.0, DefragTrigger.DEPARTURE);
+    int refused = refusal.arrivals() - refusal.admitted();
+    assertThat(refused).as("a light load that still refuses a few").isBetween(1, refusal.arrivals() / 10);
+    // at most one quiet period defragmented per refusal, each within the budget of 2
+    assertThat(refusal.capacity().defragMoves()).isBetween(0, 2 * refused);
+    assertThat(departure.capacity().defragMoves()).as("every quiet period defragments").isGreaterThan(refusal.capacity().defragMoves());
+  }
+
   @Test
   void aDefragBudgetOutsideItsRangeOrWithoutMovesIsRefusedByName() {
     var cluster = Presets.cluster("small");
@@ -119,6 +149,19 @@ class MovesExperimentTest {
     assertThat(Schedulers.named("rampa-greedy/capability+sharing+moves", options).create(cluster).defragBudget()).isZero();
     assertThat(Schedulers.withMoves("rampa-greedy/capability+sharing+moves+defrag2")).isTrue();
     assertThat(Schedulers.withMoves("rampa-greedy/capability+sharing+defrag2")).isFalse();
+    // the trigger and the forecast with pipelines follow the budget, in that order
+    var refusal = Schedulers.named("rampa-greedy/capability+sharing+moves+defrag2-refusal-pipelines-guarded", options).create(cluster);
+    assertThat(refusal.defragBudget()).isEqualTo(2);
+    assertThat(refusal.defragPolicy()).isEqualTo(new DefragPolicy(DefragTrigger.REFUSAL, true, true));
+    assertThat(Schedulers.named("rampa-greedy/capability+sharing+moves+defrag2-guarded", options).create(cluster).defragPolicy())
+        .isEqualTo(new DefragPolicy(DefragTrigger.DEPARTURE, false, true));
+    assertThat(Schedulers.named("rampa-greedy/capability+sharing+moves+defrag2", options).create(cluster).defragPolicy()).isEqualTo(DefragPolicy.DEFAULT);
+    assertThat(Schedulers.withMoves("rampa-greedy/capability+sharing+moves+defrag2-pipelines")).isTrue();
+    assertThatThrownBy(() -> Schedulers.named("rampa-greedy/capability+sharing+moves+defrag2-pipelines-refusal", options))
+        .hasMessageContaining("defrag2-pipelines-refusal");
+    assertThatThrownBy(() -> new SharingExperiment.Settings(cluster, Map.of("light", List.of(384.0)), 10, 3600, 1, 1,
+        List.of("rampa-greedy/capability+sharing"), options, 1, true, MigStart.NONE, 0, new DefragPolicy(DefragTrigger.REFUSAL, false, false)))
+        .hasMessageContaining("defragPolicy").hasMessageContaining("REFUSAL").hasMessageContaining("budget is 0");
   }
 
   /**

@@ -29,6 +29,7 @@ import org.rampa.strategy.SolveStatus;
 import org.rampa.testing.FragmentedClusters;
 import org.rampa.testing.LegalStates;
 import org.rampa.testing.Property;
+import org.rampa.verify.InterferenceGuard;
 import org.rampa.verify.PlanVerifier;
 
 /**
@@ -148,6 +149,25 @@ class ExactDefragmenterTest {
     System.out.printf("exact vs greedy defragmentation, %d instances (%d gain room): greedy reaches the most room on %d, mean gap %.4f, "
         + "largest %.4f GPU share equivalents%n", TRIALS, gained[0], greedyOptimal[0], gap[0] / TRIALS, gap[1]);
     assertThat(gained[0]).as("instances where moves gain room").isGreaterThan(TRIALS / 4);
+  }
+
+  /**
+   * With the guarded room ({@link ForecastRoom#guarded}: MPS copies on a held GPU capped by the interference guard's
+   * incumbent budget) the bound stays admissible on these single-GPU tenants: the exact defragmenter still finds the
+   * oracle's best, and greedy never beats it.
+   */
+  @Test
+  void withTheGuardedRoomTheExactDefragmenterStillFindsTheOraclesBest() {
+    Property.forSeeds("exact defragmenter = brute force, guarded room", TRIALS / 2, seed -> {
+      DefragProblem u = problem(seed);
+      DefragProblem p = new DefragProblem(u.state(), u.rules(), u.budget(), u.costs(), u.room().guarded(InterferenceGuard.defaults()), u.timeLimit());
+      double[] best = oracle(p, p.state(), p.budget(), new HashMap<>());
+      DefragResult d = new ExactDefragmenter(new GreedyDefragmenter()).defragment(p);
+      assertThat(d.status()).as("seed %d: %s", seed, d.reason()).isEqualTo(SolveStatus.OPTIMAL);
+      assertThat(d.roomAfter()).as("seed %d room", seed).isCloseTo(best[0], within(EPS));
+      assertThat(d.moveCost()).as("seed %d price", seed).isCloseTo(best[1], within(EPS));
+      assertThat(new GreedyDefragmenter().defragment(p).roomAfter()).as("seed %d greedy", seed).isLessThanOrEqualTo(d.roomAfter() + EPS);
+    });
   }
 
   /** Replays the answer: after each move every MIG layout is legal and every admitted service passes the verifier; it ends in the reported state. */

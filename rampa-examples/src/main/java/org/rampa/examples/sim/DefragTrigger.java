@@ -1,0 +1,32 @@
+package org.rampa.examples.sim;
+
+/**
+ * Which quiet periods (departures before an arrival) the simulator defragments in, for a scheduler
+ * with a defragmentation budget ({@link Scheduler#defragBudget()}).
+ */
+public enum DefragTrigger {
+  /** Every quiet period (the seventh session's behaviour, and the default). */
+  DEPARTURE(""),
+  /**
+   * Only a quiet period after an arrival was refused (the mover included) since the cluster was last
+   * defragmented: moves are spent only while the cluster refuses, not to tidy a cluster that admits
+   * everything anyway.
+   */
+  REFUSAL("-refusal");
+
+  private final String suffix;
+
+  DefragTrigger(String suffix) {
+    this.suffix = suffix;
+  }
+
+  /** What a scheduler's name carries after its defragmentation budget ("" for the default). */
+  public String suffix() {
+    return suffix;
+  }
+
+  /** The CLI's name for it. */
+  public String cliName() {
+    return name().toLowerCase(java.util.Locale.ROOT);
+  }
+}
