@@ -158,9 +158,13 @@ public final class MoveSpace {
 
   /**
    * The candidate migrations of the replica of stage {@code stage} of {@code service} on {@code fromGpu},
-   * GPU by GPU in cluster order, on each GPU its own placement first, then the menu's (larger first).
+   * GPU by GPU in cluster order, on each GPU its own placement first, then the menu's (larger first);
+   * none under rules that refuse migrations ({@link MoveRules#layoutOnly()}).
    */
   public static List<Migration> migrations(ClusterState state, MoveRules rules, String service, int stage, String fromGpu) {
+    if (!rules.migrates()) {
+      return List.of();
+    }
     Stage s = state.allocations().get(service).plan().orElseThrow().stages().get(stage);
     String fromType = state.cluster().gpu(fromGpu).type();
     Placement p = s.placement();
