@@ -53,6 +53,10 @@ import org.rampa.verify.Verification;
  * the sharing menu a planner could have chosen on the target ({@link #mpsLevels()}: the MPS levels of
  * that menu); {@link #keepingPlacements()} offers only the replica's own placement, as before placement
  * changes existed. Either way, a migration a caller builds itself is judged by the rules above.
+ *
+ * <p>{@link #layoutOnly()} rules refuse every migration (and their move space offers none): only
+ * re-cuts and mode changes, for a caller that may re-lay MIG GPUs but must not restart a service (a
+ * scheduler tidying layouts in a quiet period while nothing is refused).
  */
 public final class MoveRules {
 
@@ -61,18 +65,21 @@ public final class MoveRules {
   private final PlanVerifier verifier;
   private final boolean changesPlacements;
   private final List<Double> mpsLevels;
+  private final boolean migrates;
 
   /** Rules on these models whose move space changes placements within the default sharing menu ({@link SharingOptions#DEFAULT_MPS_LEVELS}). */
   public MoveRules(PerformanceModel performance, InterferenceModel interference) {
-    this(performance, interference, true, SharingOptions.DEFAULT_MPS_LEVELS);
+    this(performance, interference, true, SharingOptions.DEFAULT_MPS_LEVELS, true);
   }
 
-  private MoveRules(PerformanceModel performance, InterferenceModel interference, boolean changesPlacements, List<Double> mpsLevels) {
+  private MoveRules(PerformanceModel performance, InterferenceModel interference, boolean changesPlacements, List<Double> mpsLevels,
+      boolean migrates) {
     this.performance = Objects.requireNonNull(performance, "performance");
     this.interference = interference;
     this.verifier = new PlanVerifier(performance, Objects.requireNonNull(interference, "interference"));
     this.changesPlacements = changesPlacements;
     this.mpsLevels = List.copyOf(mpsLevels);
+    this.migrates = migrates;
   }
 
   /** The default performance model and interference (the verifier's defaults). */
@@ -97,12 +104,22 @@ public final class MoveRules {
    */
   public static MoveRules of(PlacementProblem problem) {
     SharingOptions sharing = SharingOptions.in(problem.options());
-    return new MoveRules(problem.performance(), problem.interference(), true, sharing.enabled() ? sharing.mpsLevels() : List.of());
+    return new MoveRules(problem.performance(), problem.interference(), true, sharing.enabled() ? sharing.mpsLevels() : List.of(), true);
   }
 
   /** These rules with a move space whose migrations keep every replica's placement (no change of kind or size). */
   public MoveRules keepingPlacements() {
-    return new MoveRules(performance, interference, false, mpsLevels);
+    return new MoveRules(performance, interference, false, mpsLevels, migrates);
+  }
+
+  /** These rules refusing every migration: only re-cuts and mode changes are applied, and {@link MoveSpace} offers no migration. */
+  public MoveRules layoutOnly() {
+    return new MoveRules(performance, interference, changesPlacements, mpsLevels, false);
+  }
+
+  /** Whether migrations may be applied (false for {@link #layoutOnly()} rules). */
+  public boolean migrates() {
+    return migrates;
   }
 
   /**
@@ -195,6 +212,9 @@ public final class MoveRules {
 
   private Outcome migrate(ClusterState state, Migration m) {
     Allocation a = state.allocations().get(m.service());
+    if (!migrates) {
+      return refused("these rules allow only re-cuts and mode changes (layout only), so \"" + m.service() + "\" may not migrate");
+    }
     if (a == null) {
       return refused("service \"" + m.service() + "\" holds nothing in this state");
     }

@@ -158,7 +158,8 @@ public final class MoveSpace {
 
   /**
    * The candidate migrations of the replica of stage {@code stage} of {@code service} on {@code fromGpu},
-   * GPU by GPU in cluster order, on each GPU its own placement first, then the menu's (larger first).
+   * GPU by GPU in cluster order, on each GPU its own placement first, then the menu's (larger first);
+   * none under rules that refuse migrations ({@link MoveRules#layoutOnly()}).
    */
   public static List<Migration> migrations(ClusterState state, MoveRules rules, String service, int stage, String fromGpu) {
     ReplicaTargets targets = new ReplicaTargets(state, rules, service, stage, fromGpu);
@@ -185,6 +186,7 @@ public final class MoveSpace {
     private final Placement p;
     private final boolean mig;
     private final boolean change;
+    private final boolean migrates;
     private final List<Double> levels;
     /** Of each type on each node, the first GPU in cluster order nobody holds and without a layout; found when first needed. */
     private Set<String> firstFree;
@@ -202,13 +204,17 @@ public final class MoveSpace {
       this.p = s.placement();
       this.mig = p instanceof MigSlice || p instanceof MigSliceMps;
       this.change = rules.changesPlacements() && s.replicas() == 1;
+      this.migrates = rules.migrates();
       this.levels = rules.mpsLevels();
     }
 
-    /** The candidate migrations to {@code g}, a GPU of the state's cluster: its own placement first, then the menu's (larger first). */
+    /**
+     * The candidate migrations to {@code g}, a GPU of the state's cluster: its own placement first, then
+     * the menu's (larger first); none under rules that refuse migrations.
+     */
     public List<Migration> to(Gpu g) {
       List<Migration> out = new ArrayList<>();
-      if (g.id().equals(fromGpu) || s.gpus().contains(g.id())) {
+      if (!migrates || g.id().equals(fromGpu) || s.gpus().contains(g.id())) {
         return out;
       }
       boolean own = !((s.replicas() > 1 || mig) && !g.type().equals(fromType)); // may it keep its placement here

@@ -205,4 +205,40 @@ class MoveRulesTest {
     });
     assertThat(changed[0]).as("placement changes offered").isGreaterThan(0);
   }
+
+  /**
+   * Layout-only rules offer and apply no migration, and every re-cut and mode change as the default
+   * rules do: on 30 seeded fragmented states of 2-4 A100s, the layout-only move space is the default
+   * one less its migrations, each of those migrations the default rules accept is refused by name,
+   * and keeping placements keeps the restriction.
+   */
+  @Test
+  void layoutOnlyRulesOfferAndApplyNoMigrationAndEveryLayoutMoveAsBefore() {
+    MoveRules layoutOnly = rules.layoutOnly();
+    assertThat(rules.migrates()).isTrue();
+    assertThat(layoutOnly.migrates()).isFalse();
+    assertThat(layoutOnly.keepingPlacements().migrates()).isFalse();
+    int[] refused = {0};
+    org.rampa.testing.Property.forSeeds("layout-only rules", 30, seed -> {
+      java.util.SplittableRandom r = new java.util.SplittableRandom(seed);
+      Cluster c = ClusterPresets.of(Map.of("A100-SXM4-80GB", 1), 2 + r.nextInt(3), ClusterPresets.NETWORK_100G);
+      ClusterState s = org.rampa.testing.FragmentedClusters.state(c, r, false);
+      List<Move> all = MoveSpace.candidates(s, rules);
+      List<Move> layoutMoves = MoveSpace.candidates(s, layoutOnly);
+      assertThat(layoutMoves).noneMatch(m -> m instanceof Migration);
+      assertThat(layoutMoves).containsExactlyElementsOf(all.stream().filter(m -> !(m instanceof Migration)).toList());
+      for (Move m : all) {
+        MoveRules.Outcome full = rules.attempt(s, m);
+        MoveRules.Outcome restricted = layoutOnly.attempt(s, m);
+        if (m instanceof Migration) {
+          assertThat(restricted.applied()).as("%s", m).isFalse();
+          assertThat(restricted.refusals()).singleElement().asString().contains("layout only").contains(m.service());
+          refused[0] += full.applied() ? 1 : 0;
+        } else {
+          assertThat(restricted).as("%s", m).isEqualTo(full);
+        }
+      }
+    });
+    assertThat(refused[0]).as("migrations the default rules accept").isGreaterThan(0);
+  }
 }

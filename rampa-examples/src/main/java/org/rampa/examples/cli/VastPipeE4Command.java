@@ -92,8 +92,9 @@ final class VastPipeE4Command implements Callable<Integer> {
   int defragBudget;
 
   @Option(names = "--defrag-trigger", defaultValue = "departure", paramLabel = "WHEN",
-      description = "With --defrag-budget, which quiet periods are defragmented: departure (every one) or refusal (only one after an "
-          + "arrival was refused since the last defragmentation). Default: ${DEFAULT-VALUE}.")
+      description = "With --defrag-budget, which quiet periods are defragmented: departure (every one), refusal (only one after an "
+          + "arrival was refused since the last defragmentation) or hybrid (every one, but re-cuts and mode changes only unless an arrival "
+          + "was refused since the last defragmentation). Default: ${DEFAULT-VALUE}.")
   String defragTrigger;
 
   @Option(names = "--defrag-room", defaultValue = "alone", paramLabel = "ROOM",
@@ -140,7 +141,7 @@ final class VastPipeE4Command implements Callable<Integer> {
       throw Invalid.value("--defrag-budget", defragBudget, "defragments the runs with moves, and there are none", "add --with-moves");
     }
     DefragTrigger trigger = java.util.Arrays.stream(DefragTrigger.values()).filter(t -> t.cliName().equals(defragTrigger)).findFirst()
-        .orElseThrow(() -> Invalid.value("--defrag-trigger", defragTrigger, "is not a trigger", "departure or refusal"));
+        .orElseThrow(() -> Invalid.value("--defrag-trigger", defragTrigger, "is not a trigger", "departure, refusal or hybrid"));
     if (!defragForecast.equals("pieces") && !defragForecast.equals("pipelines")) {
       throw Invalid.value("--defrag-forecast", defragForecast, "is not a forecast demand", "pieces or pipelines");
     }

@@ -83,7 +83,8 @@ public final class Schedulers {
    * Appended to a sharing planner's name with a budget N in [1, 16] ("rampa-greedy/capability+sharing+moves+defrag2"),
    * lets the simulator defragment the cluster with at most N moves after departures, before the next
    * arrival is planned ({@link Scheduler#defragBudget()}); "+defrag2-refusal" only after an arrival was
-   * refused since the last defragmentation ({@link DefragTrigger#REFUSAL}), and a trailing
+   * refused since the last defragmentation ({@link DefragTrigger#REFUSAL}), "+defrag2-hybrid" every quiet
+   * period but migrating only after a refusal ({@link DefragTrigger#HYBRID}), and a trailing
    * {@value DefragPolicy#PIPELINES_SUFFIX} weighs pipelines in the forecast and a trailing
    * {@value DefragPolicy#GUARDED_SUFFIX} guards its room ({@link Scheduler#defragPolicy()}).
    */
@@ -91,7 +92,8 @@ public final class Schedulers {
 
   /** What may follow {@value #DEFRAG_SUFFIX}: a budget, then a {@link DefragPolicy#suffix()}. */
   private static final java.util.regex.Pattern DEFRAG_TAIL = java.util.regex.Pattern.compile(
-      "([0-9]+)(" + java.util.regex.Pattern.quote(DefragTrigger.REFUSAL.suffix()) + ")?(" + java.util.regex.Pattern.quote(DefragPolicy.PIPELINES_SUFFIX) + ")?("
+      "([0-9]+)(" + java.util.regex.Pattern.quote(DefragTrigger.REFUSAL.suffix()) + "|" + java.util.regex.Pattern.quote(DefragTrigger.HYBRID.suffix())
+      + ")?(" + java.util.regex.Pattern.quote(DefragPolicy.PIPELINES_SUFFIX) + ")?("
       + java.util.regex.Pattern.quote(DefragPolicy.GUARDED_SUFFIX) + ")?");
 
   /** True when the scheduler called {@code name} admits with moves ({@value #MOVES_SUFFIX}, with or without defragmentation). */
@@ -142,8 +144,9 @@ public final class Schedulers {
       java.util.regex.Matcher tail = DEFRAG_TAIL.matcher(name.substring(defragged.length() + DEFRAG_SUFFIX.length()));
       tail.matches(); // withoutDefrag matched it
       String digits = tail.group(1);
-      DefragPolicy policy = new DefragPolicy(tail.group(2) == null ? DefragTrigger.DEPARTURE : DefragTrigger.REFUSAL, tail.group(3) != null,
-          tail.group(4) != null);
+      String trigger = tail.group(2) == null ? "" : tail.group(2);
+      DefragPolicy policy = new DefragPolicy(java.util.Arrays.stream(DefragTrigger.values()).filter(t -> t.suffix().equals(trigger)).findFirst().orElseThrow(),
+          tail.group(3) != null, tail.group(4) != null);
       int budget = digits.length() > 2 ? Integer.MAX_VALUE : Integer.parseInt(digits);
       if (budget < 1 || budget > org.rampa.moves.MoveProblem.MAX_BUDGET) {
         throw Invalid.value("planner", name, "the defragmentation budget must lie in [1, " + org.rampa.moves.MoveProblem.MAX_BUDGET + "]",

@@ -61,7 +61,9 @@ import org.rampa.verify.PlanRejectedException;
  *
  * <p>A scheduler with a defragmentation budget ({@link Scheduler#defragBudget()}) has the cluster
  * defragmented in quiet periods: when services departed before an arrival (and, with
- * {@link DefragTrigger#REFUSAL}, an arrival was refused since the last defragmentation), the greedy
+ * {@link DefragTrigger#REFUSAL}, an arrival was refused since the last defragmentation; with
+ * {@link DefragTrigger#HYBRID}, every quiet period, but re-cuts and mode changes only unless an arrival
+ * was refused since the last defragmentation), the greedy
  * defragmenter's moves for the workload's forecast demand ({@link ForecastDemand}, its room as
  * {@link Scheduler#defragPolicy()} says) are committed one at a time through the ledger, each step
  * audited like moves made for an admission, and counted with them.
@@ -169,7 +171,7 @@ public final class Simulator {
     double freeEquivalentSum = 0;
     double strandedSum = 0;
     double now = 0;
-    boolean refusedSinceDefrag = false; // for DefragTrigger.REFUSAL
+    boolean refusedSinceDefrag = false; // for DefragTrigger.REFUSAL and HYBRID
 
     for (int i = 0; i < arrivals.size(); i++) {
       onArrival.run();
@@ -184,11 +186,13 @@ public final class Simulator {
         expectCommitted(holder.release(d.serviceId, holder.current().version()), d.serviceId);
         departed = true;
       }
-      if (departed && scheduler.defragBudget() > 0 && (scheduler.defragPolicy().trigger() == DefragTrigger.DEPARTURE || refusedSinceDefrag)) {
+      DefragTrigger trigger = scheduler.defragPolicy().trigger();
+      if (departed && scheduler.defragBudget() > 0 && trigger.defragments(refusedSinceDefrag)) {
+        boolean migrates = trigger.migrates(refusedSinceDefrag);
         refusedSinceDefrag = false;
         // a quiet period: the departures left room scattered; re-arrange it before the next arrival is planned
         ClusterState before = holder.current();
-        Defragmentation d = defragment(holder, scheduler, heldShareByType, auditFindings);
+        Defragmentation d = defragment(holder, scheduler, migrates, heldShareByType, auditFindings);
         moves += d.applied().size();
         defragMoves += d.applied().size();
         placementChanges += placementChanges(before, d.applied());
@@ -343,16 +347,18 @@ public final class Simulator {
 
   /**
    * Defragments the current state for the forecast demand within the scheduler's budget
-   * ({@link GreedyDefragmenter}, default prices, the planner's rules and time limit) and commits the
+   * ({@link GreedyDefragmenter}, default prices, the planner's rules, {@link MoveRules#layoutOnly()}
+   * unless {@code migrates}, and time limit) and commits the
    * moves one at a time through the ledger, each with the version the last commit returned, as a
    * scheduler would in a quiet period; after each, every service on a GPU the move changed is audited
    * against the state it now stands in, so every intermediate state is checked, not only the last.
    */
-  private Defragmentation defragment(ClusterStateHolder holder, Scheduler scheduler, Map<String, Double> heldShareByType, List<String> auditFindings) {
+  private Defragmentation defragment(ClusterStateHolder holder, Scheduler scheduler, boolean migrates, Map<String, Double> heldShareByType,
+      List<String> auditFindings) {
     ClusterState state = holder.current();
     // the rules need a problem only for the planner's models and sharing menu: any class of the workload serves
     PlacementProblem problem = scheduler.placer().state(state).problem(workload.classes().get(0).template());
-    MoveRules rules = MoveRules.of(problem);
+    MoveRules rules = migrates ? MoveRules.of(problem) : MoveRules.of(problem).layoutOnly();
     ForecastRoom room = forecastRoom(scheduler.defragPolicy().pipelines());
     if (scheduler.defragPolicy().guarded()) {
       room = room.guarded(new InterferenceGuard(problem.performance(), problem.interference()));

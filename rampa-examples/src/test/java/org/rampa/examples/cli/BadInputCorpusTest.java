@@ -581,7 +581,7 @@ class BadInputCorpusTest {
     bad("vastpipe-e4: --margin lots", args("vastpipe-e4", "--out", out, "--margin", "lots"), "--margin = lots", "none, default");
     bad("vastpipe-e4: --margin -0.1", args("vastpipe-e4", "--out", out, "--margin", "-0.1"), "--margin = -0.1", "[0, 10");
     bad("vastpipe-e4: --defrag-trigger sometimes", args("vastpipe-e4", "--out", out, "--with-moves", "--defrag-budget", 2, "--defrag-trigger",
-        "sometimes"), "--defrag-trigger = sometimes", "departure or refusal");
+        "sometimes"), "--defrag-trigger = sometimes", "departure, refusal or hybrid");
     bad("vastpipe-e4: --defrag-room free", args("vastpipe-e4", "--out", out, "--with-moves", "--defrag-budget", 2, "--defrag-room", "free"),
         "--defrag-room = free", "alone or guarded");
     bad("vastpipe-e4: --defrag-forecast all", args("vastpipe-e4", "--out", out, "--with-moves", "--defrag-budget", 2, "--defrag-forecast",

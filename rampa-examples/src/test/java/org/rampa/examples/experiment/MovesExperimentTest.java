@@ -131,6 +131,37 @@ class MovesExperimentTest {
     assertThat(departure.capacity().defragMoves()).as("every quiet period defragments").isGreaterThan(refusal.capacity().defragMoves());
   }
 
+  /**
+   * With the hybrid trigger every quiet period is defragmented, but with migrations only after a refusal: from the MIG-heavy
+   * start on a light load, the run's migrations are at most the mover's (budget 2 per arrival admitted with moves) and the
+   * budget of 2 per refused arrival, which defragmenting every quiet period with migrations exceeds; the quiet periods still
+   * re-cut or change modes, and every step is audited as before.
+   */
+  @Test
+  void withTheHybridTriggerQuietPeriodsMigrateOnlyAfterARefusal() {
+    var cluster = Presets.cluster("small");
+    StrategyOptions options = StrategyOptions.builder().timeLimit(Duration.ofSeconds(2)).build();
+    java.util.function.Function<DefragTrigger, RunResult> run = trigger -> {
+      var settings = new SharingExperiment.Settings(cluster, Map.of("light", List.of(24.0)), 120, 3600, 1, 1,
+          List.of("rampa-greedy/capability+sharing"), options, 2, true, MigStart.parse("--mig-layouts", List.of("mig-heavy"), cluster), 2,
+          new DefragPolicy(trigger, false, false));
+      ExperimentResult r = new SharingExperiment(settings).run(() -> {}).get(0).result();
+      assertThat(r.schedulers()).containsExactly("rampa-greedy/capability+sharing", "rampa-greedy/capability+sharing+moves+defrag2" + trigger.suffix());
+      RunResult moves = r.runs().get(1);
+      assertThat(moves.violations()).isZero();
+      assertThat(moves.capacity().auditFindings()).isEmpty();
+      return moves;
+    };
+    java.util.function.ToIntFunction<RunResult> migrationBound = r -> 2 * (r.capacity().admittedWithMoves() + r.arrivals() - r.admitted());
+    RunResult hybrid = run.apply(DefragTrigger.HYBRID);
+    RunResult departure = run.apply(DefragTrigger.DEPARTURE);
+    assertThat(hybrid.capacity().moveKinds().getOrDefault("migrate", 0)).isLessThanOrEqualTo(migrationBound.applyAsInt(hybrid));
+    assertThat(departure.capacity().moveKinds().getOrDefault("migrate", 0)).as("migrating in every quiet period")
+        .isGreaterThan(migrationBound.applyAsInt(departure));
+    assertThat(hybrid.capacity().moveKinds().getOrDefault("recut", 0) + hybrid.capacity().moveKinds().getOrDefault("mode", 0))
+        .as("layout moves in quiet periods").isPositive();
+  }
+
   @Test
   void aDefragBudgetOutsideItsRangeOrWithoutMovesIsRefusedByName() {
     var cluster = Presets.cluster("small");
@@ -157,6 +188,10 @@ class MovesExperimentTest {
         .isEqualTo(new DefragPolicy(DefragTrigger.DEPARTURE, false, true));
     assertThat(Schedulers.named("rampa-greedy/capability+sharing+moves+defrag2", options).create(cluster).defragPolicy()).isEqualTo(DefragPolicy.DEFAULT);
     assertThat(Schedulers.withMoves("rampa-greedy/capability+sharing+moves+defrag2-pipelines")).isTrue();
+    assertThat(Schedulers.named("rampa-greedy/capability+sharing+moves+defrag2-hybrid-guarded", options).create(cluster).defragPolicy())
+        .isEqualTo(new DefragPolicy(DefragTrigger.HYBRID, false, true));
+    assertThatThrownBy(() -> Schedulers.named("rampa-greedy/capability+sharing+moves+defrag2-refusal-hybrid", options))
+        .hasMessageContaining("defrag2-refusal-hybrid");
     assertThatThrownBy(() -> Schedulers.named("rampa-greedy/capability+sharing+moves+defrag2-pipelines-refusal", options))
         .hasMessageContaining("defrag2-pipelines-refusal");
     assertThatThrownBy(() -> new SharingExperiment.Settings(cluster, Map.of("light", List.of(384.0)), 10, 3600, 1, 1,

@@ -41,6 +41,9 @@ import org.rampa.strategy.SolveStatus;
  * evaluation stops when the bound per least price cannot beat the best step found. Every applied
  * step gained room, so the result never has less room than the start; every move went through the
  * rules, so every intermediate state is legal. It proves nothing about the best sequence.
+ *
+ * <p>Under rules that refuse migrations ({@link MoveRules#layoutOnly()}) only re-cuts and mode
+ * changes are scored: evacuations and single migrations are not searched.
  */
 public final class GreedyDefragmenter implements Defragmenter {
 
@@ -113,6 +116,9 @@ public final class GreedyDefragmenter implements Defragmenter {
         best = better(best, new Step(List.of(m), null, p.room().withLayout(s, g.id(), to) - now, p.costs().of(m)));
       }
     }
+    if (!p.rules().migrates()) {
+      return chosen(p, s, best);
+    }
     record Candidate(String gpu, List<GreedyMover.Replica> replicas, double bound, double price) {}
     List<Candidate> candidates = new ArrayList<>();
     double emptyRoom = -1;
@@ -142,7 +148,11 @@ public final class GreedyDefragmenter implements Defragmenter {
         best = better(best, step.get());
       }
     }
-    best = singleMigration(p, s, best, explored, deadline);
+    return chosen(p, s, singleMigration(p, s, best, explored, deadline));
+  }
+
+  /** {@code best} applied to {@code s} if it gains room. */
+  private static Optional<Step> chosen(DefragProblem p, ClusterState s, Step best) {
     if (best == null || best.gain() <= EPS) {
       return Optional.empty();
     }

@@ -95,6 +95,40 @@ class GreedyDefragmenterTest {
     assertThat(moved.get()).as("instances where defragmentation moved something").isGreaterThan(0);
   }
 
+  /**
+   * Under layout-only rules ({@link MoveRules#layoutOnly()}) the defragmenter re-cuts and changes modes
+   * but migrates nothing, still never leaves less room, and every step is legal and commits one by one
+   * under the full rules too; on the same seeded problems the full rules do migrate, so the restriction bites.
+   */
+  @Test
+  void layoutOnlyRulesReCutAndChangeModesButMigrateNothing() {
+    AtomicInteger migratedWithFullRules = new AtomicInteger();
+    AtomicInteger movedLayoutOnly = new AtomicInteger();
+    Property.forSeeds("layout-only defragmentation", 40, seed -> {
+      DefragProblem full = problem(seed);
+      DefragProblem p = new DefragProblem(full.state(), full.rules().layoutOnly(), full.budget(), full.costs(), full.room(), full.timeLimit());
+      DefragResult d = new GreedyDefragmenter().defragment(p);
+      assertThat(d.moves()).noneMatch(m -> m instanceof Migration).hasSizeLessThanOrEqualTo(p.budget());
+      assertThat(d.roomAfter()).isEqualTo(p.room().of(d.after())).isGreaterThanOrEqualTo(d.roomBefore() - 1e-9);
+      movedLayoutOnly.addAndGet(d.moves().isEmpty() ? 0 : 1);
+      ClusterStateHolder stepwise = new ClusterStateHolder(p.state());
+      long version = p.state().version();
+      ClusterState s = p.state();
+      for (Move m : d.moves()) {
+        s = RULES.apply(s, m);
+        LegalStates.assertLegal(s, PlanVerifier.defaults(), m);
+        ClusterStateHolder.CommitResult one = stepwise.apply(MoveSequence.of(RULES, List.of(m)), version);
+        assertThat(one.outcome()).as("%s", m).isEqualTo(ClusterStateHolder.Outcome.COMMITTED);
+        version = one.state().version();
+      }
+      assertThat(stepwise.current().allocations()).isEqualTo(d.after().allocations());
+      assertThat(stepwise.current().migLayouts()).isEqualTo(d.after().migLayouts());
+      migratedWithFullRules.addAndGet(new GreedyDefragmenter().defragment(full).moves().stream().anyMatch(m -> m instanceof Migration) ? 1 : 0);
+    });
+    assertThat(migratedWithFullRules.get()).as("instances the full rules defragment with migrations").isGreaterThan(0);
+    assertThat(movedLayoutOnly.get()).as("instances layout moves alone defragment").isGreaterThan(0);
+  }
+
   @Test
   void twoQuarterFullGpusAreConsolidatedIntoOneAndTheOtherFreed() {
     Cluster cluster = ClusterPresets.of(Map.of("A100-SXM4-80GB", 1), 2, ClusterPresets.NETWORK_100G);
