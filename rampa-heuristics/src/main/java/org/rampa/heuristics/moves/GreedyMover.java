@@ -1,6 +1,7 @@
 package org.rampa.heuristics.moves;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -13,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
+import java.util.function.IntSupplier;
 import java.util.function.UnaryOperator;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
@@ -23,6 +25,7 @@ import org.rampa.domain.share.GpuPartitioning;
 import org.rampa.domain.share.MigGeometry;
 import org.rampa.domain.share.MigLayout;
 import org.rampa.domain.share.MigSlice;
+import org.rampa.domain.share.Whole;
 import org.rampa.moves.Migration;
 import org.rampa.moves.ModeChange;
 import org.rampa.moves.Move;
@@ -74,6 +77,7 @@ public final class GreedyMover implements Mover {
     final int budget;
     final List<Recut> recuts;
     private volatile List<String> evacuation;
+    private volatile int[] targetOrder;
 
     StateReads(ClusterState state, int budget, List<Recut> recuts) {
       this.state = state;
@@ -89,6 +93,16 @@ public final class GreedyMover implements Mover {
         evacuation = e;
       }
       return e;
+    }
+
+    /** {@link #targetOrder} of the state, found on first use; a race finds equal arrays. */
+    int[] targetOrder() {
+      int[] o = targetOrder;
+      if (o == null) {
+        o = GreedyMover.targetOrder(state);
+        targetOrder = o;
+      }
+      return o;
     }
   }
 
@@ -154,7 +168,7 @@ public final class GreedyMover implements Mover {
         continue;
       }
       victims++;
-      Optional<MovesResult> r = evacuate(p, gpu, explored, deadline);
+      Optional<MovesResult> r = evacuate(p, reads, gpu, explored, deadline);
       if (r.isPresent()) {
         return r.get();
       }
@@ -169,14 +183,17 @@ public final class GreedyMover implements Mover {
   }
 
   /** Empties {@code gpu} replica by replica into the fullest GPUs that take them, trying the request after each move. */
-  private Optional<MovesResult> evacuate(MoveProblem p, String gpu, Probes explored, long deadline) {
+  private Optional<MovesResult> evacuate(MoveProblem p, StateReads reads, String gpu, Probes explored, long deadline) {
     ClusterState s = p.state();
     List<Move> moves = new ArrayList<>();
     for (Replica replica : replicas(s, gpu)) {
       if (moves.size() == p.budget() || System.nanoTime() > deadline) {
         return Optional.empty();
       }
-      Optional<Applied> m = bestTarget(p.rules(), s, replica.service(), replica.stage(), gpu);
+      // the first replica leaves the problem's state, whose target order is the same for every replica and request
+      Optional<Applied> m = s == reads.state
+          ? bestTarget(p.rules(), s, replica.service(), replica.stage(), gpu, reads.targetOrder())
+          : bestTarget(p.rules(), s, replica.service(), replica.stage(), gpu);
       if (m.isEmpty()) {
         return Optional.empty();
       }
@@ -331,13 +348,67 @@ public final class GreedyMover implements Mover {
   static Optional<Applied> bestTarget(MoveRules rules, ClusterState s, String service, int stage, String gpu) {
     MoveSpace.ReplicaTargets targets = new MoveSpace.ReplicaTargets(s, rules, service, stage, gpu);
     List<Gpu> gpus = s.cluster().gpus();
-    int[] every = new int[gpus.size()];
-    for (int i = 0; i < every.length; i++) {
-      every[i] = i;
+    int[] some = new int[gpus.size()];
+    int n = 0;
+    for (int i = 0; i < some.length; i++) {
+      if (!offersNothing(s, gpus.get(i).id())) {
+        some[n++] = i;
+      }
     }
     // the candidates of a GPU built only when the walk reaches it: the walk stops at the first GPU
     // that takes the replica, and building the candidates of every GPU was most of this method
-    return bestTarget(rules, s, every, i -> targets.to(gpus.get(i)));
+    return bestTarget(rules, s, Arrays.copyOf(some, n), i -> targets.to(gpus.get(i)));
+  }
+
+  /**
+   * As {@link #bestTarget(MoveRules, ClusterState, String, int, String)} given {@code order}, the
+   * state's {@link #targetOrder}: the GPUs are walked in it instead of from a heap; the same order,
+   * so the same answer ({@code GreedyMoverBookkeepingTest} checks both against the definition).
+   */
+  static Optional<Applied> bestTarget(MoveRules rules, ClusterState s, String service, int stage, String gpu, int[] order) {
+    MoveSpace.ReplicaTargets targets = new MoveSpace.ReplicaTargets(s, rules, service, stage, gpu);
+    List<Gpu> gpus = s.cluster().gpus();
+    int[] k = {0};
+    return walk(rules, s, () -> k[0] < order.length ? order[k[0]++] : -1, i -> targets.to(gpus.get(i)));
+  }
+
+  /**
+   * Whether no replica could move to {@code gpu} on {@code s}, by a cheap exact test: the GPU has no
+   * MIG layout and is held whole. The move space's candidates on a GPU without a layout that
+   * somebody holds are the placements of the holders' class whose compute part is at most the free
+   * share plus the MPS overcommit ({@code MoveSpace}'s room test); a whole holding makes that class
+   * {@code Whole} (compute part 1) and the free share 0, so nothing fits below an overcommit of 1.
+   * {@code GreedyMoverBookkeepingTest} checks that such GPUs get no candidate.
+   */
+  static boolean offersNothing(ClusterState s, String gpu) {
+    if (s.mpsOvercommit() + 1e-9 >= 1 || !s.migLayout(gpu).isEmpty()) {
+      return false;
+    }
+    List<Holding> on = s.holdingsOn(gpu);
+    return !on.isEmpty() && on.get(0).placement() instanceof Whole;
+  }
+
+  /**
+   * The positions of {@code s}'s GPUs in the order the target walk takes them, (free share,
+   * position), without those that {@link #offersNothing offer nothing}: the same for every replica
+   * and request on one state, so a state's order is found once ({@link StateReads}) instead of every
+   * GPU's free share and a heap per replica.
+   */
+  static int[] targetOrder(ClusterState s) {
+    List<Gpu> gpus = s.cluster().gpus();
+    int[] some = new int[gpus.size()];
+    double[] free = new double[gpus.size()];
+    int n = 0;
+    for (int i = 0; i < some.length; i++) {
+      String id = gpus.get(i).id();
+      if (!offersNothing(s, id)) {
+        free[i] = s.freeShare(id);
+        some[n++] = i;
+      }
+    }
+    return Arrays.stream(some, 0, n).boxed()
+        .sorted(Comparator.<Integer>comparingDouble(i -> free[i]).thenComparingInt(i -> i))
+        .mapToInt(Integer::intValue).toArray();
   }
 
   /** As {@link #bestTarget(MoveRules, ClusterState, String, int, String)} among {@code migrations}, the replica's candidates on {@code s}. */
@@ -370,8 +441,16 @@ public final class GreedyMover implements Mover {
       int c = Double.compare(free[positions[a]], free[positions[b]]);
       return c != 0 ? c : Integer.compare(positions[a], positions[b]);
     });
-    for (int next = order.next(); next >= 0; next = order.next()) {
-      int i = positions[next];
+    return walk(rules, s, () -> {
+      int next = order.next();
+      return next < 0 ? -1 : positions[next];
+    }, to);
+  }
+
+  /** The first migration the rules accept among the GPUs {@code next} gives (positions, -1 at the end), each GPU's candidates stably by compute part. */
+  private static Optional<Applied> walk(MoveRules rules, ClusterState s, IntSupplier next, IntFunction<List<Migration>> to) {
+    List<Gpu> gpus = s.cluster().gpus();
+    for (int i = next.getAsInt(); i >= 0; i = next.getAsInt()) {
       List<Migration> candidates = to.apply(i);
       if (candidates.isEmpty()) {
         continue;
