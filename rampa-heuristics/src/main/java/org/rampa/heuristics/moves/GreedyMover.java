@@ -77,7 +77,7 @@ public final class GreedyMover implements Mover {
     final int budget;
     final List<Recut> recuts;
     private volatile List<String> evacuation;
-    private volatile int[] targetOrder;
+    private volatile TargetOrder targetOrder;
 
     StateReads(ClusterState state, int budget, List<Recut> recuts) {
       this.state = state;
@@ -96,8 +96,8 @@ public final class GreedyMover implements Mover {
     }
 
     /** {@link #targetOrder} of the state, found on first use; a race finds equal arrays. */
-    int[] targetOrder() {
-      int[] o = targetOrder;
+    TargetOrder targetOrder() {
+      TargetOrder o = targetOrder;
       if (o == null) {
         o = GreedyMover.targetOrder(state);
         targetOrder = o;
@@ -351,13 +351,13 @@ public final class GreedyMover implements Mover {
     int[] some = new int[gpus.size()];
     int n = 0;
     for (int i = 0; i < some.length; i++) {
-      if (!offersNothing(s, gpus.get(i).id())) {
+      if (!offersNoTarget(s, gpus.get(i).id())) {
         some[n++] = i;
       }
     }
     // the candidates of a GPU built only when the walk reaches it: the walk stops at the first GPU
     // that takes the replica, and building the candidates of every GPU was most of this method
-    return bestTarget(rules, s, Arrays.copyOf(some, n), i -> targets.to(gpus.get(i)));
+    return bestTarget(rules, s, Arrays.copyOf(some, n), targets);
   }
 
   /**
@@ -365,12 +365,15 @@ public final class GreedyMover implements Mover {
    * state's {@link #targetOrder}: the GPUs are walked in it instead of from a heap; the same order,
    * so the same answer ({@code GreedyMoverBookkeepingTest} checks both against the definition).
    */
-  static Optional<Applied> bestTarget(MoveRules rules, ClusterState s, String service, int stage, String gpu, int[] order) {
+  static Optional<Applied> bestTarget(MoveRules rules, ClusterState s, String service, int stage, String gpu, TargetOrder order) {
     MoveSpace.ReplicaTargets targets = new MoveSpace.ReplicaTargets(s, rules, service, stage, gpu);
-    List<Gpu> gpus = s.cluster().gpus();
+    int[] positions = order.positions();
     int[] k = {0};
-    return walk(rules, s, () -> k[0] < order.length ? order[k[0]++] : -1, i -> targets.to(gpus.get(i)));
+    return walk(rules, s, () -> k[0] < positions.length ? positions[k[0]++] : -1, order.free(), targets, null);
   }
+
+  /** A state's GPU positions in the walk's order and every GPU's free share by position (0 for those left out). */
+  record TargetOrder(int[] positions, double[] free) {}
 
   /**
    * Whether no replica could move to {@code gpu} on {@code s}, by a cheap exact test: the GPU has no
@@ -380,7 +383,7 @@ public final class GreedyMover implements Mover {
    * {@code Whole} (compute part 1) and the free share 0, so nothing fits below an overcommit of 1.
    * {@code GreedyMoverBookkeepingTest} checks that such GPUs get no candidate.
    */
-  static boolean offersNothing(ClusterState s, String gpu) {
+  static boolean offersNoTarget(ClusterState s, String gpu) {
     if (s.mpsOvercommit() + 1e-9 >= 1 || !s.migLayout(gpu).isEmpty()) {
       return false;
     }
@@ -390,25 +393,25 @@ public final class GreedyMover implements Mover {
 
   /**
    * The positions of {@code s}'s GPUs in the order the target walk takes them, (free share,
-   * position), without those that {@link #offersNothing offer nothing}: the same for every replica
+   * position), without those that {@link #offersNoTarget offer no replica a target}: the same for every replica
    * and request on one state, so a state's order is found once ({@link StateReads}) instead of every
    * GPU's free share and a heap per replica.
    */
-  static int[] targetOrder(ClusterState s) {
+  static TargetOrder targetOrder(ClusterState s) {
     List<Gpu> gpus = s.cluster().gpus();
     int[] some = new int[gpus.size()];
     double[] free = new double[gpus.size()];
     int n = 0;
     for (int i = 0; i < some.length; i++) {
       String id = gpus.get(i).id();
-      if (!offersNothing(s, id)) {
+      if (!offersNoTarget(s, id)) {
         free[i] = s.freeShare(id);
         some[n++] = i;
       }
     }
-    return Arrays.stream(some, 0, n).boxed()
+    return new TargetOrder(Arrays.stream(some, 0, n).boxed()
         .sorted(Comparator.<Integer>comparingDouble(i -> free[i]).thenComparingInt(i -> i))
-        .mapToInt(Integer::intValue).toArray();
+        .mapToInt(Integer::intValue).toArray(), free);
   }
 
   /** As {@link #bestTarget(MoveRules, ClusterState, String, int, String)} among {@code migrations}, the replica's candidates on {@code s}. */
@@ -418,7 +421,9 @@ public final class GreedyMover implements Mover {
     for (Migration m : migrations) {
       byGpu.computeIfAbsent(s.cluster().indexOf(m.toGpu()), k -> new ArrayList<>()).add(m);
     }
-    return bestTarget(rules, s, byGpu.keySet().stream().mapToInt(Integer::intValue).toArray(), byGpu::get);
+    int[] positions = byGpu.keySet().stream().mapToInt(Integer::intValue).toArray();
+    double[] free = freeShares(s, positions);
+    return walk(rules, s, heap(positions, free), free, null, byGpu::get);
   }
 
   /**
@@ -431,27 +436,49 @@ public final class GreedyMover implements Mover {
    * ({@code to}) are built and tried one GPU at a time, until one is accepted. Equal to sorting the
    * whole list first ({@code GreedyMoverBookkeepingTest} checks it against that definition).
    */
-  private static Optional<Applied> bestTarget(MoveRules rules, ClusterState s, int[] positions, IntFunction<List<Migration>> to) {
+  private static Optional<Applied> bestTarget(MoveRules rules, ClusterState s, int[] positions, MoveSpace.ReplicaTargets targets) {
+    double[] free = freeShares(s, positions);
+    return walk(rules, s, heap(positions, free), free, targets, null);
+  }
+
+  /** The free share of the GPUs at {@code positions}, by position (0 elsewhere). */
+  private static double[] freeShares(ClusterState s, int[] positions) {
     List<Gpu> gpus = s.cluster().gpus();
     double[] free = new double[gpus.size()];
     for (int i : positions) {
       free[i] = s.freeShare(gpus.get(i).id());
     }
+    return free;
+  }
+
+  /** The {@code positions} in (free share, position) order, taken lazily from a heap; -1 at the end. */
+  private static IntSupplier heap(int[] positions, double[] free) {
     LazyOrder order = new LazyOrder(positions.length, (a, b) -> {
       int c = Double.compare(free[positions[a]], free[positions[b]]);
       return c != 0 ? c : Integer.compare(positions[a], positions[b]);
     });
-    return walk(rules, s, () -> {
+    return () -> {
       int next = order.next();
       return next < 0 ? -1 : positions[next];
-    }, to);
+    };
   }
 
-  /** The first migration the rules accept among the GPUs {@code next} gives (positions, -1 at the end), each GPU's candidates stably by compute part. */
-  private static Optional<Applied> walk(MoveRules rules, ClusterState s, IntSupplier next, IntFunction<List<Migration>> to) {
+  /**
+   * The first migration the rules accept among the GPUs {@code next} gives (positions, -1 at the
+   * end), each GPU's candidates stably by compute part: the replica's {@code targets}, built only
+   * for a GPU that {@link MoveSpace.ReplicaTargets#offersNothing may offer one} given its
+   * {@code free} share (on a full cluster the walk passes hundreds of GPUs too full for any), or,
+   * without targets, the candidates {@code listed}.
+   */
+  private static Optional<Applied> walk(MoveRules rules, ClusterState s, IntSupplier next, double[] free, MoveSpace.ReplicaTargets targets,
+      IntFunction<List<Migration>> listed) {
     List<Gpu> gpus = s.cluster().gpus();
     for (int i = next.getAsInt(); i >= 0; i = next.getAsInt()) {
-      List<Migration> candidates = to.apply(i);
+      Gpu g = gpus.get(i);
+      if (targets != null && targets.offersNothing(g, free[i])) {
+        continue;
+      }
+      List<Migration> candidates = targets != null ? targets.to(g) : listed.apply(i);
       if (candidates.isEmpty()) {
         continue;
       }

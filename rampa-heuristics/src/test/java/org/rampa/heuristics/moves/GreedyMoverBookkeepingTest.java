@@ -85,7 +85,7 @@ class GreedyMoverBookkeepingTest {
       Cluster cluster = ClusterPresets.of(Map.of("A100-SXM4-80GB", 2 + r.nextInt(9)), 4, ClusterPresets.NETWORK_100G);
       ClusterState s = FragmentedClusters.state(cluster, r, r.nextBoolean());
       MoveRules rules = r.nextInt(3) == 0 ? MoveRules.defaults().keepingPlacements() : MoveRules.defaults();
-      int[] order = GreedyMover.targetOrder(s);
+      GreedyMover.TargetOrder order = GreedyMover.targetOrder(s);
       for (Gpu g : cluster.gpus()) {
         if (r.nextInt(3) != 0) {
           continue;
@@ -110,14 +110,14 @@ class GreedyMoverBookkeepingTest {
   @Test
   void aGpuThatOffersNothingHasNoCandidateAndTheStatesOrderIsTheSortOfTheOthers() {
     int[] skipped = {0};
-    Property.forSeeds("offersNothing -> no replica's migration targets it; targetOrder = the others sorted by free share, position", 30, seed -> {
+    Property.forSeeds("offersNoTarget -> no replica's migration targets it; targetOrder = the others sorted by free share, position", 30, seed -> {
       SplittableRandom r = new SplittableRandom(seed);
       Cluster cluster = ClusterPresets.of(Map.of("A100-SXM4-80GB", 2 + r.nextInt(9)), 4, ClusterPresets.NETWORK_100G);
       ClusterState s = FragmentedClusters.state(cluster, r, r.nextBoolean());
       MoveRules rules = r.nextInt(3) == 0 ? MoveRules.defaults().keepingPlacements() : MoveRules.defaults();
       List<Integer> others = new ArrayList<>();
       for (Gpu g : cluster.gpus()) {
-        if (!GreedyMover.offersNothing(s, g.id())) {
+        if (!GreedyMover.offersNoTarget(s, g.id())) {
           others.add(cluster.indexOf(g.id()));
           continue;
         }
@@ -130,9 +130,38 @@ class GreedyMoverBookkeepingTest {
         }
       }
       others.sort(Comparator.comparingDouble((Integer i) -> s.freeShare(cluster.gpus().get(i).id())));
-      assertThat(GreedyMover.targetOrder(s)).containsExactly(others.stream().mapToInt(Integer::intValue).toArray());
+      assertThat(GreedyMover.targetOrder(s).positions()).containsExactly(others.stream().mapToInt(Integer::intValue).toArray());
     });
     assertThat(skipped[0]).as("GPUs held whole").isGreaterThan(20);
+  }
+
+  @Test
+  void aReplicasTargetsOfferNothingWhereTheWalkSkipsAGpu() {
+    int[] skipped = {0, 0};
+    Property.forSeeds("ReplicaTargets.offersNothing(g, free share) -> to(g) is empty", 30, seed -> {
+      SplittableRandom r = new SplittableRandom(seed);
+      Cluster cluster = ClusterPresets.of(Map.of("A100-SXM4-80GB", 2 + r.nextInt(9)), 4, ClusterPresets.NETWORK_100G);
+      ClusterState made = FragmentedClusters.state(cluster, r, r.nextBoolean());
+      // an overcommit lets fuller GPUs take a share: the test must follow it
+      ClusterState s = r.nextInt(3) == 0 ? org.rampa.domain.ImmutableClusterState.copyOf(made).withMpsOvercommit(0.1 * r.nextInt(4)) : made;
+      MoveRules rules = r.nextInt(3) == 0 ? MoveRules.defaults().keepingPlacements() : MoveRules.defaults();
+      for (Gpu from : cluster.gpus()) {
+        for (GreedyMover.Replica replica : GreedyMover.replicas(s, from.id())) {
+          MoveSpace.ReplicaTargets targets = new MoveSpace.ReplicaTargets(s, rules, replica.service(), replica.stage(), from.id());
+          for (Gpu g : cluster.gpus()) {
+            boolean none = targets.to(g).isEmpty();
+            if (targets.offersNothing(g, s.freeShare(g.id()))) {
+              assertThat(none).as("%s skipped for %s", g.id(), replica).isTrue();
+              skipped[0]++;
+            } else if (none) {
+              skipped[1]++;
+            }
+          }
+        }
+      }
+    });
+    assertThat(skipped[0]).as("GPUs skipped").isGreaterThan(100);
+    assertThat(skipped[1]).as("GPUs not skipped that offer nothing (the test is cheap, not complete)").isPositive();
   }
 
   /** The definition: every candidate sorted by its target's free share, then position, then its compute part (stable), the first accepted. */
