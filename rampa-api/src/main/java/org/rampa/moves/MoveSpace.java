@@ -259,7 +259,7 @@ public final class MoveSpace {
      * (the replica's own, the menu's). On a GPU without a layout that somebody holds, every
      * candidate passes the room test, compute part at most the free share plus the overcommit, so
      * there is none; a GPU nobody holds has a free share of 1 and every such part is at most 1, so
-     * the test never holds there. The move space's tests check it against {@link #to}.
+     * the test never holds there. {@code GreedyMoverBookkeepingTest} (rampa-heuristics) checks it against {@link #to}.
      */
     public boolean offersNothing(Gpu g, double free) {
       double least = leastParts.computeIfAbsent(g.type(), t -> leastPart(g));
