@@ -1,6 +1,7 @@
 package org.rampa.moves;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
@@ -192,6 +193,8 @@ public final class MoveSpace {
     private Set<String> firstFree;
     // the menu depends on the GPU's partitioning alone: built once per partitioning, not once per GPU
     private final Map<GpuPartitioning, List<Placement>> menus = new IdentityHashMap<>();
+    /** {@link #leastPart} by GPU type: it depends on the type alone. */
+    private final Map<String, Double> leastParts = new HashMap<>();
 
     /** The targets of the replica of stage {@code stage} of {@code service} on {@code fromGpu}. */
     public ReplicaTargets(ClusterState state, MoveRules rules, String service, int stage, String fromGpu) {
@@ -252,6 +255,43 @@ public final class MoveSpace {
         out.add(new Migration(service, stage, fromGpu, g.id(), q));
       }
       return out;
+    }
+
+    /**
+     * True only when {@link #to} offers nothing on {@code g}, given its free share {@code free}
+     * ({@link ClusterState#freeShare}), by a cheap test the greedy mover's target walk makes before
+     * building a GPU's candidates: {@code g} has no MIG layout and {@code free} plus the overcommit
+     * is below the compute part of every placement {@link #to} could offer on a GPU of its type
+     * (the replica's own, the menu's). On a GPU without a layout that somebody holds, every
+     * candidate passes the room test, compute part at most the free share plus the overcommit, so
+     * there is none; a GPU nobody holds has a free share of 1 and every such part is at most 1, so
+     * the test never holds there. {@code GreedyMoverBookkeepingTest} (rampa-heuristics) checks it against {@link #to}.
+     */
+    public boolean offersNothing(Gpu g, double free) {
+      double least = leastParts.computeIfAbsent(g.type(), t -> leastPart(g));
+      return free + 1e-9 + state.mpsOvercommit() < least && state.migLayout(g.id()).isEmpty();
+    }
+
+    /** The least compute part of the placements {@link #to} could offer on a GPU of {@code g}'s type without a layout; infinite when none. */
+    private double leastPart(Gpu g) {
+      boolean own = !((s.replicas() > 1 || mig) && !g.type().equals(fromType));
+      GpuPartitioning parts = state.partitioning(g.id());
+      List<Placement> offered = new ArrayList<>();
+      if (own && !mig) {
+        offered.add(p);
+      }
+      if (change) {
+        offered.addAll(menus.computeIfAbsent(parts, x -> menu(x, levels, s.memoryBytes())));
+      }
+      double least = Double.POSITIVE_INFINITY;
+      for (Placement q : offered) {
+        try {
+          least = Math.min(least, q.computeFraction(parts));
+        } catch (IllegalArgumentException e) {
+          // not a placement of this type: the room test never takes it
+        }
+      }
+      return least;
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.rampa.heuristics.moves;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -13,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
+import java.util.function.IntSupplier;
 import java.util.function.UnaryOperator;
 import org.rampa.domain.ClusterState;
 import org.rampa.domain.Gpu;
@@ -23,6 +25,7 @@ import org.rampa.domain.share.GpuPartitioning;
 import org.rampa.domain.share.MigGeometry;
 import org.rampa.domain.share.MigLayout;
 import org.rampa.domain.share.MigSlice;
+import org.rampa.domain.share.Whole;
 import org.rampa.moves.Migration;
 import org.rampa.moves.ModeChange;
 import org.rampa.moves.Move;
@@ -74,6 +77,7 @@ public final class GreedyMover implements Mover {
     final int budget;
     final List<Recut> recuts;
     private volatile List<String> evacuation;
+    private volatile TargetOrder targetOrder;
 
     StateReads(ClusterState state, int budget, List<Recut> recuts) {
       this.state = state;
@@ -89,6 +93,16 @@ public final class GreedyMover implements Mover {
         evacuation = e;
       }
       return e;
+    }
+
+    /** {@link #targetOrder} of the state, found on first use; a race finds equal arrays. */
+    TargetOrder targetOrder() {
+      TargetOrder o = targetOrder;
+      if (o == null) {
+        o = GreedyMover.targetOrder(state);
+        targetOrder = o;
+      }
+      return o;
     }
   }
 
@@ -154,7 +168,7 @@ public final class GreedyMover implements Mover {
         continue;
       }
       victims++;
-      Optional<MovesResult> r = evacuate(p, gpu, explored, deadline);
+      Optional<MovesResult> r = evacuate(p, reads, gpu, explored, deadline);
       if (r.isPresent()) {
         return r.get();
       }
@@ -169,14 +183,17 @@ public final class GreedyMover implements Mover {
   }
 
   /** Empties {@code gpu} replica by replica into the fullest GPUs that take them, trying the request after each move. */
-  private Optional<MovesResult> evacuate(MoveProblem p, String gpu, Probes explored, long deadline) {
+  private Optional<MovesResult> evacuate(MoveProblem p, StateReads reads, String gpu, Probes explored, long deadline) {
     ClusterState s = p.state();
     List<Move> moves = new ArrayList<>();
     for (Replica replica : replicas(s, gpu)) {
       if (moves.size() == p.budget() || System.nanoTime() > deadline) {
         return Optional.empty();
       }
-      Optional<Applied> m = bestTarget(p.rules(), s, replica.service(), replica.stage(), gpu);
+      // the first replica leaves the problem's state, whose target order is the same for every replica and request
+      Optional<Applied> m = s == reads.state
+          ? bestTarget(p.rules(), s, replica.service(), replica.stage(), gpu, reads.targetOrder())
+          : bestTarget(p.rules(), s, replica.service(), replica.stage(), gpu);
       if (m.isEmpty()) {
         return Optional.empty();
       }
@@ -331,13 +348,70 @@ public final class GreedyMover implements Mover {
   static Optional<Applied> bestTarget(MoveRules rules, ClusterState s, String service, int stage, String gpu) {
     MoveSpace.ReplicaTargets targets = new MoveSpace.ReplicaTargets(s, rules, service, stage, gpu);
     List<Gpu> gpus = s.cluster().gpus();
-    int[] every = new int[gpus.size()];
-    for (int i = 0; i < every.length; i++) {
-      every[i] = i;
+    int[] some = new int[gpus.size()];
+    int n = 0;
+    for (int i = 0; i < some.length; i++) {
+      if (!offersNoTarget(s, gpus.get(i).id())) {
+        some[n++] = i;
+      }
     }
     // the candidates of a GPU built only when the walk reaches it: the walk stops at the first GPU
     // that takes the replica, and building the candidates of every GPU was most of this method
-    return bestTarget(rules, s, every, i -> targets.to(gpus.get(i)));
+    return bestTarget(rules, s, Arrays.copyOf(some, n), targets);
+  }
+
+  /**
+   * As {@link #bestTarget(MoveRules, ClusterState, String, int, String)} given {@code order}, the
+   * state's {@link #targetOrder}: the GPUs are walked in it instead of from a heap; the same order,
+   * so the same answer ({@code GreedyMoverBookkeepingTest} checks both against the definition).
+   */
+  static Optional<Applied> bestTarget(MoveRules rules, ClusterState s, String service, int stage, String gpu, TargetOrder order) {
+    MoveSpace.ReplicaTargets targets = new MoveSpace.ReplicaTargets(s, rules, service, stage, gpu);
+    int[] positions = order.positions();
+    int[] k = {0};
+    return walk(rules, s, () -> k[0] < positions.length ? positions[k[0]++] : -1, order.free(), targets, null);
+  }
+
+  /** A state's GPU positions in the walk's order and every GPU's free share by position (0 for those left out). */
+  record TargetOrder(int[] positions, double[] free) {}
+
+  /**
+   * Whether no replica could move to {@code gpu} on {@code s}, by a cheap exact test: the GPU has no
+   * MIG layout and is held whole. The move space's candidates on a GPU without a layout that
+   * somebody holds are the placements of the holders' class whose compute part is at most the free
+   * share plus the MPS overcommit ({@code MoveSpace}'s room test); a whole holding makes that class
+   * {@code Whole} (compute part 1) and the free share 0, so nothing fits below an overcommit of 1.
+   * {@code GreedyMoverBookkeepingTest} checks that such GPUs get no candidate.
+   */
+  static boolean offersNoTarget(ClusterState s, String gpu) {
+    if (s.mpsOvercommit() + 1e-9 >= 1 || !s.migLayout(gpu).isEmpty()) {
+      return false;
+    }
+    List<Holding> on = s.holdingsOn(gpu);
+    return !on.isEmpty() && on.get(0).placement() instanceof Whole;
+  }
+
+  /**
+   * The positions of {@code s}'s GPUs in the order the target walk takes them, (free share,
+   * position), without those that {@link #offersNoTarget offer no replica a target}: the same for every replica
+   * and request on one state, so a state's order is found once ({@link StateReads}) instead of every
+   * GPU's free share and a heap per replica.
+   */
+  static TargetOrder targetOrder(ClusterState s) {
+    List<Gpu> gpus = s.cluster().gpus();
+    int[] some = new int[gpus.size()];
+    double[] free = new double[gpus.size()];
+    int n = 0;
+    for (int i = 0; i < some.length; i++) {
+      String id = gpus.get(i).id();
+      if (!offersNoTarget(s, id)) {
+        free[i] = s.freeShare(id);
+        some[n++] = i;
+      }
+    }
+    return new TargetOrder(Arrays.stream(some, 0, n).boxed()
+        .sorted(Comparator.<Integer>comparingDouble(i -> free[i]).thenComparingInt(i -> i))
+        .mapToInt(Integer::intValue).toArray(), free);
   }
 
   /** As {@link #bestTarget(MoveRules, ClusterState, String, int, String)} among {@code migrations}, the replica's candidates on {@code s}. */
@@ -347,7 +421,9 @@ public final class GreedyMover implements Mover {
     for (Migration m : migrations) {
       byGpu.computeIfAbsent(s.cluster().indexOf(m.toGpu()), k -> new ArrayList<>()).add(m);
     }
-    return bestTarget(rules, s, byGpu.keySet().stream().mapToInt(Integer::intValue).toArray(), byGpu::get);
+    int[] positions = byGpu.keySet().stream().mapToInt(Integer::intValue).toArray();
+    double[] free = freeShares(s, positions);
+    return walk(rules, s, heap(positions, free), free, null, byGpu::get);
   }
 
   /**
@@ -360,19 +436,49 @@ public final class GreedyMover implements Mover {
    * ({@code to}) are built and tried one GPU at a time, until one is accepted. Equal to sorting the
    * whole list first ({@code GreedyMoverBookkeepingTest} checks it against that definition).
    */
-  private static Optional<Applied> bestTarget(MoveRules rules, ClusterState s, int[] positions, IntFunction<List<Migration>> to) {
+  private static Optional<Applied> bestTarget(MoveRules rules, ClusterState s, int[] positions, MoveSpace.ReplicaTargets targets) {
+    double[] free = freeShares(s, positions);
+    return walk(rules, s, heap(positions, free), free, targets, null);
+  }
+
+  /** The free share of the GPUs at {@code positions}, by position (0 elsewhere). */
+  private static double[] freeShares(ClusterState s, int[] positions) {
     List<Gpu> gpus = s.cluster().gpus();
     double[] free = new double[gpus.size()];
     for (int i : positions) {
       free[i] = s.freeShare(gpus.get(i).id());
     }
+    return free;
+  }
+
+  /** The {@code positions} in (free share, position) order, taken lazily from a heap; -1 at the end. */
+  private static IntSupplier heap(int[] positions, double[] free) {
     LazyOrder order = new LazyOrder(positions.length, (a, b) -> {
       int c = Double.compare(free[positions[a]], free[positions[b]]);
       return c != 0 ? c : Integer.compare(positions[a], positions[b]);
     });
-    for (int next = order.next(); next >= 0; next = order.next()) {
-      int i = positions[next];
-      List<Migration> candidates = to.apply(i);
+    return () -> {
+      int next = order.next();
+      return next < 0 ? -1 : positions[next];
+    };
+  }
+
+  /**
+   * The first migration the rules accept among the GPUs {@code next} gives (positions, -1 at the
+   * end), each GPU's candidates stably by compute part: the replica's {@code targets}, built only
+   * for a GPU that {@link MoveSpace.ReplicaTargets#offersNothing may offer one} given its
+   * {@code free} share (on a full cluster the walk passes hundreds of GPUs too full for any), or,
+   * without targets, the candidates {@code listed}.
+   */
+  private static Optional<Applied> walk(MoveRules rules, ClusterState s, IntSupplier next, double[] free, MoveSpace.ReplicaTargets targets,
+      IntFunction<List<Migration>> listed) {
+    List<Gpu> gpus = s.cluster().gpus();
+    for (int i = next.getAsInt(); i >= 0; i = next.getAsInt()) {
+      Gpu g = gpus.get(i);
+      if (targets != null && targets.offersNothing(g, free[i])) {
+        continue;
+      }
+      List<Migration> candidates = targets != null ? targets.to(g) : listed.apply(i);
       if (candidates.isEmpty()) {
         continue;
       }

@@ -41,7 +41,9 @@ import org.rampa.testing.Property;
  * found through the memo kept across decisions, computed once cold and once warm, the target walk
  * (a replica's candidates built GPU by GPU in the order they are tried) against the first accepted
  * of the whole sorted candidate list, the move space's rule for GPUs nobody holds, and decisions of
- * a mover that kept a state's request-independent reads against those of a fresh mover.
+ * a mover that kept a state's request-independent reads against those of a fresh mover, the
+ * test that a GPU offers no target (held whole) against the move space, and a state's target order
+ * (walked instead of a heap on the problem's state) against the sort it stands for.
  */
 class GreedyMoverBookkeepingTest {
 
@@ -83,6 +85,7 @@ class GreedyMoverBookkeepingTest {
       Cluster cluster = ClusterPresets.of(Map.of("A100-SXM4-80GB", 2 + r.nextInt(9)), 4, ClusterPresets.NETWORK_100G);
       ClusterState s = FragmentedClusters.state(cluster, r, r.nextBoolean());
       MoveRules rules = r.nextInt(3) == 0 ? MoveRules.defaults().keepingPlacements() : MoveRules.defaults();
+      GreedyMover.TargetOrder order = GreedyMover.targetOrder(s);
       for (Gpu g : cluster.gpus()) {
         if (r.nextInt(3) != 0) {
           continue;
@@ -93,6 +96,8 @@ class GreedyMoverBookkeepingTest {
           Optional<GreedyMover.Applied> walked = GreedyMover.bestTarget(rules, s, replica.service(), replica.stage(), g.id());
           assertThat(walked.map(GreedyMover.Applied::move)).isEqualTo(expected);
           walked.ifPresent(a -> assertThat(a.after().allocations()).isEqualTo(rules.attempt(s, expected.get()).after().get().allocations()));
+          Optional<GreedyMover.Applied> ordered = GreedyMover.bestTarget(rules, s, replica.service(), replica.stage(), g.id(), order);
+          assertThat(ordered.map(GreedyMover.Applied::move)).isEqualTo(expected);
           compared[0]++;
           compared[1] += expected.isPresent() ? 1 : 0;
         }
@@ -100,6 +105,63 @@ class GreedyMoverBookkeepingTest {
     });
     assertThat(compared[1]).as("replicas with an accepted target").isGreaterThan(20);
     assertThat(compared[0]).as("replicas compared").isGreaterThan(compared[1]);
+  }
+
+  @Test
+  void aGpuThatOffersNothingHasNoCandidateAndTheStatesOrderIsTheSortOfTheOthers() {
+    int[] skipped = {0};
+    Property.forSeeds("offersNoTarget -> no replica's migration targets it; targetOrder = the others sorted by free share, position", 30, seed -> {
+      SplittableRandom r = new SplittableRandom(seed);
+      Cluster cluster = ClusterPresets.of(Map.of("A100-SXM4-80GB", 2 + r.nextInt(9)), 4, ClusterPresets.NETWORK_100G);
+      ClusterState s = FragmentedClusters.state(cluster, r, r.nextBoolean());
+      MoveRules rules = r.nextInt(3) == 0 ? MoveRules.defaults().keepingPlacements() : MoveRules.defaults();
+      List<Integer> others = new ArrayList<>();
+      for (Gpu g : cluster.gpus()) {
+        if (!GreedyMover.offersNoTarget(s, g.id())) {
+          others.add(cluster.indexOf(g.id()));
+          continue;
+        }
+        skipped[0]++;
+        for (Gpu from : cluster.gpus()) {
+          for (GreedyMover.Replica replica : GreedyMover.replicas(s, from.id())) {
+            assertThat(MoveSpace.migrations(s, rules, replica.service(), replica.stage(), from.id()))
+                .noneMatch(m -> m.toGpu().equals(g.id()));
+          }
+        }
+      }
+      others.sort(Comparator.comparingDouble((Integer i) -> s.freeShare(cluster.gpus().get(i).id())));
+      assertThat(GreedyMover.targetOrder(s).positions()).containsExactly(others.stream().mapToInt(Integer::intValue).toArray());
+    });
+    assertThat(skipped[0]).as("GPUs held whole").isGreaterThan(20);
+  }
+
+  @Test
+  void aReplicasTargetsOfferNothingWhereTheWalkSkipsAGpu() {
+    int[] skipped = {0, 0};
+    Property.forSeeds("ReplicaTargets.offersNothing(g, free share) -> to(g) is empty", 30, seed -> {
+      SplittableRandom r = new SplittableRandom(seed);
+      Cluster cluster = ClusterPresets.of(Map.of("A100-SXM4-80GB", 2 + r.nextInt(9)), 4, ClusterPresets.NETWORK_100G);
+      ClusterState made = FragmentedClusters.state(cluster, r, r.nextBoolean());
+      // an overcommit lets fuller GPUs take a share: the test must follow it
+      ClusterState s = r.nextInt(3) == 0 ? org.rampa.domain.ImmutableClusterState.copyOf(made).withMpsOvercommit(0.1 * r.nextInt(4)) : made;
+      MoveRules rules = r.nextInt(3) == 0 ? MoveRules.defaults().keepingPlacements() : MoveRules.defaults();
+      for (Gpu from : cluster.gpus()) {
+        for (GreedyMover.Replica replica : GreedyMover.replicas(s, from.id())) {
+          MoveSpace.ReplicaTargets targets = new MoveSpace.ReplicaTargets(s, rules, replica.service(), replica.stage(), from.id());
+          for (Gpu g : cluster.gpus()) {
+            boolean none = targets.to(g).isEmpty();
+            if (targets.offersNothing(g, s.freeShare(g.id()))) {
+              assertThat(none).as("%s skipped for %s", g.id(), replica).isTrue();
+              skipped[0]++;
+            } else if (none) {
+              skipped[1]++;
+            }
+          }
+        }
+      }
+    });
+    assertThat(skipped[0]).as("GPUs skipped").isGreaterThan(100);
+    assertThat(skipped[1]).as("GPUs not skipped that offer nothing (the test is cheap, not complete)").isPositive();
   }
 
   /** The definition: every candidate sorted by its target's free share, then position, then its compute part (stable), the first accepted. */
