@@ -110,20 +110,8 @@ class MovesExperimentTest {
    */
   @Test
   void withTheRefusalTriggerOnlyQuietPeriodsAfterARefusalAreDefragmented() {
-    var cluster = Presets.cluster("small");
-    StrategyOptions options = StrategyOptions.builder().timeLimit(Duration.ofSeconds(2)).build();
-    java.util.function.BiFunction<Double, DefragTrigger, RunResult> run = (load, trigger) -> {
-      var settings = new SharingExperiment.Settings(cluster, Map.of("light", List.of(load)), 120, 3600, 1, 1,
-          List.of("rampa-greedy/capability+sharing"), options, 2, true, MigStart.NONE, 2, new DefragPolicy(trigger, false, false));
-      ExperimentResult r = new SharingExperiment(settings).run(() -> {}).get(0).result();
-      assertThat(r.schedulers()).containsExactly("rampa-greedy/capability+sharing", "rampa-greedy/capability+sharing+moves+defrag2" + trigger.suffix());
-      RunResult moves = r.runs().get(1);
-      assertThat(moves.violations()).isZero();
-      assertThat(moves.capacity().auditFindings()).isEmpty();
-      return moves;
-    };
-    RunResult refusal = run.apply(24.0, DefragTrigger.REFUSAL);
-    RunResult departure = run.apply(24.0, DefragTrigger.DEPARTURE);
+    RunResult refusal = lightRunWithDefrag(false, DefragTrigger.REFUSAL);
+    RunResult departure = lightRunWithDefrag(false, DefragTrigger.DEPARTURE);
     int refused = refusal.arrivals() - refusal.admitted();
     assertThat(refused).as("a light load that still refuses a few").isBetween(1, refusal.arrivals() / 10);
     // at most one quiet period defragmented per refusal, each within the budget of 2
@@ -139,27 +127,33 @@ class MovesExperimentTest {
    */
   @Test
   void withTheHybridTriggerQuietPeriodsMigrateOnlyAfterARefusal() {
-    var cluster = Presets.cluster("small");
-    StrategyOptions options = StrategyOptions.builder().timeLimit(Duration.ofSeconds(2)).build();
-    java.util.function.Function<DefragTrigger, RunResult> run = trigger -> {
-      var settings = new SharingExperiment.Settings(cluster, Map.of("light", List.of(24.0)), 120, 3600, 1, 1,
-          List.of("rampa-greedy/capability+sharing"), options, 2, true, MigStart.parse("--mig-layouts", List.of("mig-heavy"), cluster), 2,
-          new DefragPolicy(trigger, false, false));
-      ExperimentResult r = new SharingExperiment(settings).run(() -> {}).get(0).result();
-      assertThat(r.schedulers()).containsExactly("rampa-greedy/capability+sharing", "rampa-greedy/capability+sharing+moves+defrag2" + trigger.suffix());
-      RunResult moves = r.runs().get(1);
-      assertThat(moves.violations()).isZero();
-      assertThat(moves.capacity().auditFindings()).isEmpty();
-      return moves;
-    };
     java.util.function.ToIntFunction<RunResult> migrationBound = r -> 2 * (r.capacity().admittedWithMoves() + r.arrivals() - r.admitted());
-    RunResult hybrid = run.apply(DefragTrigger.HYBRID);
-    RunResult departure = run.apply(DefragTrigger.DEPARTURE);
+    RunResult hybrid = lightRunWithDefrag(true, DefragTrigger.HYBRID);
+    RunResult departure = lightRunWithDefrag(true, DefragTrigger.DEPARTURE);
     assertThat(hybrid.capacity().moveKinds().getOrDefault("migrate", 0)).isLessThanOrEqualTo(migrationBound.applyAsInt(hybrid));
     assertThat(departure.capacity().moveKinds().getOrDefault("migrate", 0)).as("migrating in every quiet period")
         .isGreaterThan(migrationBound.applyAsInt(departure));
     assertThat(hybrid.capacity().moveKinds().getOrDefault("recut", 0) + hybrid.capacity().moveKinds().getOrDefault("mode", 0))
         .as("layout moves in quiet periods").isPositive();
+  }
+
+  /**
+   * One seed of the light workload at load 24 on the small cluster, from the MIG-heavy or the empty start, with moves and a
+   * defragmentation budget of 2 under {@code trigger}: its run with moves, after checking that no SLO was violated and every
+   * audit passed.
+   */
+  private static RunResult lightRunWithDefrag(boolean migHeavy, DefragTrigger trigger) {
+    var cluster = Presets.cluster("small");
+    StrategyOptions options = StrategyOptions.builder().timeLimit(Duration.ofSeconds(2)).build();
+    MigStart start = migHeavy ? MigStart.parse("--mig-layouts", List.of("mig-heavy"), cluster) : MigStart.NONE;
+    var settings = new SharingExperiment.Settings(cluster, Map.of("light", List.of(24.0)), 120, 3600, 1, 1,
+        List.of("rampa-greedy/capability+sharing"), options, 2, true, start, 2, new DefragPolicy(trigger, false, false));
+    ExperimentResult r = new SharingExperiment(settings).run(() -> {}).get(0).result();
+    assertThat(r.schedulers()).containsExactly("rampa-greedy/capability+sharing", "rampa-greedy/capability+sharing+moves+defrag2" + trigger.suffix());
+    RunResult moves = r.runs().get(1);
+    assertThat(moves.violations()).isZero();
+    assertThat(moves.capacity().auditFindings()).isEmpty();
+    return moves;
   }
 
   @Test
