@@ -269,7 +269,7 @@ public final class MoveSpace {
      */
     public boolean offersNothing(Gpu g, double free) {
       double least = leastParts.computeIfAbsent(g.type(), t -> leastPart(g));
-      return free + 1e-9 + state.mpsOvercommit() < least && state.migLayout(g.id()).isEmpty();
+      return !fitsFreeShare(state, least, free) && state.migLayout(g.id()).isEmpty();
     }
 
     /** The least compute part of the placements {@link #to} could offer on a GPU of {@code g}'s type without a layout; infinite when none. */
@@ -348,6 +348,16 @@ public final class MoveSpace {
    * A cheap necessary condition for a contended placement on a partly held GPU: its mode and free
    * compute. The GPU's holdings, partitioning and free share are read once for every placement tried on it.
    */
+  /**
+   * The room test of a migration target without a MIG layout: a placement of compute part
+   * {@code fraction} fits a GPU of {@code state} whose free share is {@code free} when it is at most
+   * that share plus the state's MPS overcommit (within the ledger's rounding tolerance). The one
+   * statement of it for the move space's targets and the shortcuts that skip GPUs before asking them.
+   */
+  public static boolean fitsFreeShare(ClusterState state, double fraction, double free) {
+    return fraction <= free + 1e-9 + state.mpsOvercommit();
+  }
+
   private static final class Room {
     private final ClusterState state;
     private final String gpu;
@@ -374,7 +384,7 @@ public final class MoveSpace {
         if (Double.isNaN(free)) {
           free = state.freeShare(gpu);
         }
-        return fraction <= free + 1e-9 + state.mpsOvercommit();
+        return fitsFreeShare(state, fraction, free);
       } catch (IllegalArgumentException e) {
         return false; // the placement does not exist on this GPU's type
       }

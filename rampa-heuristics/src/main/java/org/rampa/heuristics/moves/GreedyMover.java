@@ -379,12 +379,12 @@ public final class GreedyMover implements Mover {
    * Whether no replica could move to {@code gpu} on {@code s}, by a cheap exact test: the GPU has no
    * MIG layout and is held whole. The move space's candidates on a GPU without a layout that
    * somebody holds are the placements of the holders' class whose compute part is at most the free
-   * share plus the MPS overcommit ({@code MoveSpace}'s room test); a whole holding makes that class
+   * share plus the MPS overcommit ({@link MoveSpace#fitsFreeShare}); a whole holding makes that class
    * {@code Whole} (compute part 1) and the free share 0, so nothing fits below an overcommit of 1.
    * {@code GreedyMoverBookkeepingTest} checks that such GPUs get no candidate.
    */
   static boolean offersNoTarget(ClusterState s, String gpu) {
-    if (s.mpsOvercommit() + 1e-9 >= 1 || !s.migLayout(gpu).isEmpty()) {
+    if (MoveSpace.fitsFreeShare(s, 1, 0) || !s.migLayout(gpu).isEmpty()) {
       return false;
     }
     List<Holding> on = s.holdingsOn(gpu);
