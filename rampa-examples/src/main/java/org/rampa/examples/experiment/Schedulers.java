@@ -90,11 +90,35 @@ public final class Schedulers {
    */
   public static final String DEFRAG_SUFFIX = "+defrag";
 
-  /** What may follow {@value #DEFRAG_SUFFIX}: a budget, then a {@link DefragPolicy#suffix()}. */
-  private static final java.util.regex.Pattern DEFRAG_TAIL = java.util.regex.Pattern.compile(
-      "([0-9]+)(" + java.util.regex.Pattern.quote(DefragTrigger.REFUSAL.suffix()) + "|" + java.util.regex.Pattern.quote(DefragTrigger.HYBRID.suffix())
-      + ")?(" + java.util.regex.Pattern.quote(DefragPolicy.PIPELINES_SUFFIX) + ")?("
-      + java.util.regex.Pattern.quote(DefragPolicy.GUARDED_SUFFIX) + ")?");
+  /** Every defragmentation policy by what a scheduler's name carries after its budget ({@link DefragPolicy#suffix()}). */
+  private static final Map<String, DefragPolicy> DEFRAG_POLICIES = defragPolicies();
+
+  private static Map<String, DefragPolicy> defragPolicies() {
+    Map<String, DefragPolicy> bySuffix = new LinkedHashMap<>();
+    for (DefragTrigger trigger : DefragTrigger.values()) {
+      for (boolean pipelines : new boolean[] {false, true}) {
+        for (boolean guarded : new boolean[] {false, true}) {
+          DefragPolicy policy = new DefragPolicy(trigger, pipelines, guarded);
+          bySuffix.put(policy.suffix(), policy);
+        }
+      }
+    }
+    return Map.copyOf(bySuffix);
+  }
+
+  /** What follows {@value #DEFRAG_SUFFIX} in a scheduler's name: the budget's digits, then a policy's suffix ("2-refusal-guarded"). */
+  private record DefragTail(String digits, DefragPolicy policy) {
+
+    /** {@code tail} read as a budget and a policy, or null when it is not one. */
+    static DefragTail of(String tail) {
+      int digits = 0;
+      while (digits < tail.length() && tail.charAt(digits) >= '0' && tail.charAt(digits) <= '9') {
+        digits++;
+      }
+      DefragPolicy policy = DEFRAG_POLICIES.get(tail.substring(digits));
+      return digits > 0 && policy != null ? new DefragTail(tail.substring(0, digits), policy) : null;
+    }
+  }
 
   /** True when the scheduler called {@code name} admits with moves ({@value #MOVES_SUFFIX}, with or without defragmentation). */
   public static boolean withMoves(String name) {
@@ -104,7 +128,7 @@ public final class Schedulers {
   /** {@code name} without its {@value #DEFRAG_SUFFIX}N suffix, if any. */
   public static String withoutDefrag(String name) {
     int at = name.lastIndexOf(DEFRAG_SUFFIX);
-    return at >= 0 && DEFRAG_TAIL.matcher(name.substring(at + DEFRAG_SUFFIX.length())).matches() ? name.substring(0, at) : name;
+    return at >= 0 && DefragTail.of(name.substring(at + DEFRAG_SUFFIX.length())) != null ? name.substring(0, at) : name;
   }
 
   /** The RAMPA strategies that can place shares ({@link SharingOptions}); the baselines hold whole GPUs. */
@@ -141,12 +165,9 @@ public final class Schedulers {
   public static SchedulerSpec named(String name, StrategyOptions options) {
     String defragged = withoutDefrag(name);
     if (!defragged.equals(name)) {
-      java.util.regex.Matcher tail = DEFRAG_TAIL.matcher(name.substring(defragged.length() + DEFRAG_SUFFIX.length()));
-      tail.matches(); // withoutDefrag matched it
-      String digits = tail.group(1);
-      String trigger = tail.group(2) == null ? "" : tail.group(2);
-      DefragPolicy policy = new DefragPolicy(java.util.Arrays.stream(DefragTrigger.values()).filter(t -> t.suffix().equals(trigger)).findFirst().orElseThrow(),
-          tail.group(3) != null, tail.group(4) != null);
+      DefragTail tail = DefragTail.of(name.substring(defragged.length() + DEFRAG_SUFFIX.length())); // not null: withoutDefrag read it
+      String digits = tail.digits();
+      DefragPolicy policy = tail.policy();
       int budget = digits.length() > 2 ? Integer.MAX_VALUE : Integer.parseInt(digits);
       if (budget < 1 || budget > org.rampa.moves.MoveProblem.MAX_BUDGET) {
         throw Invalid.value("planner", name, "the defragmentation budget must lie in [1, " + org.rampa.moves.MoveProblem.MAX_BUDGET + "]",
